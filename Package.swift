@@ -1,0 +1,61 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let nio: [Target.Dependency] = [
+    .product(name: "NIOCore", package: "swift-nio"),
+    .product(name: "NIOPosix", package: "swift-nio"),
+    .product(name: "NIOHTTP1", package: "swift-nio"),
+]
+let logging: Target.Dependency = .product(name: "Logging", package: "swift-log")
+
+let package = Package(
+    name: "hlschaos",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "hlschaos", targets: ["hlschaos"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+    ],
+    targets: [
+        // libcurl, found through pkg-config (Debian: libcurl4-openssl-dev).
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
+        // Typed wrappers around libcurl's variadic C API and the multi-handle loop.
+        .target(name: "CurlShim", dependencies: ["CCurl"]),
+        // Playlist model, parser, writer, URI resolution. Pure: Foundation only, no I/O.
+        .target(name: "HLS"),
+        // Rule schema, validation, matching, session clock, fault plans. Pure.
+        .target(name: "Chaos", dependencies: ["HLS"]),
+        // Async streaming HTTP client over libcurl.
+        .target(name: "Upstream", dependencies: ["CurlShim", logging]),
+        // Embedded demo origin: bundled VOD media and a simulated live window.
+        .target(
+            name: "DemoOrigin",
+            dependencies: ["HLS", logging] + nio,
+            resources: [.copy("Media")]
+        ),
+        // Data plane: sessions, request classification, fault plans on the wire.
+        .target(name: "Proxy", dependencies: ["HLS", "Chaos", "Upstream", logging] + nio),
+        .executableTarget(
+            name: "hlschaos",
+            dependencies: [
+                "HLS", "Chaos", "Upstream", "Proxy", "DemoOrigin", logging,
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ] + nio
+        ),
+        // Loopback origin and helpers shared by the end-to-end test targets.
+        .target(name: "TestSupport", dependencies: nio, path: "Tests/TestSupport"),
+        .testTarget(name: "HLSTests", dependencies: ["HLS"], resources: [.copy("Corpus")]),
+        .testTarget(name: "ChaosTests", dependencies: ["Chaos", "HLS"]),
+        .testTarget(name: "UpstreamTests", dependencies: ["Upstream", "TestSupport"] + nio),
+        .testTarget(name: "DemoOriginTests", dependencies: ["DemoOrigin", "HLS"] + nio),
+        .testTarget(name: "ProxyTests", dependencies: ["Proxy", "DemoOrigin", "Upstream", "HLS", "Chaos", "TestSupport"] + nio),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,4 @@
+#ifndef CURLSHIM_H
+#define CURLSHIM_H
+#include <curl/curl.h>
+#endif

@@ -1,0 +1,1 @@
+// DemoOrigin module

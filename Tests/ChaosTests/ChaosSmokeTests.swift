@@ -1,0 +1,4 @@
+import Testing
+@testable import Chaos
+
+@Test func moduleBuilds() { #expect(Bool(true)) }

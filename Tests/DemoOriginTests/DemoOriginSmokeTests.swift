@@ -1,0 +1,4 @@
+import Testing
+@testable import DemoOrigin
+
+@Test func moduleBuilds() { #expect(Bool(true)) }

@@ -1,0 +1,4 @@
+import Testing
+@testable import HLS
+
+@Test func moduleBuilds() { #expect(Bool(true)) }

@@ -1,0 +1,4 @@
+import Testing
+@testable import Proxy
+
+@Test func moduleBuilds() { #expect(Bool(true)) }

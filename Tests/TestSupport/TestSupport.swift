@@ -1,0 +1,1 @@
+// Shared helpers for end-to-end tests: a programmable loopback origin and friends.

@@ -1,0 +1,4 @@
+import Testing
+@testable import Upstream
+
+@Test func moduleBuilds() { #expect(Bool(true)) }
