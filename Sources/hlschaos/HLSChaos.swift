@@ -1,0 +1,10 @@
+import ArgumentParser
+
+@main
+struct HLSChaos: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "hlschaos",
+        abstract: "HLS fault-injection reverse proxy.",
+        subcommands: [DemoCommand.self, ServeCommand.self, InspectCommand.self, ValidateCommand.self]
+    )
+}
