@@ -5,6 +5,7 @@ let nio: [Target.Dependency] = [
     .product(name: "NIOCore", package: "swift-nio"),
     .product(name: "NIOPosix", package: "swift-nio"),
     .product(name: "NIOHTTP1", package: "swift-nio"),
+    .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
 ]
 let logging: Target.Dependency = .product(name: "Logging", package: "swift-log")
 

@@ -1,9 +1,51 @@
 import ArgumentParser
+import DemoOrigin
+import Foundation
+import Logging
+import Proxy
 
 struct DemoCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "demo", abstract: "Not implemented yet.")
+    static let configuration = CommandConfiguration(
+        commandName: "demo",
+        abstract: "Run the embedded demo origin and the proxy in front of it.",
+        discussion: """
+            Prints the URLs a phone, TV or browser can open: VOD and live, for localhost and for every
+            network address of this machine. Stop with Ctrl-C.
+            """)
+
+    @OptionGroup var options: ProxyOptions
+
+    @Option(help: "Port of the demo origin itself (default: any free port on 127.0.0.1).")
+    var originPort: Int = 0
 
     func run() async throws {
-        throw ValidationError("`hlschaos demo` is not implemented yet")
+        var configuration = try options.configuration()
+        let logger = makeLogger(options.logLevel)
+        let origin: DemoOriginServer
+        do {
+            origin = try await DemoOriginServer.start(origin: DemoOrigin(), host: "127.0.0.1", port: originPort)
+        } catch {
+            throw CLIError("cannot start the demo origin: \(error)")
+        }
+        configuration.defaultOrigin = UpstreamLocation(absolute: origin.baseURL)
+        try await ProxyRunner(configuration: configuration, logger: logger).run { server in
+            print(Self.banner(proxyPort: server.port, originURL: origin.baseURL, listenHost: configuration.host))
+        }
+        try? await origin.shutdown()
+    }
+
+    static func banner(proxyPort: Int, originURL: String, listenHost: String) -> String {
+        let hosts = ["localhost"] + (listenHost == "127.0.0.1" || listenHost == "localhost" ? [] : reachableAddresses())
+        var lines = ["hlschaos demo: origin \(originURL), proxy on port \(proxyPort)", ""]
+        for (path, title) in DemoOrigin.catalogue {
+            lines.append("  \(title)")
+            for host in hosts { lines.append("    http://\(host):\(proxyPort)\(path)") }
+        }
+        lines.append("")
+        lines.append("A device gets its own session with /s/<name>/ before the path, e.g.")
+        lines.append("    http://\(hosts.last ?? "localhost"):\(proxyPort)/s/tv1\(DemoOrigin.catalogue.first?.path ?? "/")")
+        lines.append("Play one with:  ffplay URL   |   mpv URL   |   Safari / VLC on a phone")
+        lines.append("Stop with Ctrl-C.")
+        return lines.joined(separator: "\n")
     }
 }

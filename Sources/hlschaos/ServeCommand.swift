@@ -1,9 +1,92 @@
 import ArgumentParser
+import Foundation
+import Logging
+import Proxy
 
 struct ServeCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "serve", abstract: "Not implemented yet.")
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run the proxy in front of your origin.",
+        discussion: """
+            Devices open http://<this machine>:<port>/<path> instead of <upstream>/<path>.
+            Give each device its own session with /s/<id>/<path>.
+            Example: hlschaos serve --upstream https://cdn.example.com/live --port 8080
+            """)
+
+    @OptionGroup var options: ProxyOptions
 
     func run() async throws {
-        throw ValidationError("`hlschaos serve` is not implemented yet")
+        let configuration = try options.configuration()
+        guard configuration.defaultOrigin != nil || !configuration.origins.isEmpty else {
+            throw CLIError("no origin to proxy: give --upstream URL, --origin NAME=URL, or a --config file with \"upstream\" or \"origins\"")
+        }
+        let logger = makeLogger(options.logLevel)
+        try await ProxyRunner(configuration: configuration, logger: logger).run { server in
+            let entry = configuration.defaultOrigin.map { "\($0.url) as http://<this machine>:\(server.port)/" } ?? ""
+            logger.info("hlschaos listening on \(configuration.host):\(server.port) \(entry)")
+        }
     }
+}
+
+/// Options shared by `serve` and `demo`.
+struct ProxyOptions: ParsableArguments {
+    @Option(help: "JSON configuration file (see config.example.json). Flags override it.")
+    var config: String?
+
+    @Option(help: "The default origin: /<path> on the proxy fetches <upstream>/<path>.")
+    var upstream: String?
+
+    @Option(name: .customLong("origin"), help: ArgumentHelp("A named origin, reached as /@NAME/<path>. Repeatable.", valueName: "NAME=URL"))
+    var origins: [String] = []
+
+    @Option(help: "Address to listen on (default 0.0.0.0: reachable from other devices).")
+    var host: String?
+
+    @Option(help: "Port to listen on (default 8080).")
+    var port: Int?
+
+    @Option(help: "Log level: trace, debug, info, notice, warning, error.")
+    var logLevel: String = "info"
+
+    func configuration() throws -> ProxyConfiguration {
+        var configuration = ProxyConfiguration()
+        if let config {
+            do {
+                configuration = try ConfigFile.load(path: config)
+            } catch {
+                throw CLIError(String(describing: error))
+            }
+        }
+        if let upstream {
+            guard let location = UpstreamLocation(absolute: upstream) else {
+                throw CLIError("--upstream \"\(upstream)\" is not an absolute http(s) URL, for example https://cdn.example.com/live")
+            }
+            configuration.defaultOrigin = location
+        }
+        for spec in origins {
+            let parts = spec.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, ConfigFile.isValidOriginName(parts[0]) else {
+                throw CLIError("--origin \"\(spec)\" must be NAME=URL, with a name of letters, digits, '.', '_' or '-'")
+            }
+            guard let location = UpstreamLocation(absolute: parts[1]) else {
+                throw CLIError("--origin \(parts[0]): \"\(parts[1])\" is not an absolute http(s) URL")
+            }
+            configuration.origins[parts[0]] = location
+        }
+        if let host { configuration.host = host }
+        if let port {
+            guard (0...65535).contains(port) else { throw CLIError("--port \(port) is not a port number (0–65535)") }
+            configuration.port = port
+        }
+        guard Logger.Level(rawValue: logLevel) != nil else {
+            throw CLIError("--log-level \"\(logLevel)\" is not one of trace, debug, info, notice, warning, error")
+        }
+        return configuration
+    }
+}
+
+func makeLogger(_ level: String) -> Logger {
+    var logger = Logger(label: "hlschaos")
+    logger.logLevel = Logger.Level(rawValue: level) ?? .info
+    return logger
 }

@@ -1,0 +1,52 @@
+import Foundation
+import NIOHTTP1
+
+/// Which headers cross the proxy. End-to-end headers pass in both directions; hop-by-hop headers
+/// (RFC 9110 §7.6.1) and those the proxy recomputes do not.
+enum HeaderPolicy {
+    private static let hopByHop: Set<String> = [
+        "connection", "keep-alive", "proxy-connection", "proxy-authenticate", "proxy-authorization",
+        "te", "trailer", "trailers", "transfer-encoding", "upgrade",
+    ]
+
+    /// Request headers to send upstream. `Host` is curl's to set from the URL; `Accept-Encoding` is
+    /// dropped for playlists because the proxy must read them (curl offers and decodes compression).
+    static func upstreamRequestHeaders(from headers: HTTPHeaders, isPlaylist: Bool) -> [(name: String, value: String)] {
+        let named = namedInConnection(headers)
+        return headers.compactMap { name, value in
+            let lower = name.lowercased()
+            if hopByHop.contains(lower) || named.contains(lower) || lower == "host" || lower == "expect" { return nil }
+            if isPlaylist && (lower == "accept-encoding" || lower == "range" || lower.hasPrefix("if-")) { return nil }
+            return (name, value)
+        }
+    }
+
+    /// Response headers to send to the client. For playlists the body is rewritten, so length,
+    /// encoding and validators that describe the origin's bytes are dropped.
+    static func clientResponseHeaders(
+        from upstream: [(name: String, value: String)], isPlaylist: Bool
+    ) -> HTTPHeaders {
+        var named: Set<String> = []
+        for (name, value) in upstream where name.lowercased() == "connection" {
+            named.formUnion(value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() })
+        }
+        var headers = HTTPHeaders()
+        for (name, value) in upstream {
+            let lower = name.lowercased()
+            if hopByHop.contains(lower) || named.contains(lower) { continue }
+            if isPlaylist && playlistRecomputed.contains(lower) { continue }
+            headers.add(name: name, value: value)
+        }
+        return headers
+    }
+
+    private static let playlistRecomputed: Set<String> = [
+        "content-length", "content-encoding", "content-range", "etag", "content-md5", "accept-ranges",
+    ]
+
+    private static func namedInConnection(_ headers: HTTPHeaders) -> Set<String> {
+        Set(headers["connection"].flatMap { $0.split(separator: ",") }.map {
+            $0.trimmingCharacters(in: .whitespaces).lowercased()
+        })
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import HLS
+
+/// Points every URI of a playlist back at the proxy, tagged with what it is (see `ResourceTag`),
+/// in the session of the request that fetched the playlist. Non-URI lines are not touched.
+struct PlaylistRewriter {
+    /// The request that fetched the playlist: gives the session prefix.
+    var request: ProxyPath
+    /// The path the client asked for: relative references are relative to it.
+    var clientPath: String
+    /// What the playlist itself is: segments inherit its variant, rendition and backup flag.
+    var playlistTag: ResourceTag
+    var allowlist: HostAllowlist
+
+    func rewrite(_ playlist: inout Playlist) {
+        playlist.rewriteURIs { reference in
+            guard let absolute = reference.absolute,
+                let upstream = UpstreamLocation(absolute: absolute.absoluteString)
+            else { return nil }  // data:, skd:// and other non-HTTP URIs stay as they are
+            allowlist.learn(upstream)
+            let path = request.rewrittenPath(tag: tag(for: reference), upstream: upstream)
+            // EXT-X-RENDITION-REPORT URIs must be relative to the playlist (rfc8216bis 4.4.5.4).
+            guard reference.kind == .renditionReport else { return path }
+            return Self.relativeReference(from: clientPath, to: path)
+        }
+    }
+
+    func tag(for reference: URIReference) -> ResourceTag {
+        var tag = ResourceTag(
+            kind: .segment, variant: playlistTag.variant, rendition: playlistTag.rendition,
+            iFrameVariant: playlistTag.iFrameVariant, msn: reference.msn, backup: playlistTag.backup)
+        switch reference.kind {
+        case .variant:
+            tag = ResourceTag(kind: .media, variant: reference.variantIndex)
+        case .iFrameVariant:
+            tag = ResourceTag(kind: .media, iFrameVariant: reference.variantIndex)
+        case .rendition:
+            tag = ResourceTag(kind: .media, rendition: reference.rendition?.index)
+        case .renditionReport:
+            tag = ResourceTag(kind: .media)
+        case .segment:
+            break
+        case .part, .preloadHint:
+            tag.kind = .part
+            tag.part = reference.partIndex
+        case .map:
+            tag.kind = .initSection
+        case .key:
+            tag.kind = .key
+        case .sessionKey:
+            tag = ResourceTag(kind: .key)
+        case .sessionData:
+            tag = ResourceTag(kind: .sessionData)
+        case .steering:
+            tag = ResourceTag(kind: .steering)
+        case .dateRangeAsset:
+            tag = ResourceTag(kind: .asset)
+        }
+        return tag
+    }
+
+    /// A relative reference that resolves, against `base`, to `target` (both absolute paths,
+    /// possibly with a query on `target`).
+    static func relativeReference(from base: String, to target: String) -> String {
+        let basePath = base.split(separator: "?", maxSplits: 1).first.map(String.init) ?? base
+        var baseDirs = basePath.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+        baseDirs = baseDirs.dropLast()  // the last component is the playlist's file name
+        let queryStart = target.firstIndex(of: "?") ?? target.endIndex
+        let targetParts = target[..<queryStart].split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+        var common = 0
+        for (a, b) in zip(baseDirs, targetParts.dropLast()) {
+            guard a == b else { break }
+            common += 1
+        }
+        let ups = Array(repeating: "..", count: baseDirs.count - common)
+        let rest = targetParts.dropFirst(common).map(String.init)
+        var text = (ups + rest).joined(separator: "/")
+        if text.isEmpty || text.hasPrefix("/") || text.split(separator: "/").first?.contains(":") == true {
+            text = "./" + text
+        }
+        return text + target[queryStart...]
+    }
+}

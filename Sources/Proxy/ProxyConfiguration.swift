@@ -1,0 +1,39 @@
+import Foundation
+import Upstream
+
+/// Everything the data plane needs to run, already validated (see `ConfigFile` for the JSON form).
+public struct ProxyConfiguration: Sendable {
+    public var host: String = "0.0.0.0"
+    public var port: Int = 8080
+    /// The origin for entry paths without `/@name` (`--upstream`). Its path is a prefix:
+    /// with `http://cdn/live`, `/x/master.m3u8` fetches `http://cdn/live/x/master.m3u8`.
+    public var defaultOrigin: UpstreamLocation?
+    /// Named origins, reached as `/@name/<path>`.
+    public var origins: [String: UpstreamLocation] = [:]
+    /// Total time allowed to fetch a playlist (segments have no total limit; they may be long).
+    public var playlistTimeout: TimeInterval = 15
+    /// Largest playlist the proxy reads into memory to rewrite.
+    public var maxPlaylistBytes: Int = 8 * 1024 * 1024
+    /// Sessions without requests for this long are forgotten.
+    public var sessionIdleTimeout: TimeInterval = 30 * 60
+    /// Add `Access-Control-Allow-Origin: *` where the origin sent none and answer CORS preflights,
+    /// so browser players (hls.js, Shaka) on another origin can play through the proxy.
+    public var cors: Bool = true
+    /// libcurl settings for origin fetches: connect and first-byte timeouts, pool size, TLS.
+    public var upstream = UpstreamConfiguration()
+
+    public init() {}
+
+    public var allOrigins: [UpstreamLocation] {
+        (defaultOrigin.map { [$0] } ?? []) + origins.values.sorted { $0.url < $1.url }
+    }
+
+    /// The upstream URL of an entry path: the origin's path prefix joined with the request's path.
+    func resolve(origin name: String?, pathAndQuery: String) -> UpstreamLocation? {
+        guard let origin = name.map({ origins[$0] }) ?? defaultOrigin else { return nil }
+        var prefix = String(origin.path)
+        if prefix.hasSuffix("/") { prefix.removeLast() }
+        return UpstreamLocation(
+            scheme: origin.scheme, authority: origin.authority, pathAndQuery: prefix + pathAndQuery)
+    }
+}

@@ -1,0 +1,116 @@
+/// The grammar of the paths a player sends to hlschaos.
+///
+/// ```
+/// [/s/<session>[+<preset>…]] /<path>                        entry through the default origin (--upstream)
+/// [/s/<session>[+<preset>…]] /@<origin>/<path>              entry through a named origin of the config
+/// [/s/<session>[+<preset>…]] /<tag>/<scheme>/<authority>/<path>   a URI the proxy wrote into a playlist
+/// ```
+/// `<tag>` is a `ResourceTag` (`~seg.v1.n42`). Query strings pass through unchanged.
+public struct ProxyPath: Equatable, Sendable {
+    public enum Route: Equatable, Sendable {
+        /// `/<path>` or `/@name/<path>`: resolved against a configured origin (nil name = the default one).
+        case origin(name: String?, pathAndQuery: String)
+        /// A URI the proxy rewrote: the upstream is spelled out and the tag says what the resource is.
+        case rewritten(tag: ResourceTag, upstream: UpstreamLocation)
+    }
+
+    public var session: String?
+    public var presets: [String]
+    public var route: Route
+
+    public init(session: String? = nil, presets: [String] = [], route: Route) {
+        self.session = session
+        self.presets = presets
+        self.route = route
+    }
+
+    public var tag: ResourceTag? {
+        if case .rewritten(let tag, _) = route { return tag }
+        return nil
+    }
+
+    /// The prefix to put in front of every URI written for this request's session ("" or "/s/tv1+gap").
+    public var sessionPrefix: String {
+        guard let session else { return "" }
+        return "/s/" + ([session] + presets).joined(separator: "+")
+    }
+
+    /// The path of a rewritten URI pointing at `upstream`, in this request's session.
+    public func rewrittenPath(tag: ResourceTag, upstream: UpstreamLocation) -> String {
+        "\(sessionPrefix)/\(tag)/\(upstream.scheme)/\(upstream.authority)\(upstream.pathAndQuery)"
+    }
+
+    public enum ParseError: Error, Equatable, CustomStringConvertible {
+        case notAbsolutePath(String)
+        case badSession(String)
+        case badRewrittenURL(String)
+        case badOriginName(String)
+
+        public var description: String {
+            switch self {
+            case .notAbsolutePath(let target):
+                return "request target \"\(target.prefix(200))\" is not an absolute path; ask for /<path> (for example /vod/ts/master.m3u8)"
+            case .badSession(let text):
+                return "session \"\(text.prefix(80))\" is not valid: use /s/<id>/… with an id of 1–64 letters, digits, '.', '_' or '-', optionally followed by +<preset> names"
+            case .badRewrittenURL(let path):
+                return "\"\(path.prefix(200))\" looks like a URL written by hlschaos but is damaged; request the playlist again instead of editing its URIs"
+            case .badOriginName(let name):
+                return "origin name \"\(name.prefix(80))\" is not valid: use /@<name>/… with a name from the config's \"origins\""
+            }
+        }
+    }
+
+    /// Parses a request target as received on the wire ("/s/tv1/vod/master.m3u8?x=1").
+    public init(parsing target: String) throws(ParseError) {
+        guard target.hasPrefix("/") else { throw .notAbsolutePath(target) }
+        let queryStart = target.firstIndex(of: "?") ?? target.endIndex
+        var path = target[..<queryStart]
+        let query = target[queryStart...]
+
+        var session: String?
+        var presets: [String] = []
+        if path.hasPrefix("/s/") {
+            let rest = path.dropFirst(3)
+            let end = rest.firstIndex(of: "/") ?? rest.endIndex
+            let names = rest[..<end].split(separator: "+", omittingEmptySubsequences: false).map(String.init)
+            guard let id = names.first, names.allSatisfy(Self.isValidName) else {
+                throw .badSession(String(rest[..<end]))
+            }
+            session = id
+            presets = Array(names.dropFirst())
+            path = rest[end...]
+            if path.isEmpty { path = "/" }
+        }
+
+        let components = path.dropFirst().split(separator: "/", maxSplits: 3, omittingEmptySubsequences: false)
+        if let first = components.first, first.first == "~" {
+            guard components.count == 4, let tag = ResourceTag(component: first),
+                let upstream = UpstreamLocation(
+                    scheme: String(components[1]), authority: String(components[2]),
+                    pathAndQuery: "/" + components[3] + query)
+            else { throw .badRewrittenURL(String(path)) }
+            self.init(session: session, presets: presets, route: .rewritten(tag: tag, upstream: upstream))
+            return
+        }
+        if let first = components.first, first.first == "@" {
+            let name = String(first.dropFirst())
+            guard Self.isValidName(name) else { throw .badOriginName(name) }
+            let rest = path.dropFirst(first.count + 1)
+            self.init(
+                session: session, presets: presets,
+                route: .origin(name: name, pathAndQuery: (rest.isEmpty ? "/" : String(rest)) + query))
+            return
+        }
+        self.init(session: session, presets: presets, route: .origin(name: nil, pathAndQuery: String(path) + query))
+    }
+
+    static func isValidName(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.count <= 64
+            && text.unicodeScalars.allSatisfy { scalar in
+                switch scalar {
+                case "a"..."z", "A"..."Z", "0"..."9", ".", "_", "-": return true
+                default: return false
+                }
+            }
+    }
+}

@@ -1,0 +1,75 @@
+import Dispatch
+import Foundation
+import Logging
+import NIOCore
+import NIOPosix
+import Proxy
+import Upstream
+
+/// Runs the data plane until SIGINT or SIGTERM, then lets in-flight responses finish and returns.
+struct ProxyRunner {
+    var configuration: ProxyConfiguration
+    var logger: Logger
+
+    /// `started` runs once the port is bound (the demo prints its URLs there).
+    func run(started: (ProxyServer) -> Void = { _ in }) async throws {
+        let upstream = try UpstreamClient(configuration: configuration.upstream)
+        let server: ProxyServer
+        do {
+            server = try await ProxyServer.bind(configuration: configuration, upstream: upstream, logger: logger)
+        } catch {
+            await upstream.shutdown()
+            throw CLIError(String(describing: error))
+        }
+        let signals = SignalWatcher(signals: [SIGINT, SIGTERM]) { signal in
+            logger.info("received \(signal == SIGINT ? "SIGINT" : "SIGTERM"): finishing in-flight responses")
+            server.shutdown()
+        }
+        started(server)
+        await server.run()
+        signals.cancel()
+        await upstream.shutdown()
+        logger.info("stopped")
+    }
+}
+
+/// Delivers POSIX signals on a dispatch queue instead of interrupting the process.
+final class SignalWatcher: Sendable {
+    private let sources: [any DispatchSourceSignal]
+
+    init(signals: [Int32], handler: @escaping @Sendable (Int32) -> Void) {
+        sources = signals.map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { handler(number) }
+            source.resume()
+            return source
+        }
+    }
+
+    func cancel() {
+        for source in sources { source.cancel() }
+    }
+}
+
+/// An error whose message is shown to the user as is, with exit code 1.
+struct CLIError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Addresses a device on the network can use to reach this machine (non-loopback IPv4 first).
+func reachableAddresses() -> [String] {
+    guard let devices = try? System.enumerateDevices() else { return [] }
+    var v4: [String] = []
+    var v6: [String] = []
+    for device in devices {
+        guard let address = device.address, let ip = address.ipAddress else { continue }
+        switch address {
+        case .v4 where !ip.hasPrefix("127."): v4.append(ip)
+        case .v6 where ip != "::1" && !ip.lowercased().hasPrefix("fe80"): v6.append("[\(ip)]")
+        default: continue
+        }
+    }
+    return Array(Set(v4)).sorted() + Array(Set(v6)).sorted()
+}

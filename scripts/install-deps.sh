@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Installs what hlschaos needs on Debian/Ubuntu, skipping what is already there.
+#   scripts/install-deps.sh build     libcurl headers and pkg-config (enough to build and run the demo)
+#   scripts/install-deps.sh test      + ffmpeg, GStreamer, Chromium + chromedriver, selenium, hls.js
+#   scripts/install-deps.sh bench     + nginx and wrk
+set -euo pipefail
+level=${1:-build}
+here=$(cd "$(dirname "$0")/.." && pwd)
+
+apt_packages=(pkg-config libcurl4-openssl-dev)
+case "$level" in
+  build) ;;
+  test) apt_packages+=(ffmpeg gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
+                      gstreamer1.0-plugins-bad gstreamer1.0-libav chromium chromium-driver) ;;
+  bench) apt_packages+=(nginx-light wrk ffmpeg) ;;
+  *) echo "usage: $0 build|test|bench" >&2; exit 2 ;;
+esac
+
+missing=()
+for p in "${apt_packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "installing: ${missing[*]}"
+  sudo_cmd=""; [ "$(id -u)" = 0 ] || sudo_cmd="sudo"
+  $sudo_cmd apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+if [ "$level" = test ]; then
+  python3 -c "import selenium" 2>/dev/null || python3 -m pip install -q selenium
+  # hls.js ships inside the gradio wheel; extract just that file (not committed).
+  players="$here/.build-players"
+  if ! ls "$players"/hls.mjs >/dev/null 2>&1; then
+    mkdir -p "$players"
+    python3 -m pip download -q --no-deps gradio==6.31.0 -d "$players/wheel"
+    python3 - "$players" <<'PY'
+import sys, zipfile, glob, re
+players = sys.argv[1]
+wheel = glob.glob(players + "/wheel/gradio-6.31.0-*.whl")[0]
+with zipfile.ZipFile(wheel) as z:
+    names = [n for n in z.namelist() if re.search(r"templates/frontend/assets/hls-[^/]*\.js$", n)]
+    if not names:
+        sys.exit("hls.js not found in " + wheel)
+    open(players + "/hls.mjs", "wb").write(z.read(names[0]))
+PY
+    rm -rf "$players/wheel"
+  fi
+fi
