@@ -1,4 +1,53 @@
 #ifndef CURLSHIM_H
 #define CURLSHIM_H
+
+// Typed, non-variadic wrappers around libcurl for Swift. Swift never calls the variadic
+// curl_easy_setopt / curl_easy_getinfo / curl_multi_setopt directly: each option kind has
+// one wrapper here with the exact C type libcurl expects for it.
+
 #include <curl/curl.h>
+#include <stdint.h>
+
+/// Calls curl_global_init(CURL_GLOBAL_DEFAULT) once per process; returns its result.
+CURLcode cs_global_init_once(void);
+
+// MARK: easy setopt, one wrapper per option kind
+
+CURLcode cs_easy_setopt_long(CURL *handle, CURLoption option, long value);
+CURLcode cs_easy_setopt_off(CURL *handle, CURLoption option, curl_off_t value);
+/// Strings (curl copies them), slists and opaque pointers (CURLOPT_PRIVATE, *DATA, ERRORBUFFER).
+CURLcode cs_easy_setopt_pointer(CURL *handle, CURLoption option, void *value);
+CURLcode cs_easy_setopt_string(CURL *handle, CURLoption option, const char *value);
+
+/// CURLOPT_WRITEFUNCTION / CURLOPT_HEADERFUNCTION: function pointer plus its userdata option.
+typedef size_t (*cs_data_callback)(char *data, size_t size, size_t count, void *userdata);
+CURLcode cs_easy_set_write_callback(CURL *handle, cs_data_callback callback, void *userdata);
+CURLcode cs_easy_set_header_callback(CURL *handle, cs_data_callback callback, void *userdata);
+
+// MARK: easy getinfo
+
+CURLcode cs_easy_getinfo_long(CURL *handle, CURLINFO info, long *value);
+CURLcode cs_easy_getinfo_off(CURL *handle, CURLINFO info, curl_off_t *value);
+CURLcode cs_easy_getinfo_string(CURL *handle, CURLINFO info, const char **value);
+
+// MARK: pause
+
+/// CURL_WRITEFUNC_PAUSE, the value a write callback returns to pause its transfer.
+size_t cs_writefunc_pause(void);
+/// curl_easy_pause(handle, CURLPAUSE_CONT).
+CURLcode cs_easy_unpause(CURL *handle);
+
+// MARK: multi
+
+CURLMcode cs_multi_setopt_long(CURLM *multi, CURLMoption option, long value);
+
+/// One finished transfer taken from curl_multi_info_read. Returns 1 and fills the outputs
+/// when a CURLMSG_DONE message was read, 0 when the queue is empty.
+int cs_multi_next_done(CURLM *multi, CURL **handle, CURLcode *result);
+
+// MARK: misc
+
+/// Monotonic clock in nanoseconds (CLOCK_MONOTONIC).
+uint64_t cs_monotonic_ns(void);
+
 #endif

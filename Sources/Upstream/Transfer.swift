@@ -1,0 +1,345 @@
+import CurlShim
+import Synchronization
+
+typealias HeadContinuation = CheckedContinuation<Result<UpstreamResponse, UpstreamError>, Never>
+typealias ChunkContinuation = UnsafeContinuation<Result<[UInt8]?, UpstreamError>, Never>
+
+/// One request: its curl easy handle (touched only by the curl thread once submitted), the
+/// response head parser, and the body buffer shared with the consumer under a lock.
+final class Transfer: @unchecked Sendable {
+    let url: String
+    let handle: UnsafeMutableRawPointer
+    private let loop: CurlLoop
+    private let followRedirects: Bool
+    private let decodeContent: Bool
+    private let highWatermark: Int
+    private let totalTimeout: Duration?
+    private let connectTimeout: Duration
+
+    // Curl thread only (or the setup thread before submission).
+    private var headerList: UnsafeMutablePointer<curl_slist>?
+    private let errorBuffer: UnsafeMutablePointer<CChar>
+    private var parser = ResponseHeadParser()
+    private var handleReleased = false
+    /// The head was delivered or the fetch failed: header lines now are trailers.
+    private(set) var headSettledOnLoop = false
+    var startNs: UInt64 = 0
+    /// When the last followed redirect's head ended: the next request starts about then.
+    private(set) var lastRedirectNs: UInt64 = 0
+
+    private struct Shared {
+        var headWaiter: HeadContinuation?
+        var buffer: [UInt8] = []
+        var paused = false
+        var pauseCount = 0
+        var end: Result<Void, UpstreamError>?
+        var bodyWaiter: ChunkContinuation?
+        var cancelled = false
+    }
+
+    private let shared = Mutex(Shared())
+
+    init(request: UpstreamRequest, configuration: UpstreamConfiguration, loop: CurlLoop) throws(UpstreamError) {
+        guard let handle = curl_easy_init() else { throw .setup("curl_easy_init failed for \(request.url)") }
+        self.url = request.url
+        self.handle = handle
+        self.loop = loop
+        self.followRedirects = request.followRedirects
+        self.decodeContent = request.decodeContent
+        self.highWatermark = max(configuration.bufferHighWatermark, 1)
+        self.totalTimeout = request.totalTimeout ?? configuration.totalTimeout
+        self.connectTimeout = configuration.connectTimeout
+        self.errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
+        errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
+        do {
+            try configure(request, configuration)
+        } catch {
+            releaseHandle()
+            throw error
+        }
+    }
+
+    deinit {
+        releaseHandle()
+        errorBuffer.deallocate()
+    }
+
+    // MARK: setup
+
+    private func configure(_ request: UpstreamRequest, _ configuration: UpstreamConfiguration) throws(UpstreamError) {
+        let easy = EasyHandleConfigurator(handle: handle)
+        try easy.set(CURLOPT_URL, request.url)
+        try easy.set(CURLOPT_PROTOCOLS_STR, "http,https")
+        try easy.set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
+        try easy.set(CURLOPT_NOSIGNAL, 1)
+        try easy.set(CURLOPT_TCP_NODELAY, 1)
+        try easy.set(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
+        try easy.set(CURLOPT_BUFFERSIZE, 64 * 1024)
+        try easy.set(CURLOPT_CONNECTTIMEOUT_MS, configuration.connectTimeout.curlMilliseconds)
+        if let total = totalTimeout { try easy.set(CURLOPT_TIMEOUT_MS, total.curlMilliseconds) }
+        try easy.set(CURLOPT_SSL_VERIFYPEER, configuration.verifyTLS ? 1 : 0)
+        try easy.set(CURLOPT_SSL_VERIFYHOST, configuration.verifyTLS ? 2 : 0)
+        if request.followRedirects {
+            try easy.set(CURLOPT_FOLLOWLOCATION, 1)
+            try easy.set(CURLOPT_MAXREDIRS, 10)
+        }
+        if request.decodeContent { try easy.set(CURLOPT_ACCEPT_ENCODING, "") }
+        if request.method == .head { try easy.set(CURLOPT_NOBODY, 1) }
+        try easy.set(CURLOPT_ERRORBUFFER, pointer: UnsafeMutableRawPointer(errorBuffer))
+
+        var hasUserAgent = false
+        var list: UnsafeMutablePointer<curl_slist>? = nil
+        for (name, value) in request.headers {
+            try Self.validateHeader(name: name, value: value, url: request.url)
+            if name.asciiCaseInsensitiveEquals("User-Agent") { hasUserAgent = true }
+            // curl offers its own Accept-Encoding when it decodes.
+            if request.decodeContent, name.asciiCaseInsensitiveEquals("Accept-Encoding") { continue }
+            // "Name;" is curl's syntax for a header with an empty value ("Name:" would remove it).
+            let line = value.isEmpty ? "\(name);" : "\(name): \(value)"
+            list = try Self.append(line, to: list)
+        }
+        list = try Self.append("Expect:", to: list)
+        headerList = list
+        try easy.set(CURLOPT_HTTPHEADER, pointer: UnsafeMutableRawPointer(list))
+        if !hasUserAgent { try easy.set(CURLOPT_USERAGENT, configuration.userAgentFallback) }
+
+        let userdata = Unmanaged.passUnretained(self).toOpaque()
+        let writeCode = cs_easy_set_write_callback(handle, { data, size, count, userdata in
+            guard let data, let userdata else { return 0 }
+            let transfer = Unmanaged<Transfer>.fromOpaque(userdata).takeUnretainedValue()
+            return transfer.onBody(UnsafeRawBufferPointer(start: data, count: size * count))
+        }, userdata)
+        let headerCode = cs_easy_set_header_callback(handle, { data, size, count, userdata in
+            guard let data, let userdata else { return 0 }
+            let transfer = Unmanaged<Transfer>.fromOpaque(userdata).takeUnretainedValue()
+            return transfer.onHeaderLine(UnsafeRawBufferPointer(start: data, count: size * count))
+        }, userdata)
+        guard writeCode == CURLE_OK, headerCode == CURLE_OK else {
+            throw .setup("curl rejected the transfer callbacks for \(request.url)")
+        }
+    }
+
+    private static func validateHeader(name: String, value: String, url: String) throws(UpstreamError) {
+        let badName = name.isEmpty || name.utf8.contains { $0 <= 0x20 || $0 == UInt8(ascii: ":") || $0 == 0x7f }
+        if badName { throw .setup("invalid request header name \"\(name.oneLine)\" for \(url)") }
+        if value.utf8.contains(where: { $0 == 0x0d || $0 == 0x0a || $0 == 0 }) {
+            throw .setup("request header \(name) contains a line break or NUL for \(url)")
+        }
+    }
+
+    private static func append(_ line: String, to list: UnsafeMutablePointer<curl_slist>?) throws(UpstreamError) -> UnsafeMutablePointer<curl_slist>? {
+        guard let appended = line.withCString({ curl_slist_append(list, $0) }) else {
+            curl_slist_free_all(list)
+            throw .setup("out of memory building request headers")
+        }
+        return appended
+    }
+
+    /// Frees the easy handle. Called by the curl thread after curl_multi_remove_handle, or by deinit
+    /// for a transfer that never reached the curl thread.
+    func releaseHandle() {
+        guard !handleReleased else { return }
+        handleReleased = true
+        curl_easy_cleanup(handle)
+        if let headerList { curl_slist_free_all(headerList) }
+        headerList = nil
+    }
+
+    // MARK: consumer side (any thread)
+
+    /// Submits the transfer and waits for the response head.
+    func start() async -> Result<UpstreamResponse, UpstreamError> {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: HeadContinuation) in
+                let proceed = shared.withLock { state -> Bool in
+                    guard !state.cancelled else { return false }
+                    state.headWaiter = continuation
+                    return true
+                }
+                guard proceed else {
+                    continuation.resume(returning: .failure(.cancelled))
+                    return
+                }
+                if !loop.submit(self) {
+                    settleHead(.failure(.setup("the upstream client is shut down (\(url))")))
+                }
+            }
+        } onCancel: {
+            cancel()
+        }
+    }
+
+    func nextChunk() async -> Result<[UInt8]?, UpstreamError> {
+        if let ready = takeReady() { return ready }
+        return await withTaskCancellationHandler {
+            await withUnsafeContinuation { (continuation: ChunkContinuation) in
+                if let ready = takeReady(orPark: continuation) {
+                    continuation.resume(returning: ready)
+                }
+            }
+        } onCancel: {
+            cancel()
+        }
+    }
+
+    /// Buffered bytes, or the end of the body, or nil (after parking `waiter` when given).
+    private func takeReady(orPark waiter: ChunkContinuation? = nil) -> Result<[UInt8]?, UpstreamError>? {
+        let (result, unpause) = shared.withLock { state -> (Result<[UInt8]?, UpstreamError>?, Bool) in
+            if !state.buffer.isEmpty {
+                var chunk: [UInt8] = []
+                swap(&chunk, &state.buffer)
+                let unpause = state.paused && !state.cancelled
+                state.paused = false
+                return (.success(chunk), unpause)
+            }
+            if let end = state.end {
+                return (end.map { nil }, false)
+            }
+            if let waiter { state.bodyWaiter = waiter }
+            return (nil, false)
+        }
+        if unpause { loop.enqueue(.unpause(self)) }
+        return result
+    }
+
+    /// Stops the transfer now: waiters get `.cancelled`, the curl thread removes the handle, which
+    /// closes (or returns to the pool) the origin connection.
+    func cancel() {
+        let (head, body, wasRunning) = shared.withLock { state -> (HeadContinuation?, ChunkContinuation?, Bool) in
+            guard !state.cancelled else { return (nil, nil, false) }
+            state.cancelled = true
+            state.buffer = []
+            let wasRunning = state.end == nil
+            if wasRunning { state.end = .failure(.cancelled) }
+            defer { state.headWaiter = nil; state.bodyWaiter = nil }
+            return (state.headWaiter, state.bodyWaiter, wasRunning)
+        }
+        head?.resume(returning: .failure(.cancelled))
+        body?.resume(returning: .failure(.cancelled))
+        if wasRunning { loop.enqueue(.remove(self)) }
+    }
+
+    var bufferedByteCount: Int { shared.withLock { $0.buffer.count } }
+    var pauseCount: Int { shared.withLock { $0.pauseCount } }
+
+    // MARK: curl thread
+
+    private func settleHead(_ result: Result<UpstreamResponse, UpstreamError>) {
+        let waiter = shared.withLock { state -> HeadContinuation? in
+            defer { state.headWaiter = nil }
+            return state.headWaiter
+        }
+        waiter?.resume(returning: result)
+    }
+
+    private func onHeaderLine(_ line: UnsafeRawBufferPointer) -> Int {
+        guard !headSettledOnLoop else { return line.count }  // trailers
+        if case let .endOfBlock(status) = parser.consume(line) {
+            if isInterim(status) {
+                if status >= 300 { lastRedirectNs = cs_monotonic_ns() }
+            } else {
+                deliverHead()
+            }
+        }
+        return line.count
+    }
+
+    /// 1xx answers, and redirects curl is about to follow, are not the response the caller wants.
+    private func isInterim(_ status: Int) -> Bool {
+        if (100..<200).contains(status) { return true }
+        return followRedirects && (300..<400).contains(status) && status != 304 && parser.header("Location") != nil
+    }
+
+    private func deliverHead() {
+        headSettledOnLoop = true
+        var headers = parser.headers
+        if decodeContent, let encoding = parser.header("Content-Encoding"), !encoding.asciiCaseInsensitiveEquals("identity") {
+            headers.removeAll {
+                $0.name.asciiCaseInsensitiveEquals("Content-Encoding") || $0.name.asciiCaseInsensitiveEquals("Content-Length")
+            }
+        }
+        let response = UpstreamResponse(
+            status: parser.status,
+            headers: headers,
+            effectiveURL: handle.curlInfoString(CURLINFO_EFFECTIVE_URL) ?? url,
+            httpVersion: parser.httpVersion,
+            reusedConnection: handle.curlInfoLong(CURLINFO_NUM_CONNECTS) == 0,
+            body: UpstreamBody(transfer: self)
+        )
+        settleHead(.success(response))
+    }
+
+    private func onBody(_ bytes: UnsafeRawBufferPointer) -> Int {
+        if !headSettledOnLoop { deliverHead() }
+        enum Action { case abort, pause, buffered, handOver(ChunkContinuation) }
+        let action = shared.withLock { state -> Action in
+            if state.cancelled { return .abort }
+            if let waiter = state.bodyWaiter {
+                state.bodyWaiter = nil
+                return .handOver(waiter)
+            }
+            if state.buffer.count >= highWatermark {
+                state.paused = true
+                state.pauseCount += 1
+                return .pause
+            }
+            if state.buffer.capacity == 0 { state.buffer.reserveCapacity(max(bytes.count, 64 * 1024)) }
+            state.buffer.append(contentsOf: bytes)
+            return .buffered
+        }
+        switch action {
+        case .abort: return 0
+        case .pause: return cs_writefunc_pause()
+        case .buffered: return bytes.count
+        case let .handOver(waiter):
+            waiter.resume(returning: .success(Array(bytes)))
+            return bytes.count
+        }
+    }
+
+    /// curl reported the transfer finished (CURLMSG_DONE); the handle is already out of the multi.
+    func completed(_ code: CURLcode, nowNs: UInt64) {
+        if code == CURLE_OK {
+            if !headSettledOnLoop { deliverHead() }
+            finishBody(.success(()))
+            return
+        }
+        let context = CurlErrorMapping.Context(
+            url: url,
+            detail: String(cString: errorBuffer),
+            elapsedNs: nowNs &- startNs,
+            totalTimeout: totalTimeout,
+            connectTimeout: connectTimeout,
+            connected: handle.curlInfoOff(CURLINFO_CONNECT_TIME_T) > 0
+        )
+        fail(CurlErrorMapping.error(for: code, context))
+    }
+
+    /// Ends the transfer with `error` (the curl thread has removed the handle).
+    func fail(_ error: UpstreamError) {
+        if !headSettledOnLoop {
+            headSettledOnLoop = true
+            settleHead(.failure(error))
+        }
+        finishBody(.failure(error))
+    }
+
+    private func finishBody(_ end: Result<Void, UpstreamError>) {
+        let (waiter, final) = shared.withLock { state -> (ChunkContinuation?, Result<Void, UpstreamError>) in
+            if state.end == nil { state.end = end }
+            defer { state.bodyWaiter = nil }
+            return (state.bodyWaiter, state.end ?? end)
+        }
+        waiter?.resume(returning: final.map { nil })
+    }
+
+    /// When the curl thread must give up waiting for the head, or nil when the head is not
+    /// awaited any more. `nowNs` bounds the estimate while the request is not yet sent.
+    func firstByteDeadline(timeoutNs: UInt64, nowNs: UInt64) -> UInt64? {
+        guard !headSettledOnLoop else { return nil }
+        let sentAfterUs = handle.curlInfoOff(CURLINFO_PRETRANSFER_TIME_T)
+        guard sentAfterUs > 0 else { return nowNs &+ timeoutNs }
+        let base = lastRedirectNs > 0 ? lastRedirectNs : startNs
+        return base &+ UInt64(sentAfterUs) &* 1000 &+ timeoutNs
+    }
+}

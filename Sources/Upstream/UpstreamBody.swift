@@ -1,0 +1,61 @@
+/// The response body as an AsyncSequence of chunks. Backpressure: while more than the high
+/// watermark is buffered the curl transfer is paused (CURL_WRITEFUNC_PAUSE); taking the buffered
+/// bytes resumes it. Cancelling the consuming task, calling `cancel()`, or dropping the body
+/// (the last reference to it) stops the transfer at once.
+public final class UpstreamBody: AsyncSequence, Sendable {
+    public typealias Element = [UInt8]
+    public typealias Failure = UpstreamError
+
+    let transfer: Transfer
+
+    init(transfer: Transfer) {
+        self.transfer = transfer
+    }
+
+    deinit {
+        transfer.cancel()
+    }
+
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        public typealias Element = [UInt8]
+        public typealias Failure = UpstreamError
+
+        // Holds the body so that it is not dropped (which cancels) while being iterated.
+        let body: UpstreamBody
+
+        public mutating func next() async throws(UpstreamError) -> [UInt8]? {
+            try await body.transfer.nextChunk().get()
+        }
+
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws(UpstreamError) -> [UInt8]? {
+            try await body.transfer.nextChunk().get()
+        }
+    }
+
+    public func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(body: self)
+    }
+
+    public func cancel() {
+        transfer.cancel()
+    }
+
+    /// The whole body, for playlists. Throws `.tooLarge` (and cancels the transfer) past `maxBytes`.
+    public func collect(upTo maxBytes: Int) async throws(UpstreamError) -> [UInt8] {
+        var collected: [UInt8] = []
+        var iterator = makeAsyncIterator()
+        while let chunk = try await iterator.next() {
+            if collected.count + chunk.count > maxBytes {
+                cancel()
+                throw .tooLarge(url: transfer.url, limit: maxBytes)
+            }
+            if collected.isEmpty { collected = chunk } else { collected.append(contentsOf: chunk) }
+        }
+        return collected
+    }
+
+    /// Bytes received from the origin and not yet taken by the consumer (tests, metrics).
+    var bufferedByteCount: Int { transfer.bufferedByteCount }
+    /// How many times the transfer was paused because the consumer was behind.
+    var pauseCount: Int { transfer.pauseCount }
+}

@@ -1,0 +1,28 @@
+/// Streaming HTTP client for origins, over libcurl. One curl multi handle on a dedicated thread
+/// serves every request; connections are pooled per host and reused.
+public final class UpstreamClient: Sendable {
+    public let configuration: UpstreamConfiguration
+    private let loop: CurlLoop
+
+    /// Starts the curl thread.
+    public init(configuration: UpstreamConfiguration = .init()) throws(UpstreamError) {
+        self.configuration = configuration
+        self.loop = try CurlLoop(configuration: configuration)
+        loop.start()
+    }
+
+    deinit {
+        loop.requestShutdown()
+    }
+
+    /// Cancels every transfer and waits for the curl thread to end. Later fetches fail with `.setup`.
+    public func shutdown() async {
+        await loop.shutdown()
+    }
+
+    /// Returns once the response head has arrived (status and headers); the body streams afterwards.
+    public func fetch(_ request: UpstreamRequest) async throws(UpstreamError) -> UpstreamResponse {
+        let transfer = try Transfer(request: request, configuration: configuration, loop: loop)
+        return try await transfer.start().get()
+    }
+}

@@ -1,0 +1,36 @@
+/// One request to an origin. Headers are forwarded as given: the caller has already removed
+/// hop-by-hop headers.
+public struct UpstreamRequest: Sendable {
+    public enum Method: String, Sendable {
+        case get = "GET"
+        case head = "HEAD"
+    }
+
+    public var url: String
+    public var method: Method
+    public var headers: [(name: String, value: String)]
+    /// Follow 3xx responses (playlists); the response's `effectiveURL` is then the final URL.
+    /// When false a 3xx is returned to the caller as is.
+    public var followRedirects: Bool
+    /// Offer Accept-Encoding and let curl decode the body (playlists). The returned headers then
+    /// carry neither Content-Encoding nor Content-Length, since they describe the encoded body.
+    public var decodeContent: Bool
+    /// Overrides `UpstreamConfiguration.totalTimeout` for this request.
+    public var totalTimeout: Duration?
+
+    public init(
+        url: String,
+        method: Method = .get,
+        headers: [(name: String, value: String)] = [],
+        followRedirects: Bool = false,
+        decodeContent: Bool = false,
+        totalTimeout: Duration? = nil
+    ) {
+        self.url = url
+        self.method = method
+        self.headers = headers
+        self.followRedirects = followRedirects
+        self.decodeContent = decodeContent
+        self.totalTimeout = totalTimeout
+    }
+}

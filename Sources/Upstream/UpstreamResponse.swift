@@ -1,0 +1,30 @@
+/// The head of the final response (after redirects and 1xx), and its streaming body.
+public struct UpstreamResponse: Sendable {
+    public let status: Int
+    /// Headers of the final response, in order, names as received.
+    public let headers: [(name: String, value: String)]
+    public let effectiveURL: String
+    /// "1.1", "2", "1.0".
+    public let httpVersion: String
+    /// True when curl reused a pooled connection for this request.
+    public let reusedConnection: Bool
+    public let body: UpstreamBody
+
+    /// First value of the header named `name`, compared case-insensitively.
+    public func header(_ name: String) -> String? {
+        headers.first { $0.name.asciiCaseInsensitiveEquals(name) }?.value
+    }
+}
+
+extension String {
+    func asciiCaseInsensitiveEquals(_ other: String) -> Bool {
+        let lhs = utf8, rhs = other.utf8
+        guard lhs.count == rhs.count else { return false }
+        for (a, b) in zip(lhs, rhs) where a != b {
+            guard a | 0x20 == b | 0x20, (a | 0x20) >= UInt8(ascii: "a"), (a | 0x20) <= UInt8(ascii: "z") else {
+                return false
+            }
+        }
+        return true
+    }
+}

@@ -1,0 +1,143 @@
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import Synchronization
+
+/// A programmable loopback HTTP/1.1 origin for end-to-end tests: routes map a path (query ignored)
+/// to a canned `Response`; it logs requests and counts connections and completed/aborted responses.
+public final class TestOrigin: Sendable {
+    public struct LoggedRequest: Sendable {
+        public let method: String
+        /// Path and query as sent.
+        public let uri: String
+        public let headers: [(name: String, value: String)]
+        /// The client's port: requests with the same port came over the same connection.
+        public let remotePort: Int
+
+        public var path: String { String(uri.split(separator: "?", maxSplits: 1).first ?? "") }
+
+        public func header(_ name: String) -> String? {
+            headers.first { $0.name.lowercased() == name.lowercased() }?.value
+        }
+    }
+
+    struct State {
+        var routes: [String: Response] = [:]
+        var requestLog: [LoggedRequest] = []
+        var connectionsAccepted = 0
+        var responsesCompleted = 0
+        var responsesAborted = 0
+        var children: [ObjectIdentifier: any Channel] = [:]
+    }
+
+    let state = Mutex(State())
+    private let serverChannel = Mutex<(any Channel)?>(nil)
+    public let port: Int
+    public let host: String
+
+    private init(host: String, port: Int) {
+        self.host = host
+        self.port = port
+    }
+
+    public var baseURL: String { "http://\(host):\(port)" }
+
+    /// Starts listening; port 0 picks a free port.
+    public static func start(host: String = "127.0.0.1", port: Int = 0) async throws -> TestOrigin {
+        let box = Mutex<TestOrigin?>(nil)
+        let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.backlog, value: 256)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .childChannelInitializer { channel in
+                guard let origin = box.withLock({ $0 }) else {
+                    return channel.close()
+                }
+                origin.accepted(channel)
+                return channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.configureHTTPServerPipeline()
+                    try channel.pipeline.syncOperations.addHandler(OriginHandler(origin: origin))
+                }
+            }
+        let channel = try await bootstrap.bind(host: host, port: port).get()
+        let origin = TestOrigin(host: host, port: channel.localAddress?.port ?? port)
+        origin.serverChannel.withLock { $0 = channel }
+        box.withLock { $0 = origin }
+        return origin
+    }
+
+    /// Adds or replaces the route for `path` (without query); safe while serving.
+    public func route(_ path: String, _ response: Response) {
+        state.withLock { $0.routes[path] = response }
+    }
+
+    public var requestLog: [LoggedRequest] { state.withLock { $0.requestLog } }
+    public var connectionsAccepted: Int { state.withLock { $0.connectionsAccepted } }
+    /// Responses whose last byte was handed to the kernel.
+    public var responsesCompleted: Int { state.withLock { $0.responsesCompleted } }
+    /// Responses cut short because the client went away (or a write failed).
+    public var responsesAborted: Int { state.withLock { $0.responsesAborted } }
+
+    /// Polls `condition` until it holds or `timeout` passes; returns whether it held.
+    public func waitUntil(timeout: Duration = .seconds(10), _ condition: @Sendable (TestOrigin) -> Bool) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if condition(self) { return true }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return condition(self)
+    }
+
+    public func shutdown() async throws {
+        let server = serverChannel.withLock { channel -> (any Channel)? in
+            defer { channel = nil }
+            return channel
+        }
+        try await server?.close()
+        let children = state.withLock { Array($0.children.values) }
+        for child in children { try? await child.close() }
+    }
+
+    // MARK: handler callbacks
+
+    private func accepted(_ channel: any Channel) {
+        let id = ObjectIdentifier(channel)
+        state.withLock {
+            $0.connectionsAccepted += 1
+            $0.children[id] = channel
+        }
+        channel.closeFuture.whenComplete { [self] _ in
+            _ = state.withLock { $0.children.removeValue(forKey: id) }
+        }
+    }
+
+    func responseFor(_ request: LoggedRequest) -> Response? {
+        state.withLock { state in
+            state.requestLog.append(request)
+            return state.routes[request.path]
+        }
+    }
+
+    func countCompleted() { state.withLock { $0.responsesCompleted += 1 } }
+    func countAborted() { state.withLock { $0.responsesAborted += 1 } }
+}
+
+extension TestOrigin {
+    public enum Response: Sendable {
+        /// Honours Range (206/416) and HEAD when `status` is 200.
+        case bytes(status: Int = 200, headers: [(String, String)] = [], body: [UInt8])
+        /// The file's bytes, read on each request; honours Range and HEAD. 404 when missing.
+        case file(path: String, contentType: String)
+        /// `size` pattern bytes (see `patternBytes`), written `chunk` bytes at a time, optionally
+        /// pausing between chunks; honours Range and HEAD; never buffers the whole body.
+        case generated(size: Int, chunk: Int = 64 * 1024, delayBetweenChunks: Duration? = nil)
+        /// Waits before answering with `then`.
+        indirect case delayedHeaders(Duration, then: Response)
+        case redirect(status: Int = 302, location: String)
+        /// Closes the connection without answering.
+        case closeImmediately
+        /// gzip-encoded when the request's Accept-Encoding allows gzip, plain otherwise.
+        case gzip(body: [UInt8], contentType: String)
+    }
+}
