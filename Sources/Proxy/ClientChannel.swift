@@ -59,7 +59,9 @@ struct ClientChannel: Sendable {
 
     /// Closes the connection with a TCP RST instead of a FIN (SO_LINGER with a zero timeout).
     func reset() async {
-        _ = try? await channel.setOption(ChannelOptions.socketOption(.so_linger), value: linger(l_onoff: 1, l_linger: 0)).get()
+        if let socket = channel as? SocketOptionProvider {
+            _ = try? await socket.setSoLinger(linger(l_onoff: 1, l_linger: 0)).get()
+        }
         _ = try? await channel.close().get()
     }
 

@@ -102,9 +102,10 @@ public final class RawHTTPConnection: @unchecked Sendable {
         if noBody || !readBody { return response }
 
         if let length = response.header("content-length").flatMap(Int.init) {
-            let ending = fill(upTo: min(length, maxBodyBytes))
-            response.body = Array(buffer.prefix(length))
-            buffer.removeFirst(min(length, buffer.count))
+            let wanted = min(length, maxBodyBytes)
+            let ending = fill(upTo: wanted)
+            response.body = Array(buffer.prefix(wanted))
+            buffer.removeFirst(min(wanted, buffer.count))
             response.ending = ending == .complete ? .complete : (ending == .shortRead(expected: 0) ? .shortRead(expected: length) : ending)
         } else if response.header("transfer-encoding")?.lowercased().contains("chunked") == true {
             response.ending = readChunked(into: &response.body)

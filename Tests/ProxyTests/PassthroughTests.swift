@@ -1,0 +1,169 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The proxy with no rule: bytes, statuses and headers as the origin sent them.
+@Suite struct PassthroughTests {
+    @Test func segmentBytesStatusAndEndToEndHeadersPassThrough() async throws {
+        let origin = try await TestOrigin.start()
+        let body = patternBytes(offset: 0, count: 1_000_003)
+        origin.route("/media/seg1.ts", .bytes(headers: [("Content-Type", "video/mp2t"), ("Cache-Control", "max-age=60"), ("X-Origin", "yes")], body: body))
+        let proxy = try await ProxyHarness.start(upstreamURL: origin.baseURL)
+
+        let response = try await proxy.get("/media/seg1.ts", headers: [("User-Agent", "TestPlayer/1.0"), ("Cookie", "a=b"), ("Authorization", "Bearer t")])
+        #expect(response.status == 200)
+        #expect(response.ending == .complete)
+        #expect(response.body == body)
+        #expect(response.header("content-length") == "1000003")
+        #expect(response.header("content-type") == "video/mp2t")
+        #expect(response.header("cache-control") == "max-age=60")
+        #expect(response.header("x-origin") == "yes")
+
+        let seen = try #require(origin.requestLog.last)
+        #expect(seen.header("user-agent") == "TestPlayer/1.0")
+        #expect(seen.header("cookie") == "a=b")
+        #expect(seen.header("authorization") == "Bearer t")
+        await proxy.stop()
+        try await origin.shutdown()
+    }
+
+    @Test func hopByHopRequestHeadersAreDropped() async throws {
+        let origin = try await TestOrigin.start()
+        origin.route("/a.ts", .bytes(body: [1, 2, 3]))
+        let proxy = try await ProxyHarness.start(upstreamURL: origin.baseURL)
+        _ = try await proxy.get("/a.ts", headers: [("Connection", "keep-alive, X-Private"), ("X-Private", "secret"), ("TE", "trailers"), ("Proxy-Authorization", "x")])
+        let seen = try #require(origin.requestLog.last)
+        #expect(seen.header("x-private") == nil)
+        #expect(seen.header("te") == nil)
+        #expect(seen.header("proxy-authorization") == nil)
+        await proxy.stop()
+        try await origin.shutdown()
+    }
+
+    @Test func rangeRequestsAreForwardedAnd206PassesThrough() async throws {
+        let origin = try await TestOrigin.start()
+        origin.route("/big.mp4", .generated(size: 2_000_000))
+        let proxy = try await ProxyHarness.start(upstreamURL: origin.baseURL)
+        let response = try await proxy.get("/big.mp4", headers: [("Range", "bytes=1000-1999")])
+        #expect(response.status == 206)
+        #expect(response.header("content-range") == "bytes 1000-1999/2000000")
+        #expect(response.body == patternBytes(offset: 1000, count: 1000))
+        #expect(origin.requestLog.last?.header("range") == "bytes=1000-1999")
+        await proxy.stop()
+        try await origin.shutdown()
+    }
+
+    @Test func headAnswersTheOriginsHeadersWithoutBody() async throws {
+        let origin = try await TestOrigin.start()
+        origin.route("/seg.ts", .generated(size: 123_456))
+        let proxy = try await ProxyHarness.start(upstreamURL: origin.baseURL)
+        let response = try await RawHTTP.run { [port = proxy.port] in
+            let connection = try RawHTTPConnection(port: port)
+            let head = try connection.request("HEAD", "/seg.ts")
+            // The same connection must still work: no stray body bytes were sent after the HEAD answer.
+            let get = try connection.request("GET", "/seg.ts")
+            return (head, get)
+        }
+        #expect(response.0.status == 200)
+        #expect(response.0.header("content-length") == "123456")
+        #expect(response.0.body.isEmpty)
+        #expect(response.1.body == patternBytes(offset: 0, count: 123_456))
+        #expect(origin.requestLog.first?.method == "HEAD")
+        await proxy.stop()
+        try await origin.shutdown()
+    }
+
+    @Test func originConnectionsAreReused() async throws {
+        let origin = try await TestOrigin.start()
+        origin.route("/s.ts", .bytes(body: Array(repeating: 7, count: 10_000)))
+        let proxy = try await ProxyHarness.start(upstreamURL: origin.baseURL)
+        for _ in 0..<10 {
+            let response = try await proxy.get("/s.ts")
+            #expect(response.body.count == 10_000)
+        }
+        #expect(origin.requestLog.count == 10)
+        #expect(origin.connectionsAccepted == 1)
+        await proxy.stop()
+        try await origin.shutdown()
+    }
+
+    @Test func clientThatDisconnectsCancelsTheUpstreamTransfer() async throws {
+        let origin = try await TestOrigin.start()
+        // 200 MB at 64 KB every 10 ms: the origin would need half a minute to finish.
+        origin.route("/huge.ts", .generated(size: 200_000_000, chunk: 64 * 1024, delayBetweenChunks: .milliseconds(10)))
+        let proxy = try await ProxyHarness.start(upstreamURL: origin.baseURL)
+        let partial = try await RawHTTP.run { [port = proxy.port] in
+            let connection = try RawHTTPConnection(port: port)
+            let response = try connection.request("GET", "/huge.ts", maxBodyBytes: 300_000)
+            connection.close()
+            return response
+        }
+        #expect(partial.status == 200)
+        #expect(partial.body.count == 300_000)
+        let aborted = await origin.waitUntil(timeout: .seconds(10)) { $0.responsesAborted == 1 }
+        #expect(aborted, "the origin transfer should be cancelled when the client goes away")
+        #expect(origin.responsesCompleted == 0)
+        await proxy.stop()
+        try await origin.shutdown()
+    }
+
+    @Test func originDownAnswers502NamingTheFailure() async throws {
+        // A port nobody listens on: bind and close to find one.
+        let closedPort = try await { () async throws -> Int in
+            let origin = try await TestOrigin.start()
+            let port = origin.port
+            try await origin.shutdown()
+            return port
+        }()
+        let proxy = try await ProxyHarness.start(upstreamURL: "http://127.0.0.1:\(closedPort)")
+        let response = try await proxy.get("/seg.ts")
+        #expect(response.status == 502)
+        #expect(response.text.contains("127.0.0.1:\(closedPort)"))
+        #expect(response.text.split(separator: "\n").count == 1)
+        await proxy.stop()
+    }
+
+    @Test func originTooSlowAnswers504() async throws {
+        let origin = try await TestOrigin.start()
+        origin.route("/slow.ts", .delayedHeaders(.seconds(5), then: .bytes(body: [1])))
+        let proxy = try await ProxyHarness.start(upstreamURL: origin.baseURL) {
+            $0.upstream.firstByteTimeout = .seconds(1)
+        }
+        let response = try await proxy.get("/slow.ts")
+        #expect(response.status == 504)
+        #expect(response.secondsToHead >= 0.9)
+        #expect(response.text.contains("slow.ts"))
+        await proxy.stop()
+        try await origin.shutdown()
+    }
+
+    @Test func foreignHostIsRefusedWith403() async throws {
+        let origin = try await TestOrigin.start()
+        let proxy = try await ProxyHarness.start(upstreamURL: origin.baseURL)
+        let response = try await proxy.get("/~seg.v0.n1/http/example.org/x.ts")
+        #expect(response.status == 403)
+        #expect(response.text.contains("example.org"))
+        #expect(response.text.contains("not an open relay"))
+        await proxy.stop()
+        try await origin.shutdown()
+    }
+
+    @Test func badRequestsGetClearErrors() async throws {
+        let origin = try await TestOrigin.start()
+        let proxy = try await ProxyHarness.start(upstreamURL: origin.baseURL)
+        let post = try await proxy.get("/x.ts", method: "POST")
+        #expect(post.status == 405)
+        #expect(post.header("allow") == "GET, HEAD")
+        let session = try await proxy.get("/s/bad%20id/x.ts")
+        #expect(session.status == 400)
+        #expect(session.text.contains("session"))
+        let damaged = try await proxy.get("/~seg.vX/http/127.0.0.1/x.ts")
+        #expect(damaged.status == 400)
+        let noOrigin = try await proxy.get("/@nope/x.ts")
+        #expect(noOrigin.status == 404)
+        #expect(noOrigin.text.contains("nope"))
+        #expect(origin.requestLog.isEmpty)
+        await proxy.stop()
+        try await origin.shutdown()
+    }
+}

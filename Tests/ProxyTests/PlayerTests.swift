@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Real players through the proxy: they must see exactly what they see from the origin.
+@Suite(.serialized) struct PlayerTests {
+    static let ffmpeg = which("ffmpeg")
+    static let ffprobe = which("ffprobe")
+
+    /// Decoded video frames of the first video stream, as ffmpeg counts them.
+    static func ffmpegFrames(_ url: String, seconds: Int? = nil) async throws -> (frames: Int, result: CommandResult) {
+        var arguments = ["-hide_banner", "-nostdin", "-v", "error", "-i", url]
+        if let seconds { arguments += ["-t", String(seconds)] }
+        arguments += ["-map", "0:v:0", "-f", "null", "-", "-progress", "pipe:1"]
+        let result = try await runCommand(try #require(ffmpeg), arguments, timeout: 180)
+        let frames = result.stdout.split(separator: "\n").compactMap { line -> Int? in
+            line.hasPrefix("frame=") ? Int(line.dropFirst(6)) : nil
+        }.last ?? -1
+        return (frames, result)
+    }
+
+    @Test(.enabled(if: ffmpeg != nil), arguments: ["/vod/ts/master.m3u8", "/vod/fmp4/master.m3u8", "/vod/aes/master.m3u8", "/vod/byterange/master.m3u8"])
+    func ffmpegPlaysVODThroughTheProxyWithTheSameFrameCount(master: String) async throws {
+        let proxy = try await ProxyHarness.startWithDemo()
+        let demo = try #require(proxy.demo)
+        let direct = try await Self.ffmpegFrames(demo.baseURL + master)
+        let proxied = try await Self.ffmpegFrames("http://127.0.0.1:\(proxy.port)/s/ffmpeg\(master)")
+        #expect(direct.result.status == 0, "\(direct.result.stderr)")
+        #expect(proxied.result.status == 0, "\(proxied.result.stderr)")
+        #expect(direct.frames > 100)
+        #expect(proxied.frames == direct.frames)
+        #expect(proxied.result.stderr.isEmpty, "ffmpeg complained: \(proxied.result.stderr)")
+        await proxy.stop()
+    }
+
+    @Test(.enabled(if: ffmpeg != nil), arguments: ["/live/ts/master.m3u8", "/live/fmp4/master.m3u8"])
+    func ffmpegPlaysLiveThroughTheProxy(master: String) async throws {
+        let proxy = try await ProxyHarness.startWithDemo()
+        let demo = try #require(proxy.demo)
+        let direct = try await Self.ffmpegFrames(demo.baseURL + master, seconds: 6)
+        let proxied = try await Self.ffmpegFrames("http://127.0.0.1:\(proxy.port)\(master)", seconds: 6)
+        #expect(direct.result.status == 0, "\(direct.result.stderr)")
+        #expect(proxied.result.status == 0, "\(proxied.result.stderr)")
+        #expect(direct.frames >= 140)
+        #expect(proxied.frames == direct.frames)
+        await proxy.stop()
+    }
+
+    static let hlsjsHarness: String? = {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let script = root.appendingPathComponent("Tests/Players/hlsjs.py").path
+        let library = root.appendingPathComponent(".build-players/hls.mjs").path
+        guard which("chromium") != nil, which("chromedriver") != nil,
+            FileManager.default.fileExists(atPath: library) else { return nil }
+        return script
+    }()
+
+    struct HlsjsRun: Decodable {
+        struct Event: Decodable {
+            var event: String
+            var details: String?
+            var code: Int?
+            var sn: Int?
+            var level: Int?
+            var fatal: Bool?
+        }
+        var ended: Bool
+        var currentTime: Double
+        var events: [Event]
+        var timedOut: Bool
+    }
+
+    static func playWithHlsjs(_ url: String, until: String = "ended", timeout: Int = 120) async throws -> HlsjsRun {
+        let result = try await runCommand(
+            "/usr/bin/env", ["python3", try #require(hlsjsHarness), url, "--until", until, "--timeout", String(timeout)],
+            timeout: TimeInterval(timeout + 60))
+        guard result.status == 0, let data = result.stdout.data(using: .utf8) else {
+            Issue.record("hls.js harness failed: \(result.stderr)")
+            throw CancellationError()
+        }
+        return try JSONDecoder().decode(HlsjsRun.self, from: data)
+    }
+
+    @Test(.enabled(if: hlsjsHarness != nil))
+    func hlsjsPlaysTheDemoVODThroughTheProxyToTheEnd() async throws {
+        let proxy = try await ProxyHarness.startWithDemo { $0.host = "127.0.0.1" }
+        let run = try await Self.playWithHlsjs("http://127.0.0.1:\(proxy.port)/s/hlsjs/vod/fmp4/master.m3u8")
+        #expect(run.ended, "hls.js did not reach ended: \(run.events.map(\.event))")
+        #expect(!run.events.contains { $0.event == "error" }, "\(run.events.filter { $0.event == "error" }.map { $0.details ?? "" })")
+        #expect(run.events.filter { $0.event == "fragLoaded" }.count >= 10)
+        #expect(run.currentTime > 20)
+        await proxy.stop()
+    }
+}

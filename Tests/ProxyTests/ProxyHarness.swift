@@ -1,0 +1,112 @@
+import DemoOrigin
+import Foundation
+import Proxy
+import TestSupport
+import Upstream
+
+/// A running proxy (and optionally the demo origin) for one test; always call `stop()`.
+final class ProxyHarness: Sendable {
+    let server: ProxyServer
+    let upstream: UpstreamClient
+    let runTask: Task<Void, Never>
+    let demo: DemoOriginServer?
+
+    var port: Int { server.port }
+
+    static func start(
+        upstreamURL: String?,
+        demo: DemoOriginServer? = nil,
+        configure: (inout ProxyConfiguration) -> Void = { _ in }
+    ) async throws -> ProxyHarness {
+        var configuration = ProxyConfiguration()
+        configuration.host = "127.0.0.1"
+        configuration.port = 0
+        configuration.defaultOrigin = upstreamURL.flatMap(UpstreamLocation.init(absolute:))
+        configure(&configuration)
+        let upstream = try UpstreamClient(configuration: configuration.upstream)
+        let server = try await ProxyServer.bind(configuration: configuration, upstream: upstream)
+        let runTask = Task { await server.run() }
+        return ProxyHarness(server: server, upstream: upstream, runTask: runTask, demo: demo)
+    }
+
+    /// The proxy in front of a fresh demo origin.
+    static func startWithDemo(
+        clock: @escaping @Sendable () -> Date = Date.init,
+        configure: (inout ProxyConfiguration) -> Void = { _ in }
+    ) async throws -> ProxyHarness {
+        let demo = try await DemoOriginServer.start(origin: DemoOrigin(clock: clock))
+        return try await start(upstreamURL: demo.baseURL, demo: demo, configure: configure)
+    }
+
+    private init(server: ProxyServer, upstream: UpstreamClient, runTask: Task<Void, Never>, demo: DemoOriginServer?) {
+        self.server = server
+        self.upstream = upstream
+        self.runTask = runTask
+        self.demo = demo
+    }
+
+    func stop() async {
+        server.shutdown()
+        await runTask.value
+        await upstream.shutdown()
+        try? await demo?.shutdown()
+    }
+
+    func get(_ target: String, method: String = "GET", headers: [(String, String)] = [], readTimeout: Double = 30)
+        async throws -> RawHTTPConnection.Response
+    {
+        try await RawHTTP.get(port: port, target, method: method, headers: headers, readTimeout: readTimeout)
+    }
+}
+
+/// Runs a command and returns its exit status, stdout and stderr.
+struct CommandResult: Sendable {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+}
+
+func runCommand(_ executable: String, _ arguments: [String], timeout: TimeInterval = 120) async throws -> CommandResult {
+    try await RawHTTP.run {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let deadline = DispatchTime.now() + timeout
+        let group = DispatchGroup()
+        let stdout = DataBox(), stderr = DataBox()
+        for (pipe, box) in [(out, stdout), (err, stderr)] {
+            group.enter()
+            DispatchQueue.global().async {
+                box.data = pipe.fileHandleForReading.readDataToEndOfFile()
+                group.leave()
+            }
+        }
+        if group.wait(timeout: deadline) == .timedOut {
+            process.terminate()
+            group.wait()
+        }
+        process.waitUntilExit()
+        return CommandResult(
+            status: process.terminationStatus, stdout: String(decoding: stdout.data, as: UTF8.self),
+            stderr: String(decoding: stderr.data, as: UTF8.self))
+    }
+}
+
+/// Filled by one reader thread, read after `DispatchGroup.wait`, which orders the accesses.
+private final class DataBox: @unchecked Sendable {
+    var data = Data()
+}
+
+/// Path of a tool on PATH, or nil.
+func which(_ tool: String) -> String? {
+    for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
+        let path = "\(directory)/\(tool)"
+        if FileManager.default.isExecutableFile(atPath: path) { return path }
+    }
+    return nil
+}

@@ -1,4 +1,0 @@
-import Testing
-@testable import Proxy
-
-@Test func moduleBuilds() { #expect(Bool(true)) }
