@@ -1,1 +1,189 @@
-// DemoOrigin module
+import Foundation
+
+/// The embedded demo origin: the bundled VOD media under `/vod/<flavour>/…` and a
+/// simulated live stream under `/live/<flavour>/…` (a sliding window over the looping VOD
+/// whose media sequence grows with the injected clock). Pure: answers requests given as
+/// values; `DemoOriginServer` puts it on the wire.
+public struct DemoOrigin: Sendable {
+    /// Segment length of the bundled media, in seconds (see scripts/make-demo-media.sh).
+    public static let segmentDuration: Double = 2
+    /// Number of segments in every live media playlist.
+    public static let liveWindowSize = 6
+    /// Flavours served as VOD.
+    public static let vodFlavours = ["ts", "fmp4", "aes", "byterange"]
+    /// Flavours also served live (byte-range live is not simulated).
+    public static let liveFlavours = ["ts", "fmp4", "aes"]
+
+    /// The playable master playlists, VOD and live per flavour, as paths on the origin.
+    public static let catalogue: [(path: String, title: String)] = [
+        ("/vod/ts/master.m3u8", "VOD, MPEG-TS"),
+        ("/vod/fmp4/master.m3u8", "VOD, fragmented MP4"),
+        ("/vod/aes/master.m3u8", "VOD, AES-128 encrypted MPEG-TS"),
+        ("/vod/byterange/master.m3u8", "VOD, MPEG-TS single file with byte ranges"),
+        ("/live/ts/master.m3u8", "Live, MPEG-TS"),
+        ("/live/fmp4/master.m3u8", "Live, fragmented MP4"),
+        ("/live/aes/master.m3u8", "Live, AES-128 encrypted MPEG-TS"),
+    ]
+
+    private let media: MediaLibrary
+    /// Live writers keyed by media playlist path relative to the media folder (`ts/v0/index.m3u8`).
+    private let liveWriters: [String: LiveMediaPlaylistWriter]
+    private let timeline: LiveTimeline
+    private let clock: @Sendable () -> Date
+
+    /// Loads the media bundled with the package. The live stream's time origin is `clock()` now.
+    public init(clock: @escaping @Sendable () -> Date = Date.init) throws {
+        try self.init(media: MediaLibrary.bundled(), clock: clock)
+    }
+
+    /// Loads media laid out like the bundled folder (`<flavour>/master.m3u8` …) from `mediaDirectory`.
+    public init(mediaDirectory: URL, clock: @escaping @Sendable () -> Date = Date.init) throws {
+        try self.init(media: MediaLibrary.load(from: mediaDirectory), clock: clock)
+    }
+
+    private init(media: MediaLibrary, clock: @escaping @Sendable () -> Date) throws {
+        let timeline = LiveTimeline(originStart: clock(), segmentDuration: Self.segmentDuration,
+                                    windowSize: Self.liveWindowSize)
+        var writers: [String: LiveMediaPlaylistWriter] = [:]
+        for flavour in Self.liveFlavours {
+            var segmentCount: Int?
+            for (path, data) in media.files where path.hasPrefix(flavour + "/") && path.hasSuffix("/index.m3u8") {
+                guard let text = String(data: data, encoding: .utf8) else {
+                    throw DemoOriginError.unsupportedPlaylist(path: path, reason: "not UTF-8")
+                }
+                let vod = try VODMediaPlaylist(text: text, path: path)
+                if let count = segmentCount, count != vod.segments.count {
+                    throw DemoOriginError.unsupportedPlaylist(
+                        path: path, reason: "has \(vod.segments.count) segments, other \(flavour) renditions have \(count)")
+                }
+                segmentCount = vod.segments.count
+                writers[path] = LiveMediaPlaylistWriter(vod: vod, timeline: timeline)
+            }
+        }
+        self.media = media
+        self.liveWriters = writers
+        self.timeline = timeline
+        self.clock = clock
+    }
+
+    /// Answers one request. `path` is the request target as received (percent-encoded,
+    /// query allowed). Only GET and HEAD are served; `Range` is honoured for one range.
+    public func respond(method: String, path: String, headers: [(String, String)]) -> DemoResponse {
+        let isHead = method == "HEAD"
+        guard method == "GET" || isHead else {
+            var response = Self.text(405, "method \(method) not allowed; use GET or HEAD", head: false)
+            response.headers.append(("allow", "GET, HEAD"))
+            return response
+        }
+        let components: [String]
+        switch RequestPath.components(of: path) {
+        case .failure(let error):
+            return Self.text(400, "bad request path: \(error.reason)", head: isHead)
+        case .success(let value):
+            components = value
+        }
+        guard let resolved = resolve(components) else {
+            return Self.text(404, "not found: \(path)", head: isHead)
+        }
+        switch resolved {
+        case .notFound(let reason):
+            return Self.text(404, reason, head: isHead)
+        case .content(let body, let contentType, let isLivePlaylist):
+            let range = headers.first { $0.0.lowercased() == "range" }?.1
+            var response = Self.ranged(body: body, contentType: contentType, range: range, head: isHead)
+            if isLivePlaylist {
+                response.headers.append(("cache-control", "no-cache"))
+            }
+            return response
+        }
+    }
+
+    private enum Resolved {
+        case content(Data, contentType: String, isLivePlaylist: Bool)
+        case notFound(String)
+    }
+
+    private func resolve(_ components: [String]) -> Resolved? {
+        if components.isEmpty {
+            return .content(Data(indexText.utf8), contentType: "text/plain; charset=utf-8", isLivePlaylist: false)
+        }
+        guard components.count >= 2 else { return nil }
+        let flavour = components[1]
+        let relative = components.dropFirst().joined(separator: "/")
+        switch components[0] {
+        case "vod":
+            guard Self.vodFlavours.contains(flavour), let data = media.files[relative] else { return nil }
+            return .content(data, contentType: ContentType.forPath(relative), isLivePlaylist: false)
+        case "live":
+            guard Self.liveFlavours.contains(flavour) else {
+                return Self.vodFlavours.contains(flavour)
+                    ? .notFound("the \(flavour) flavour is served as VOD only: /vod/\(flavour)/master.m3u8") : nil
+            }
+            return resolveLive(relative: relative)
+        default:
+            return nil
+        }
+    }
+
+    private func resolveLive(relative: String) -> Resolved? {
+        if let writer = liveWriters[relative] {
+            let text = writer.text(window: timeline.window(at: clock()))
+            return .content(Data(text.utf8), contentType: ContentType.playlist, isLivePlaylist: true)
+        }
+        let directory = relative.split(separator: "/").dropLast().joined(separator: "/")
+        let name = relative.split(separator: "/").last.map(String.init) ?? ""
+        if name.hasPrefix("seg-"), let writer = liveWriters[directory + "/index.m3u8"] {
+            let stem = name.dropFirst("seg-".count).prefix { $0 != "." }
+            guard let msn = Int(stem), msn >= 0, stem.allSatisfy(\.isNumber) else { return nil }
+            let segment = writer.vod.segments[msn % writer.vod.segments.count]
+            guard name == "seg-\(msn).\(segment.fileExtension)" else { return nil }
+            let latest = timeline.latestMSN(at: clock())
+            guard msn <= latest else {
+                return .notFound("live segment \(msn) is not available yet (latest is \(latest))")
+            }
+            let file = directory + "/" + segment.uri
+            guard let data = media.files[file] else { return nil }
+            return .content(data, contentType: ContentType.forPath(file), isLivePlaylist: false)
+        }
+        // Master playlist, init segments, keys: the same files as VOD.
+        guard let data = media.files[relative] else { return nil }
+        return .content(data, contentType: ContentType.forPath(relative), isLivePlaylist: false)
+    }
+
+    private var indexText: String {
+        var lines = ["hlschaos demo origin. Playable master playlists:"]
+        for entry in Self.catalogue {
+            lines.append("\(entry.path)  \(entry.title)")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private static func text(_ status: Int, _ message: String, head: Bool) -> DemoResponse {
+        let body = Data((message + "\n").utf8)
+        return DemoResponse(
+            status: status,
+            headers: [("content-type", "text/plain; charset=utf-8"), ("content-length", "\(body.count)")],
+            body: head ? Data() : body)
+    }
+
+    private static func ranged(body: Data, contentType: String, range: String?, head: Bool) -> DemoResponse {
+        var headers: [(String, String)] = [("content-type", contentType), ("accept-ranges", "bytes")]
+        switch ByteRange.resolve(header: range, length: body.count) {
+        case .whole:
+            headers.append(("content-length", "\(body.count)"))
+            return DemoResponse(status: 200, headers: headers, body: head ? Data() : body)
+        case .slice(let lower, let upper):
+            headers.append(("content-range", "bytes \(lower)-\(upper)/\(body.count)"))
+            headers.append(("content-length", "\(upper - lower + 1)"))
+            let start = body.startIndex + lower
+            return DemoResponse(status: 206, headers: headers, body: head ? Data() : Data(body[start...(start + upper - lower)]))
+        case .unsatisfiable:
+            let message = Data("range \(range ?? "") is outside the \(body.count) bytes of this file\n".utf8)
+            return DemoResponse(
+                status: 416,
+                headers: [("content-type", "text/plain; charset=utf-8"), ("content-range", "bytes */\(body.count)"),
+                          ("content-length", "\(message.count)")],
+                body: head ? Data() : message)
+        }
+    }
+}
