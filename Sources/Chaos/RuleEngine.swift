@@ -1,0 +1,108 @@
+/// Evaluates rules for requests. Immutable and Sendable: share one per rule set; per-session
+/// memory is in the `SessionState` passed in.
+public struct RuleEngine: Sendable {
+    public struct Entry: Sendable, Equatable {
+        public var reference: RuleReference
+        public var rule: Rule
+    }
+
+    /// All rules of all scenarios, in load order (scenario order, then file order).
+    public let entries: [Entry]
+
+    public init(scenarios: [Scenario]) {
+        entries = scenarios.flatMap { scenario in
+            scenario.rules.map { Entry(reference: RuleReference(scenario: scenario.name, id: $0.id), rule: $0) }
+        }
+    }
+
+    public init(scenario: Scenario) { self.init(scenarios: [scenario]) }
+
+    /// True when some rule needs playlist history (`freeze`/`lag`): the proxy must record upstream playlists.
+    public var needsPlaylistHistory: Bool {
+        entries.contains { $0.rule.action.playlist.contains { if case .freeze = $0 { true } else if case .lag = $0 { true } else { false } } }
+    }
+
+    /// The fault plan for one request at instant `now` of the engine clock; updates the session's counters.
+    public func plan(for facts: RequestFacts, state: inout SessionState, now: Duration) -> FaultPlan {
+        state.begin(at: now)
+        let sessionTime = state.sessionTime(at: now)
+        var plan = FaultPlan()
+        for entry in entries {
+            let rule = entry.rule
+            let reference = entry.reference
+            guard rule.match.windowContains(sessionTime: sessionTime) else { continue }
+            let windowStart = (state.start ?? now) + (rule.match.after ?? .zero)
+
+            if let segmentAction = rule.action.playlist.first(where: \.isSegmentTargeted) {
+                guard evaluateSegmentTargeted(rule, reference, segmentAction, facts, windowStart, &plan) else { continue }
+                if let delay = rule.action.delay, plan.delay == nil { plan.delay = delay; plan.delayRule = reference }
+                plan.matchedRules.append(reference)
+                continue
+            }
+
+            var kinds = rule.match.kinds
+            if rule.action.wire == .rejectRanges, !facts.isRangeRequest { continue }
+            if kinds == nil, rule.action.wire == nil, rule.action.delay == nil {
+                // A rule of content actions only: it matches where one of them has an effect.
+                kinds = rule.action.playlist.reduce(into: Set<ResourceKind>()) { $0.formUnion($1.applicableKinds) }
+            }
+            guard rule.match.resourceConditionsHold(facts, kinds: kinds) else { continue }
+            let ordinal = state.countMatch(reference)
+            if let requests = rule.match.requests, !requests.contains(ordinal) { continue }
+            if rule.match.probability != nil {
+                let attempt = state.nextAttempt(reference, facts.resourceIdentity)
+                guard rule.match.draw(facts, rule: reference, ordinal: attempt) else { continue }
+            }
+
+            plan.matchedRules.append(reference)
+            if let delay = rule.action.delay, plan.delay == nil { plan.delay = delay; plan.delayRule = reference }
+            if let wire = rule.action.wire, plan.response == nil { plan.response = wire; plan.responseRule = reference }
+            for step in rule.action.playlist where step.applicableKinds.contains(facts.kind) {
+                plan.content.append(ContentStep(rule: reference, action: step, windowStart: windowStart))
+            }
+        }
+        return plan
+    }
+
+    /// `gap`/`remove`: on a media playlist the rule contributes a segment selector; on the segment
+    /// itself a gap answers its status. Returns whether the rule took part.
+    private func evaluateSegmentTargeted(_ rule: Rule, _ reference: RuleReference, _ action: PlaylistAction,
+                                         _ facts: RequestFacts, _ windowStart: Duration, _ plan: inout FaultPlan) -> Bool {
+        let kinds = rule.match.kinds
+        let targetsSegments = kinds == nil || kinds?.contains(.segment) == true || kinds?.contains(.media) == true
+        guard targetsSegments else { return false }
+        var playlistMatch = rule.match
+        playlistMatch.msn = nil
+        playlistMatch.index = nil
+        playlistMatch.time = nil
+        switch facts.kind {
+        case .media:
+            guard playlistMatch.resourceConditionsHold(facts, kinds: nil) else { return false }
+            let selector = SegmentSelector(rule: reference, match: rule.match, playlist: facts)
+            for step in rule.action.playlist where step.applicableKinds.contains(.media) {
+                plan.content.append(ContentStep(rule: reference, action: step, windowStart: windowStart, segments: selector))
+            }
+            return true
+        case .segment:
+            guard rule.match.resourceConditionsHold(facts, kinds: nil),
+                  rule.match.draw(facts, rule: reference, ordinal: 0) else { return false }
+            if case .gap(let status) = action, plan.response == nil {
+                plan.response = .status(code: status, headers: [], body: nil)
+                plan.responseRule = reference
+            }
+            return true
+        default:
+            return false
+        }
+    }
+}
+
+extension PlaylistAction {
+    /// `gap` and `remove` select segments inside media playlists.
+    public var isSegmentTargeted: Bool {
+        switch self {
+        case .gap, .remove: true
+        default: false
+        }
+    }
+}

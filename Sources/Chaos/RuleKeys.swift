@@ -1,0 +1,44 @@
+/// Every key the decoder accepts, per object. The JSON Schema in rules/schema.json is tested against these lists.
+public enum RuleKeys {
+    public static let scenario = ["$schema", "name", "description", "reference", "expected", "rules"]
+    public static let players = ["avplayer", "hlsjs", "exoplayer", "ffmpeg", "gstreamer"]
+    public static let rule = ["id", "description", "match", "action"]
+    public static let match = [
+        "kind", "variant", "rendition", "msn", "index", "time", "requests", "after", "for",
+        "probability", "seed", "copy", "session", "method", "range",
+    ]
+    public static let variantSelector = ["index", "bandwidth", "resolution", "name"]
+    public static let variantKeywords = ["highest", "lowest"]
+    public static let bandwidth = ["min", "max"]
+    public static let renditionSelector = ["type", "language", "name"]
+    public static let renditionTypes = ["AUDIO", "SUBTITLES", "CLOSED-CAPTIONS", "VIDEO"]
+    public static let numberSet = ["from", "to", "every"]
+    public static let window = ["from", "to"]
+    public static let kinds = ResourceKind.allCases.map(\.rawValue) + ["any"]
+    public static let copies = ["primary", "backup"]
+
+    public static let wireActions = [
+        "status", "hang", "throttle", "stall", "reset", "truncate", "corrupt", "contentType", "redirect", "rejectRanges",
+    ]
+    /// Keys that only qualify `status`.
+    public static let statusExtras = ["headers", "body"]
+    public static let playlistActions = [
+        "stripVariants", "stripRenditions", "gap", "remove", "freeze", "lag", "sequenceShift", "targetDuration",
+        "endList", "malform", "sessionData", "key", "backupVariants",
+    ]
+    public static let action = ["delay"] + wireActions + statusExtras + playlistActions
+
+    public static let stall = ["afterBytes", "for"]
+    public static let reset = ["afterBytes"]
+    public static let resetKeywords = ["before-headers"]
+    public static let truncate = ["afterBytes", "fraction"]
+    public static let corrupt = ["bytes", "seed"]
+    public static let redirect = ["status", "hops", "loop"]
+    public static let redirectStatuses = [301, 302, 303, 307, 308]
+    public static let gap = ["status"]
+    public static let gapStatuses = [404, 410]
+    public static let endList = ["add", "remove"]
+    public static let malform = Malformation.allCases.map(\.rawValue)
+    public static let sessionData = SessionDataDamage.allCases.map(\.rawValue)
+    public static let key = KeyDamage.allCases.map(\.rawValue)
+}

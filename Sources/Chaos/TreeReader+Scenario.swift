@@ -1,0 +1,99 @@
+extension TreeReader {
+    mutating func scenario(_ value: JSONValue) -> Scenario? {
+        guard let members = object(value, "$", allowed: RuleKeys.scenario,
+                                   elsewhere: [("rules[].match", RuleKeys.match), ("rules[].action", RuleKeys.action)]) else {
+            return nil
+        }
+        var name: String?
+        if let (value, path) = required(members, "name", "$") { name = string(value, path) }
+        let description = members["description"].flatMap { string($0.0, $0.1, nonEmpty: false) }
+        let reference = members["reference"].flatMap { string($0.0, $0.1, nonEmpty: false) }
+        if let (value, path) = members["$schema"] { _ = string(value, path) }
+
+        var expected: [String: String] = [:]
+        if let (value, path) = members["expected"],
+           let players = object(value, path, allowed: RuleKeys.players) {
+            for (player, (text, textPath)) in players {
+                if let reaction = string(text, textPath) { expected[player] = reaction }
+            }
+        }
+
+        var rules: [Rule] = []
+        var rulesValid = false
+        if let (value, path) = required(members, "rules", "$") {
+            if case .array(let elements) = value {
+                if elements.isEmpty {
+                    report(path, "no rules (a scenario needs at least one)")
+                } else {
+                    rulesValid = true
+                    var firstUse: [String: String] = [:]
+                    for (offset, element) in elements.enumerated() {
+                        let rulePath = "\(path)[\(offset)]"
+                        guard let rule = self.rule(element, rulePath) else { rulesValid = false; continue }
+                        if let first = firstUse[rule.id] {
+                            report("\(rulePath).id", "duplicate rule id \"\(rule.id)\" (first used at \(first))")
+                            rulesValid = false
+                        } else {
+                            firstUse[rule.id] = "\(rulePath).id"
+                        }
+                        rules.append(rule)
+                    }
+                }
+            } else {
+                report(path, "expected a list of rules, got \(value.typeName)")
+            }
+        }
+        guard let name, rulesValid else { return nil }
+        return Scenario(name: name, description: description, reference: reference, expected: expected, rules: rules)
+    }
+
+    mutating func rule(_ value: JSONValue, _ path: String) -> Rule? {
+        guard let members = object(value, path, allowed: RuleKeys.rule,
+                                   elsewhere: [("match", RuleKeys.match), ("action", RuleKeys.action)]) else { return nil }
+        let before = problems.count
+        var id: String?
+        if let (value, idPath) = required(members, "id", path) { id = string(value, idPath) }
+        if let (value, descriptionPath) = members["description"] { _ = string(value, descriptionPath, nonEmpty: false) }
+        var match: Match?
+        if let (value, matchPath) = required(members, "match", path) { match = self.match(value, matchPath) }
+        var action: Action?
+        if let (value, actionPath) = required(members, "action", path) { action = self.action(value, actionPath) }
+        if let match, let action, let (_, actionPath) = members["action"] {
+            checkKinds(match: match, action: action, actionPath: actionPath)
+        }
+        guard let id, let match, let action, problems.count == before else { return nil }
+        return Rule(id: id, match: match, action: action)
+    }
+
+    /// Reports a playlist action whose resource kind the rule's `kind` excludes (it could never apply).
+    private mutating func checkKinds(match: Match, action: Action, actionPath: String) {
+        guard let kinds = match.kinds else { return }
+        for step in action.playlist {
+            let applicable = step.applicableKinds
+            if kinds.isDisjoint(with: applicable) {
+                let names = ResourceKind.allCases.filter(applicable.contains).map(\.rawValue).joined(separator: " or ")
+                let allowed = ResourceKind.allCases.filter(kinds.contains).map(\.rawValue).joined(separator: ", ")
+                report(Self.child(actionPath, step.name),
+                       "\"\(step.name)\" applies to \(names) requests, but match.kind allows only \(allowed)")
+            }
+        }
+        if action.wire == .rejectRanges, match.range == false {
+            report(Self.child(actionPath, "rejectRanges"), "\"rejectRanges\" only affects Range requests, but match.range is false")
+        }
+    }
+}
+
+extension PlaylistAction {
+    /// The request kinds on which the action has an effect.
+    public var applicableKinds: Set<ResourceKind> {
+        switch self {
+        case .stripVariants, .stripRenditions, .backupVariants: [.master]
+        case .gap: [.media, .segment]
+        case .remove: [.media, .segment]
+        case .freeze, .lag, .malform: [.master, .media]
+        case .sequenceShift, .targetDuration, .endList: [.media]
+        case .sessionData: [.master, .sessionData]
+        case .key: [.key]
+        }
+    }
+}
