@@ -1,0 +1,69 @@
+/// Where a URI sits in the storage buffer and what it refers to.
+struct URIPlace: Sendable {
+    var lineIndex: Int
+    /// Storage offsets of the URI text (inside the quotes for attributes).
+    var start: Int
+    var end: Int
+    /// The text after variable substitution.
+    var text: String
+    var kind: URIKind
+    var variantIndex: Int?
+    var renditionIndex: Int?
+    var msn: Int?
+    var partIndex: Int?
+}
+
+/// A tag line and the URI line that goes with it (EXT-X-STREAM-INF).
+struct LinePair: Sendable {
+    var tag: Int
+    var uri: Int
+}
+
+/// The lines a segment may own: from the line after the previous segment's URI line
+/// through its own URI line. Only segment-scoped tags in that span go with it on removal.
+struct SegmentSpan: Sendable {
+    var firstLine: Int
+    var uriLine: Int
+}
+
+/// Everything computed from the lines in one pass: the typed views plus the line indices
+/// that edits and URI rewriting need.
+struct Analysis: Sendable {
+    var kind: PlaylistKind = .media
+    var version: Int?
+    var independentSegments = false
+    var definitions: [String: String] = [:]
+
+    var variants: [Variant] = []
+    var variantLines: [LinePair] = []
+    var renditions: [Rendition] = []
+    var renditionLines: [Int] = []
+    var iFrameVariants: [IFrameVariant] = []
+    var iFrameLines: [Int] = []
+    var sessionData: [SessionData] = []
+    var sessionKeys: [Key] = []
+    var contentSteering: ContentSteering?
+
+    var targetDuration: Int?
+    var mediaSequence = 0
+    var discontinuitySequence = 0
+    var playlistType: String?
+    var endList = false
+    var iFramesOnly = false
+    var partTarget: Double?
+    var serverControl: ServerControl?
+    var skip: Skip?
+    var segments: [Segment] = []
+    var segmentSpans: [SegmentSpan] = []
+    var trailingParts: [Part] = []
+    var preloadHints: [PreloadHint] = []
+    var renditionReports: [RenditionReport] = []
+    var dateRanges: [DateRange] = []
+
+    var places: [URIPlace] = []
+    /// Line index of the `#EXTM3U` line.
+    var headerLine = 0
+    /// Line index of the first occurrence of each tag.
+    var firstLine: [TagName: Int] = [:]
+    var warnings: [PlaylistError] = []
+}

@@ -1,0 +1,36 @@
+import Foundation
+
+/// What a URI in a playlist points at.
+public enum URIKind: String, Sendable, Hashable {
+    /// Media playlists referenced from a multivariant playlist.
+    case variant, iFrameVariant, rendition
+    case segment, part, preloadHint, map, key, renditionReport, dateRangeAsset
+    case sessionData, sessionKey, steering
+}
+
+/// One URI-bearing place in a playlist, handed to `Playlist.rewriteURIs`.
+public struct URIReference: Sendable, Hashable {
+    /// The text as written, after `EXT-X-DEFINE` substitution.
+    public var original: String
+    /// `original` resolved against the playlist URL (RFC 3986); nil when relative without a base.
+    public var absoluteString: String?
+    public var kind: URIKind
+    /// For `.variant` / `.iFrameVariant`: index into `variants` / `iFrameVariants`.
+    public var variantIndex: Int?
+    /// For `.rendition`.
+    public var rendition: Rendition?
+    /// For segment, part, map, key and preload hint places in media playlists:
+    /// the MSN of the (next) segment it applies to.
+    public var msn: Int?
+    /// For `.part`: index of the part within its segment.
+    public var partIndex: Int?
+    /// 1-based line number.
+    public var line: Int
+
+    /// `absoluteString` as a `URL`. Built on demand so that transforms that only need the
+    /// string do not pay for URL parsing.
+    public var absolute: URL? {
+        guard let absoluteString else { return nil }
+        return URL(string: absoluteString)
+    }
+}

@@ -1,0 +1,178 @@
+import Foundation
+
+/// Resolves URI references against a base URI as RFC 3986 §5.2 describes.
+/// Works on strings; the base is split once so that resolving many segment URIs is cheap.
+struct URIResolver: Sendable {
+    private let base: Components?
+    /// `scheme://authority/dir/` of the base: the prefix for plain relative paths.
+    private let baseDirectory: String?
+
+    init(base: URL?) {
+        guard let base, let components = Components(base.absoluteString), components.scheme != nil else {
+            self.base = nil
+            self.baseDirectory = nil
+            return
+        }
+        self.base = components
+        var directory = components.scheme! + ":"
+        if let authority = components.authority { directory += "//" + authority }
+        if components.authority != nil && components.path.isEmpty {
+            directory += "/"
+        } else if let slash = components.path.lastIndex(of: "/") {
+            directory += components.path[...slash]
+        }
+        self.baseDirectory = directory
+    }
+
+    /// The absolute form of `reference`, or nil when it is relative and there is no base.
+    func resolve(_ reference: String) -> String? {
+        if let baseDirectory, Self.isPlainRelativePath(reference) {
+            return baseDirectory + reference
+        }
+        guard let ref = Components(reference) else { return nil }
+        if ref.scheme != nil {
+            var target = ref
+            target.path = Self.removeDotSegments(ref.path)
+            return target.recomposed
+        }
+        guard let base else { return nil }
+        var target = Components(scheme: base.scheme, authority: nil, path: "", query: nil, fragment: ref.fragment)
+        if ref.authority != nil {
+            target.authority = ref.authority
+            target.path = Self.removeDotSegments(ref.path)
+            target.query = ref.query
+        } else {
+            target.authority = base.authority
+            if ref.path.isEmpty {
+                target.path = base.path
+                target.query = ref.query ?? base.query
+            } else {
+                if ref.path.hasPrefix("/") {
+                    target.path = Self.removeDotSegments(ref.path)
+                } else {
+                    target.path = Self.removeDotSegments(Self.merge(base: base, path: ref.path))
+                }
+                target.query = ref.query
+            }
+        }
+        return target.recomposed
+    }
+
+    /// A relative path with no scheme, authority, dot segments or leading `/`, `?`, `#`:
+    /// the common `segment12.ts` case, resolved by prefixing the base directory.
+    private static func isPlainRelativePath(_ reference: String) -> Bool {
+        var previous: UInt8 = 0x2F  // as if preceded by '/'
+        var first = true
+        for byte in reference.utf8 {
+            switch byte {
+            case 0x00...0x20, 0x7F: return false
+            case 0x3A: return false  // ':' may be a scheme; take the full path
+            case 0x2F where first, 0x3F where first, 0x23 where first: return false
+            case 0x2E where previous == 0x2F: return false  // a segment starting with '.'
+            case 0x3F, 0x23: return true  // query or fragment: the path part is done
+            default: break
+            }
+            previous = byte
+            first = false
+        }
+        return !first
+    }
+
+    private static func merge(base: Components, path: String) -> String {
+        if base.authority != nil && base.path.isEmpty { return "/" + path }
+        if let slash = base.path.lastIndex(of: "/") { return base.path[...slash] + path }
+        return path
+    }
+
+    /// RFC 3986 §5.2.4.
+    static func removeDotSegments(_ path: String) -> String {
+        if !path.contains(".") { return path }
+        var input = Substring(path)
+        var output: [Substring] = []
+        while !input.isEmpty {
+            if input.hasPrefix("../") {
+                input = input.dropFirst(3)
+            } else if input.hasPrefix("./") {
+                input = input.dropFirst(2)
+            } else if input.hasPrefix("/./") {
+                input = input.dropFirst(2)
+            } else if input == "/." {
+                input = "/"
+            } else if input.hasPrefix("/../") {
+                input = input.dropFirst(3)
+                if !output.isEmpty { output.removeLast() }
+            } else if input == "/.." {
+                input = "/"
+                if !output.isEmpty { output.removeLast() }
+            } else if input == "." || input == ".." {
+                input = ""
+            } else {
+                let searchStart = input.hasPrefix("/") ? input.index(after: input.startIndex) : input.startIndex
+                let end = input[searchStart...].firstIndex(of: "/") ?? input.endIndex
+                output.append(input[input.startIndex..<end])
+                input = input[end...]
+            }
+        }
+        return output.joined()
+    }
+
+    struct Components: Sendable {
+        var scheme: String?
+        var authority: String?
+        var path: String
+        var query: String?
+        var fragment: String?
+
+        init(scheme: String?, authority: String?, path: String, query: String?, fragment: String?) {
+            self.scheme = scheme
+            self.authority = authority
+            self.path = path
+            self.query = query
+            self.fragment = fragment
+        }
+
+        /// Splits a URI reference (RFC 3986 appendix B). Nil for text with spaces or controls.
+        init?(_ text: String) {
+            var rest = Substring(text)
+            if rest.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F }) { return nil }
+            if let hash = rest.firstIndex(of: "#") {
+                fragment = String(rest[rest.index(after: hash)...])
+                rest = rest[..<hash]
+            }
+            if let question = rest.firstIndex(of: "?") {
+                query = String(rest[rest.index(after: question)...])
+                rest = rest[..<question]
+            }
+            if let colon = rest.firstIndex(of: ":") {
+                let candidate = rest[..<colon]
+                if let first = candidate.utf8.first, Self.isAlpha(first),
+                   candidate.utf8.allSatisfy({ Self.isAlpha($0) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2B || $0 == 0x2D || $0 == 0x2E }),
+                   !candidate.contains("/") {
+                    scheme = String(candidate)
+                    rest = rest[rest.index(after: colon)...]
+                }
+            }
+            if rest.hasPrefix("//") {
+                rest = rest.dropFirst(2)
+                let slash = rest.firstIndex(of: "/") ?? rest.endIndex
+                authority = String(rest[..<slash])
+                rest = rest[slash...]
+            }
+            path = String(rest)
+        }
+
+        private static func isAlpha(_ byte: UInt8) -> Bool {
+            (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+        }
+
+        var recomposed: String {
+            var result = ""
+            if let scheme { result += scheme + ":" }
+            if let authority { result += "//" + authority }
+            result += path
+            if let query { result += "?" + query }
+            if let fragment { result += "#" + fragment }
+            return result
+        }
+    }
+}
