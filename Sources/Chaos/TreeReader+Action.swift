@@ -32,8 +32,10 @@ extension TreeReader {
 
         var action = Action()
         if let (value, keyPath) = members["delay"] { action.delay = duration(value, keyPath) }
-        if let key = wireKeys.first, let (value, keyPath) = members[key] {
-            action.wire = wireAction(key, value, keyPath, members)
+        for key in wireKeys {
+            // Every wire action is read so that its own problems are reported too; the rule keeps one.
+            guard let (value, keyPath) = members[key], let wire = wireAction(key, value, keyPath, members) else { continue }
+            if action.wire == nil { action.wire = wire }
         }
         for key in playlistKeys {
             guard let (value, keyPath) = members[key] else { continue }

@@ -29,14 +29,17 @@ extension TreeReader {
                     var firstUse: [String: String] = [:]
                     for (offset, element) in elements.enumerated() {
                         let rulePath = "\(path)[\(offset)]"
-                        guard let rule = self.rule(element, rulePath) else { rulesValid = false; continue }
-                        if let first = firstUse[rule.id] {
-                            report("\(rulePath).id", "duplicate rule id \"\(rule.id)\" (first used at \(first))")
-                            rulesValid = false
-                        } else {
-                            firstUse[rule.id] = "\(rulePath).id"
+                        let rule = self.rule(element, rulePath)
+                        if case .object(let fields) = element, let idField = fields.first(where: { $0.key == "id" }),
+                           case .string(let id) = idField.value {
+                            if let first = firstUse[id] {
+                                report("\(rulePath).id", "duplicate rule id \"\(id)\" (first used at \(first))")
+                                rulesValid = false
+                            } else {
+                                firstUse[id] = "\(rulePath).id"
+                            }
                         }
-                        rules.append(rule)
+                        if let rule { rules.append(rule) } else { rulesValid = false }
                     }
                 }
             } else {

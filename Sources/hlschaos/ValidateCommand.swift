@@ -1,9 +1,28 @@
 import ArgumentParser
+import Chaos
 
-struct ValidateCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "validate", abstract: "Not implemented yet.")
+/// `hlschaos validate FILE…`: every problem on its own line, exit code 1 if there is any.
+struct ValidateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "validate",
+        abstract: "Check rule files and report every problem (file, JSON path, what is wrong).",
+        discussion: "Prints one line per problem, e.g. `rules/x.json: $.rules[0].match.msm: unknown key \"msm\" (did you mean \"msn\"?)`, and exits with code 1 if any file has a problem."
+    )
 
-    func run() async throws {
-        throw ValidationError("`hlschaos validate` is not implemented yet")
+    @Argument(help: "Rule files to check.")
+    var files: [String]
+
+    func run() throws {
+        var failed = false
+        for file in files {
+            do {
+                let scenario = try RuleDecoder.decodeFile(atPath: file)
+                print("\(file): ok (\(scenario.name), \(scenario.rules.count) rule\(scenario.rules.count == 1 ? "" : "s"))")
+            } catch {
+                failed = true
+                for problem in error.problems { print(problem.description) }
+            }
+        }
+        if failed { throw ExitCode(1) }
     }
 }
