@@ -27,15 +27,22 @@ struct ClientChannel: Sendable {
         try await outbound.write(.body(.byteBuffer(channel.allocator.buffer(bytes: bytes))))
     }
 
+    /// Waits until what was written so far has been handed to the socket.
+    func flush() async throws {
+        try await channel.eventLoop.submit {}.get()
+    }
+
     func sendEnd() async throws {
         try await outbound.write(.end(nil))
     }
 
     /// A complete response with a one-line text body (the proxy's own errors and refusals).
     func sendText(_ status: HTTPResponseStatus, _ message: String, headers extra: HTTPHeaders = [:]) async throws {
-        let body = Array((message + "\n").utf8)
+        let body = Array((message.hasSuffix("\n") || message.isEmpty ? message : message + "\n").utf8)
         var headers = extra
-        headers.replaceOrAdd(name: "content-type", value: "text/plain; charset=utf-8")
+        if !headers.contains(name: "content-type") {
+            headers.add(name: "content-type", value: "text/plain; charset=utf-8")
+        }
         headers.replaceOrAdd(name: "content-length", value: String(body.count))
         headers.replaceOrAdd(name: "cache-control", value: "no-store")
         try await sendHead(status, headers: headers)

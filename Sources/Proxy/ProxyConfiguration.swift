@@ -21,6 +21,11 @@ public struct ProxyConfiguration: Sendable {
     public var cors: Bool = true
     /// libcurl settings for origin fetches: connect and first-byte timeouts, pool size, TLS.
     public var upstream = UpstreamConfiguration()
+    /// Rule files (scenarios) applied to every session.
+    public var ruleFiles: [String] = []
+    /// Folder of presets (`*.json`) a device URL can pick by name.
+    public var presetDirectory: String?
+    public var logLevel: String = "info"
 
     public init() {}
 

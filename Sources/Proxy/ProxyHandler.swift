@@ -1,3 +1,4 @@
+import Chaos
 import Foundation
 import HLS
 import Logging
@@ -5,13 +6,17 @@ import NIOCore
 import NIOHTTP1
 import Upstream
 
-/// Answers one client request: classify it, fetch upstream through libcurl, rewrite playlists,
-/// stream everything else.
+/// Answers one client request: classify it, ask the rules for a fault plan, fetch upstream through
+/// libcurl unless the plan answers by itself, rewrite playlists, and send the response the way the
+/// plan says.
 struct ProxyHandler: Sendable {
     let configuration: ProxyConfiguration
     let upstream: UpstreamClient
     let sessions: SessionStore
     let allowlist: HostAllowlist
+    let rules: RuleBook
+    let clock: any ChaosClock
+    let events: EventLog
     let logger: Logger
 
     enum Disposition: Sendable { case keepAlive, close }
@@ -20,8 +25,8 @@ struct ProxyHandler: Sendable {
         do {
             return try await respond(client)
         } catch {
-            // The client went away or its socket broke mid-response: nothing more can be sent.
-            logger.debug("response aborted", metadata: ["uri": "\(client.requestHead.uri)", "error": "\(error)"])
+            // The client went away, its socket broke, or a fault closed the connection on purpose.
+            logger.debug("response ended early", metadata: ["uri": "\(client.requestHead.uri)", "error": "\(error)"])
             return .close
         }
     }
@@ -38,46 +43,245 @@ struct ProxyHandler: Sendable {
                 headers: ["allow": "GET, HEAD"])
             return .keepAlive
         }
+        let (target, hop) = RedirectHop.split(head.uri)
         let path: ProxyPath
         do {
-            path = try ProxyPath(parsing: head.uri)
+            path = try ProxyPath(parsing: target)
         } catch {
             try await client.sendText(.badRequest, error.description)
             return .keepAlive
         }
         let location: UpstreamLocation
         switch resolve(path) {
-        case .success(let resolved):
-            location = resolved
+        case .success(let resolved): location = resolved
         case .failure(let refusal):
             try await client.sendText(refusal.status, refusal.message)
             return .keepAlive
         }
-        _ = sessions.session(for: path.session)
+        let engine: RuleEngine
+        do {
+            engine = try rules.engine(presets: path.presets)
+        } catch {
+            try await client.sendText(.notFound, error.description)
+            return .keepAlive
+        }
+        let session = sessions.session(for: path.session)
+        var exchange = Exchange(
+            client: client, path: path, target: target, hop: hop, location: location, session: session,
+            engine: engine, tag: path.tag)
 
-        let expectsPlaylist = path.tag.map { $0.kind == .media || $0.kind == .master }
-            ?? ["m3u8", "m3u"].contains(location.pathExtension ?? "")
+        // An entry playlist (no tag) is fetched first: only its content says master or media.
+        if exchange.tag == nil, ["m3u8", "m3u"].contains(location.pathExtension ?? "") {
+            guard let fetched = try await fetchOrFail(exchange, expectsPlaylist: true) else { return .keepAlive }
+            exchange.prefetched = fetched
+            if (200..<300).contains(fetched.status), let body = try await collectOrFail(fetched, client: client) {
+                exchange.prefetchedBody = body
+                exchange.tag = PlaylistResponder.entryTag(for: body, url: fetched.effectiveURL)
+            }
+        }
+        return try await serve(&exchange)
+    }
+
+    /// Everything the steps of one request share.
+    struct Exchange {
+        var client: ClientChannel
+        var path: ProxyPath
+        var target: String
+        var hop: Int
+        var location: UpstreamLocation
+        var session: Session
+        var engine: RuleEngine
+        var tag: ResourceTag?
+        var prefetched: UpstreamResponse?
+        var prefetchedBody: [UInt8]?
+        var plan = FaultPlan()
+
+        var expectsPlaylist: Bool { tag.map { $0.kind == .media || $0.kind == .master } ?? false }
+    }
+
+    private func serve(_ exchange: inout Exchange) async throws -> Disposition {
+        let client = exchange.client
+        let now = clock.now()
+        if let tag = exchange.tag {
+            let facts = exchange.session.memory.withLockedValue {
+                RequestFacts(tag: tag, session: exchange.session, catalog: $0.catalog, head: client.requestHead, upstream: exchange.location)
+            }
+            exchange.plan = exchange.session.memory.withLockedValue { exchange.engine.plan(for: facts, state: &$0.rules, now: now) }
+            if !exchange.plan.isEmpty { events.record(exchange, facts: facts) }
+        }
+        let plan = exchange.plan
+        if let delay = plan.delay { try await Task.sleep(for: delay) }
+        if let answered = try await answerWithoutUpstream(exchange) {
+            exchange.prefetched?.body.cancel()
+            return answered
+        }
+
+        let response: UpstreamResponse
+        if let prefetched = exchange.prefetched {
+            response = prefetched
+        } else {
+            guard let fetched = try await fetchOrFail(exchange, expectsPlaylist: exchange.expectsPlaylist) else { return .keepAlive }
+            response = fetched
+        }
+        let succeeded = (200..<300).contains(response.status)
+        let isPlaylist = exchange.expectsPlaylist || Self.isPlaylistContentType(response.header("content-type"))
+        if isPlaylist && succeeded {
+            var collected = exchange.prefetchedBody
+            if collected == nil { collected = try await collectOrFail(response, client: client) }
+            guard let upstreamBody = collected else { return .keepAlive }
+            let tag = exchange.tag ?? PlaylistResponder.entryTag(for: upstreamBody, url: response.effectiveURL) ?? ResourceTag(kind: .media)
+            let result = PlaylistResponder(
+                request: exchange.path, clientPath: String(exchange.target.prefix { $0 != "?" }),
+                allowlist: allowlist, session: exchange.session,
+                recordsHistory: exchange.engine.needsPlaylistHistory, now: now
+            ).respond(upstream: upstreamBody, effectiveURL: response.effectiveURL, tag: tag, steps: plan.content)
+            return try await sendBuffered(result.body, response: response, plan: plan, rewritten: result.isPlaylist, client: client)
+        }
+        if succeeded, !plan.content.isEmpty, let kind = exchange.tag?.kind.ruleKind, kind == .key || kind == .sessionData {
+            guard let original = try await collectOrFail(response, client: client) else { return .keepAlive }
+            let damaged = ContentDamage.apply(plan.content, to: original, kind: kind)
+            return try await sendBuffered(damaged, response: response, plan: plan, rewritten: true, client: client)
+        }
+        return try await stream(response, plan: plan, client: client)
+    }
+
+    // MARK: - Faults answered by the proxy itself
+
+    private func answerWithoutUpstream(_ exchange: Exchange) async throws -> Disposition? {
+        let client = exchange.client
+        let plan = exchange.plan
+        switch plan.response {
+        case .status(let code, let extra, let body):
+            var headers = HTTPHeaders(extra.map { ($0.name, $0.value) })
+            headers.replaceOrAdd(name: "x-hlschaos-fault", value: Self.faultHeader(plan))
+            let text = body ?? "hlschaos: \(code) injected by rule \(plan.responseRule?.description ?? "?")"
+            try await client.sendText(HTTPResponseStatus(statusCode: code), text, headers: headers)
+            return .keepAlive
+        case .hang(let duration):
+            if let duration {
+                try await Task.sleep(for: duration)
+                await client.close()
+                return .close
+            }
+            // Until the client gives up (the request task is cancelled when it disconnects).
+            while true { try await Task.sleep(for: .seconds(3600)) }
+        case .reset(.beforeHeaders):
+            await client.reset()
+            return .close
+        case .redirect(let status, let hops, let loop) where loop || exchange.hop < hops:
+            let location = RedirectHop.target(exchange.target, hop: loop ? (exchange.hop + 1) % 2 : exchange.hop + 1)
+            try await client.sendText(
+                HTTPResponseStatus(statusCode: status), "hlschaos: redirect \(exchange.hop + 1) injected by rule \(plan.responseRule?.description ?? "?")",
+                headers: ["location": location, "x-hlschaos-fault": Self.faultHeader(plan)])
+            return .keepAlive
+        case .rejectRanges:
+            try await client.sendText(
+                .notImplemented, "hlschaos: byte-range requests refused (501) by rule \(plan.responseRule?.description ?? "?")",
+                headers: ["x-hlschaos-fault": Self.faultHeader(plan)])
+            return .keepAlive
+        default:
+            return nil
+        }
+    }
+
+    // MARK: - Upstream
+
+    private func fetchOrFail(_ exchange: Exchange, expectsPlaylist: Bool) async throws -> UpstreamResponse? {
+        let head = exchange.client.requestHead
         let request = UpstreamRequest(
-            url: location.url,
+            url: exchange.location.url,
             method: head.method == .HEAD && !expectsPlaylist ? .head : .get,
             headers: HeaderPolicy.upstreamRequestHeaders(from: head.headers, isPlaylist: expectsPlaylist),
             followRedirects: true,
             decodeContent: expectsPlaylist,
             totalTimeout: expectsPlaylist ? .milliseconds(Int64(configuration.playlistTimeout * 1000)) : nil)
-
-        let response: UpstreamResponse
         do {
-            response = try await upstream.fetch(request)
+            return try await upstream.fetch(request)
+        } catch {
+            try await sendUpstreamFailure(error, client: exchange.client)
+            return nil
+        }
+    }
+
+    private func collectOrFail(_ response: UpstreamResponse, client: ClientChannel) async throws -> [UInt8]? {
+        do {
+            return try await response.body.collect(upTo: configuration.maxPlaylistBytes)
         } catch {
             try await sendUpstreamFailure(error, client: client)
+            return nil
+        }
+    }
+
+    private func sendUpstreamFailure(_ error: UpstreamError, client: ClientChannel) async throws {
+        if case .cancelled = error { throw CancellationError() }
+        let status: HTTPResponseStatus = error.isTimeout ? .gatewayTimeout : .badGateway
+        logger.info("upstream failed", metadata: ["uri": "\(client.requestHead.uri)", "error": "\(error)"])
+        try await client.sendText(status, "hlschaos: upstream \(error.isTimeout ? "timed out" : "failed"): \(error)")
+    }
+
+    // MARK: - Responses
+
+    private func responseHeaders(_ response: UpstreamResponse, plan: FaultPlan, rewritten: Bool) -> HTTPHeaders {
+        var headers = HeaderPolicy.clientResponseHeaders(from: response.headers, isPlaylist: rewritten)
+        if case .contentType(let type) = plan.response { headers.replaceOrAdd(name: "content-type", value: type) }
+        if !plan.matchedRules.isEmpty { headers.replaceOrAdd(name: "x-hlschaos-fault", value: Self.faultHeader(plan)) }
+        return headers
+    }
+
+    /// A body the proxy holds whole (a rewritten playlist, a damaged key).
+    private func sendBuffered(_ body: [UInt8], response: UpstreamResponse, plan: FaultPlan, rewritten: Bool, client: ClientChannel) async throws -> Disposition {
+        var headers = responseHeaders(response, plan: plan, rewritten: rewritten)
+        headers.replaceOrAdd(name: "content-length", value: String(body.count))
+        try await client.sendHead(HTTPResponseStatus(statusCode: response.status), headers: headers)
+        if client.isHEAD {
+            try await client.sendEnd()
             return .keepAlive
         }
+        var shaper = BodyShaper(plan.response, contentLength: body.count)
+        if try await shaper.send(body, to: client) == .cut { return .close }
+        if try await shaper.finish(client: client) == .cut { return .close }
+        try await client.sendEnd()
+        return .keepAlive
+    }
 
-        let isPlaylist = expectsPlaylist || Self.isPlaylistContentType(response.header("content-type"))
-        if isPlaylist && (200..<300).contains(response.status) {
-            return try await servePlaylist(response, path: path, client: client)
+    /// Passes a response through as it arrives; the transfer pauses while the client is slow.
+    private func stream(_ response: UpstreamResponse, plan: FaultPlan, client: ClientChannel) async throws -> Disposition {
+        let headers = responseHeaders(response, plan: plan, rewritten: false)
+        try await client.sendHead(HTTPResponseStatus(statusCode: response.status), headers: headers)
+        if client.isHEAD {
+            response.body.cancel()
+            try await client.sendEnd()
+            return .keepAlive
         }
-        return try await stream(response, client: client)
+        var shaper = BodyShaper(plan.response, contentLength: headers.first(name: "content-length").flatMap(Int.init))
+        do {
+            for try await chunk in response.body {
+                if try await shaper.send(chunk, to: client) == .cut {
+                    response.body.cancel()
+                    return .close
+                }
+            }
+        } catch let error as UpstreamError {
+            if case .cancelled = error { throw CancellationError() }
+            // Headers are out; the only honest signal left is a connection that ends early.
+            logger.info("upstream body failed", metadata: ["uri": "\(client.requestHead.uri)", "error": "\(error)"])
+            await client.close()
+            return .close
+        } catch {
+            response.body.cancel()
+            throw error
+        }
+        if try await shaper.finish(client: client) == .cut { return .close }
+        try await client.sendEnd()
+        return .keepAlive
+    }
+
+    static func faultHeader(_ plan: FaultPlan) -> String {
+        plan.matchedRules.map(\.description).joined(separator: ", ")
+    }
+
+    static func isPlaylistContentType(_ value: String?) -> Bool {
+        value?.lowercased().contains("mpegurl") ?? false
     }
 
     // MARK: - Resolution
@@ -110,73 +314,5 @@ struct ProxyHandler: Sendable {
             }
             return .success(location)
         }
-    }
-
-    // MARK: - Responses
-
-    private func sendUpstreamFailure(_ error: UpstreamError, client: ClientChannel) async throws {
-        if case .cancelled = error { throw error }
-        let status: HTTPResponseStatus = error.isTimeout ? .gatewayTimeout : .badGateway
-        logger.info("upstream failed", metadata: ["uri": "\(client.requestHead.uri)", "error": "\(error)"])
-        try await client.sendText(status, "hlschaos: upstream \(error.isTimeout ? "timed out" : "failed"): \(error)")
-    }
-
-    /// Passes a response through as it arrives; the transfer pauses while the client is slow.
-    private func stream(_ response: UpstreamResponse, client: ClientChannel) async throws -> Disposition {
-        let headers = HeaderPolicy.clientResponseHeaders(from: response.headers, isPlaylist: false)
-        try await client.sendHead(HTTPResponseStatus(statusCode: response.status), headers: headers)
-        if client.isHEAD {
-            response.body.cancel()
-            try await client.sendEnd()
-            return .keepAlive
-        }
-        do {
-            for try await chunk in response.body {
-                try await client.sendBody(chunk)
-            }
-        } catch let error as UpstreamError {
-            // Headers are out; the only honest signal left is a connection that ends early.
-            logger.info("upstream body failed", metadata: ["uri": "\(client.requestHead.uri)", "error": "\(error)"])
-            await client.close()
-            return .close
-        } catch {
-            response.body.cancel()
-            throw error
-        }
-        try await client.sendEnd()
-        return .keepAlive
-    }
-
-    private func servePlaylist(_ response: UpstreamResponse, path: ProxyPath, client: ClientChannel) async throws -> Disposition {
-        let original: [UInt8]
-        do {
-            original = try await response.body.collect(upTo: configuration.maxPlaylistBytes)
-        } catch {
-            try await sendUpstreamFailure(error, client: client)
-            return .keepAlive
-        }
-        var body = original
-        do {
-            var playlist = try Playlist(bytes: original, url: URL(string: response.effectiveURL))
-            let tag = path.tag ?? ResourceTag(kind: playlist.kind == .multivariant ? .master : .media)
-            let clientPath = String(client.requestHead.uri.prefix { $0 != "?" })
-            PlaylistRewriter(request: path, clientPath: clientPath, playlistTag: tag, allowlist: allowlist)
-                .rewrite(&playlist)
-            body = playlist.serialized()
-        } catch {
-            // Not a playlist after all: the player gets exactly what the origin sent.
-            logger.info("not rewritten", metadata: ["url": "\(response.effectiveURL)", "error": "\(error)"])
-        }
-        var headers = HeaderPolicy.clientResponseHeaders(from: response.headers, isPlaylist: true)
-        headers.replaceOrAdd(name: "content-length", value: String(body.count))
-        try await client.sendHead(HTTPResponseStatus(statusCode: response.status), headers: headers)
-        try await client.sendBody(body)
-        try await client.sendEnd()
-        return .keepAlive
-    }
-
-    static func isPlaylistContentType(_ value: String?) -> Bool {
-        guard let value = value?.lowercased() else { return false }
-        return value.contains("mpegurl")
     }
 }

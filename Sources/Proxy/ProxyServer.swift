@@ -1,3 +1,4 @@
+import Chaos
 import Foundation
 import Logging
 import NIOConcurrencyHelpers
@@ -13,6 +14,8 @@ public final class ProxyServer: Sendable {
     public let configuration: ProxyConfiguration
     public let sessions: SessionStore
     public let allowlist: HostAllowlist
+    public let rules: RuleBook
+    public let events: EventLog
     /// The port actually bound (useful with port 0).
     public let port: Int
     private let serverChannel: NIOAsyncChannel<Connection, Never>
@@ -28,6 +31,8 @@ public final class ProxyServer: Sendable {
     public static func bind(
         configuration: ProxyConfiguration,
         upstream: UpstreamClient,
+        rules: RuleBook? = nil,
+        clock: any ChaosClock = SystemChaosClock(),
         group: EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         logger: Logger = Logger(label: "hlschaos.proxy")
     ) async throws -> ProxyServer {
@@ -51,13 +56,16 @@ public final class ProxyServer: Sendable {
         } catch {
             throw BindError(description: "cannot listen on \(configuration.host):\(configuration.port): \(error)")
         }
-        return ProxyServer(configuration: configuration, upstream: upstream, channel: channel, logger: logger)
+        let rules = try rules ?? RuleBook(ruleFiles: [], presetDirectory: nil)
+        return ProxyServer(configuration: configuration, upstream: upstream, rules: rules, clock: clock, channel: channel, logger: logger)
     }
 
     private init(
-        configuration: ProxyConfiguration, upstream: UpstreamClient,
+        configuration: ProxyConfiguration, upstream: UpstreamClient, rules: RuleBook, clock: any ChaosClock,
         channel: NIOAsyncChannel<Connection, Never>, logger: Logger
     ) {
+        self.rules = rules
+        self.events = EventLog(logger: logger)
         self.configuration = configuration
         self.sessions = SessionStore(idleTimeout: configuration.sessionIdleTimeout)
         self.allowlist = HostAllowlist(origins: configuration.allOrigins)
@@ -66,7 +74,7 @@ public final class ProxyServer: Sendable {
         self.logger = logger
         self.handler = ProxyHandler(
             configuration: configuration, upstream: upstream, sessions: sessions,
-            allowlist: allowlist, logger: logger)
+            allowlist: allowlist, rules: rules, clock: clock, events: events, logger: logger)
     }
 
     /// Accepts connections until `shutdown()`; returns once every connection has finished.

@@ -1,3 +1,4 @@
+import Chaos
 import Foundation
 import NIOConcurrencyHelpers
 
@@ -7,6 +8,14 @@ public final class Session: Sendable {
     public let id: String
     public let startedAt: Date
     private let counters = NIOLockedValueBox(Counters())
+    /// Rule counters, clock origin and playlist history (Chaos) plus what the session's playlists
+    /// taught the proxy about variants and segments.
+    let memory: NIOLockedValueBox<Memory>
+
+    struct Memory {
+        var rules: SessionState
+        var catalog = SessionCatalog()
+    }
 
     struct Counters {
         var lastSeen: Date = .distantPast
@@ -16,6 +25,7 @@ public final class Session: Sendable {
     init(id: String, now: Date) {
         self.id = id
         self.startedAt = now
+        self.memory = NIOLockedValueBox(Memory(rules: SessionState(sessionID: id)))
         counters.withLockedValue { $0.lastSeen = now }
     }
 

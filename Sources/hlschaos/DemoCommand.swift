@@ -20,7 +20,7 @@ struct DemoCommand: AsyncParsableCommand {
 
     func run() async throws {
         var configuration = try options.configuration()
-        let logger = makeLogger(options.logLevel)
+        let logger = makeLogger(configuration.logLevel)
         let origin: DemoOriginServer
         do {
             origin = try await DemoOriginServer.start(origin: DemoOrigin(), host: "127.0.0.1", port: originPort)

@@ -1,10 +1,11 @@
-import Dispatch
+@preconcurrency import Dispatch
 import Foundation
 import Logging
 import NIOCore
 import NIOPosix
 import Proxy
 import Upstream
+import Chaos
 
 /// Runs the data plane until SIGINT or SIGTERM, then lets in-flight responses finish and returns.
 struct ProxyRunner {
@@ -13,10 +14,19 @@ struct ProxyRunner {
 
     /// `started` runs once the port is bound (the demo prints its URLs there).
     func run(started: (ProxyServer) -> Void = { _ in }) async throws {
+        let rules: RuleBook
+        do {
+            rules = try RuleBook(ruleFiles: configuration.ruleFiles, presetDirectory: configuration.presetDirectory, logger: logger)
+        } catch {
+            throw CLIError("rules not loaded:\n\(error)")
+        }
+        if !rules.scenarios.isEmpty {
+            logger.info("rules for every session: \(rules.scenarios.map(\.name).joined(separator: ", "))")
+        }
         let upstream = try UpstreamClient(configuration: configuration.upstream)
         let server: ProxyServer
         do {
-            server = try await ProxyServer.bind(configuration: configuration, upstream: upstream, logger: logger)
+            server = try await ProxyServer.bind(configuration: configuration, upstream: upstream, rules: rules, logger: logger)
         } catch {
             await upstream.shutdown()
             throw CLIError(String(describing: error))
@@ -25,16 +35,24 @@ struct ProxyRunner {
             logger.info("received \(signal == SIGINT ? "SIGINT" : "SIGTERM"): finishing in-flight responses")
             server.shutdown()
         }
+        let reload = SignalWatcher(signals: [SIGHUP]) { _ in
+            logger.info("received SIGHUP: reloading rules")
+            rules.reload()
+        }
+        let watcher = Task { await rules.watch() }
         started(server)
         await server.run()
+        watcher.cancel()
         signals.cancel()
+        reload.cancel()
         await upstream.shutdown()
         logger.info("stopped")
     }
 }
 
 /// Delivers POSIX signals on a dispatch queue instead of interrupting the process.
-final class SignalWatcher: Sendable {
+/// (Dispatch sources are thread-safe; they are only created in init and cancelled once.)
+final class SignalWatcher: @unchecked Sendable {
     private let sources: [any DispatchSourceSignal]
 
     init(signals: [Int32], handler: @escaping @Sendable (Int32) -> Void) {

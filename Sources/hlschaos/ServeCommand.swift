@@ -20,7 +20,7 @@ struct ServeCommand: AsyncParsableCommand {
         guard configuration.defaultOrigin != nil || !configuration.origins.isEmpty else {
             throw CLIError("no origin to proxy: give --upstream URL, --origin NAME=URL, or a --config file with \"upstream\" or \"origins\"")
         }
-        let logger = makeLogger(options.logLevel)
+        let logger = makeLogger(configuration.logLevel)
         try await ProxyRunner(configuration: configuration, logger: logger).run { server in
             let entry = configuration.defaultOrigin.map { "\($0.url) as http://<this machine>:\(server.port)/" } ?? ""
             logger.info("hlschaos listening on \(configuration.host):\(server.port) \(entry)")
@@ -45,8 +45,15 @@ struct ProxyOptions: ParsableArguments {
     @Option(help: "Port to listen on (default 8080).")
     var port: Int?
 
+    @Option(name: .customLong("rules"), parsing: .upToNextOption,
+            help: ArgumentHelp("Rule files (scenarios) applied to every session; reloaded when they change or on SIGHUP.", valueName: "FILE"))
+    var ruleFiles: [String] = []
+
+    @Option(help: "Folder of presets a device URL can pick with /s/<id>+<preset>/ (default: the repository's rules/).")
+    var presets: String?
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error.")
-    var logLevel: String = "info"
+    var logLevel: String?
 
     func configuration() throws -> ProxyConfiguration {
         var configuration = ProxyConfiguration()
@@ -78,11 +85,34 @@ struct ProxyOptions: ParsableArguments {
             guard (0...65535).contains(port) else { throw CLIError("--port \(port) is not a port number (0–65535)") }
             configuration.port = port
         }
-        guard Logger.Level(rawValue: logLevel) != nil else {
-            throw CLIError("--log-level \"\(logLevel)\" is not one of trace, debug, info, notice, warning, error")
+        if !ruleFiles.isEmpty { configuration.ruleFiles = ruleFiles }
+        if let presets { configuration.presetDirectory = presets }
+        if let logLevel {
+            guard Logger.Level(rawValue: logLevel) != nil else {
+                throw CLIError("--log-level \"\(logLevel)\" is not one of trace, debug, info, notice, warning, error")
+            }
+            configuration.logLevel = logLevel
         }
+        if configuration.presetDirectory == nil { configuration.presetDirectory = locatePresetDirectory() }
         return configuration
     }
+}
+
+/// The repository's `rules/` folder: next to the working directory, or above the executable
+/// (`.build/release/hlschaos` lives three or four levels below the checkout).
+func locatePresetDirectory() -> String? {
+    let fileManager = FileManager.default
+    var candidates = [fileManager.currentDirectoryPath]
+    var directory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+    for _ in 0..<5 {
+        candidates.append(directory.path)
+        directory.deleteLastPathComponent()
+    }
+    for candidate in candidates {
+        let rules = (candidate as NSString).appendingPathComponent("rules")
+        if fileManager.fileExists(atPath: (rules as NSString).appendingPathComponent("schema.json")) { return rules }
+    }
+    return nil
 }
 
 func makeLogger(_ level: String) -> Logger {

@@ -83,7 +83,7 @@ import TestSupport
 
     @Test(.enabled(if: hlsjsHarness != nil))
     func hlsjsPlaysTheDemoVODThroughTheProxyToTheEnd() async throws {
-        let proxy = try await ProxyHarness.startWithDemo { $0.host = "127.0.0.1" }
+        let proxy = try await ProxyHarness.startWithDemo()
         let run = try await Self.playWithHlsjs("http://127.0.0.1:\(proxy.port)/s/hlsjs/vod/fmp4/master.m3u8")
         #expect(run.ended, "hls.js did not reach ended: \(run.events.map(\.event))")
         #expect(!run.events.contains { $0.event == "error" }, "\(run.events.filter { $0.event == "error" }.map { $0.details ?? "" })")

@@ -1,0 +1,157 @@
+import Chaos
+import Foundation
+import Upstream
+
+/// Reads the JSON configuration file (`config.example.json` documents every key). Every problem is
+/// reported with the file, the key and what would fix it; keys starting with "//" are comments.
+public enum ConfigFile {
+    public struct Problems: Error, CustomStringConvertible {
+        public var file: String
+        public var messages: [String]
+        public var description: String {
+            messages.map { "\(file): \($0)" }.joined(separator: "\n")
+        }
+    }
+
+    static let keys = [
+        "listen", "upstream", "origins", "connectTimeout", "firstByteTimeout", "playlistTimeout",
+        "maxPlaylistBytes", "sessionIdleTimeout", "cors", "rules", "presets", "logLevel",
+    ]
+
+    public static func load(path: String) throws(Problems) -> ProxyConfiguration {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw Problems(file: path, messages: ["cannot read the file (does it exist and is it readable?)"])
+        }
+        return try parse(Array(data), file: path)
+    }
+
+    public static func parse(_ bytes: [UInt8], file: String) throws(Problems) -> ProxyConfiguration {
+        let root: JSONValue
+        do {
+            root = try JSONValue.parse(bytes)
+        } catch {
+            throw Problems(file: file, messages: [error.description])
+        }
+        guard case .object(let members) = root else {
+            throw Problems(file: file, messages: ["the configuration must be a JSON object, got \(root.kindName)"])
+        }
+        var reader = Reader()
+        var configuration = ProxyConfiguration()
+        var seen = Set<String>()
+        for member in members where !member.key.hasPrefix("//") {
+            let key = member.key
+            guard seen.insert(key).inserted else {
+                reader.problem(key, "appears twice; keep one")
+                continue
+            }
+            reader.apply(key, member.value, to: &configuration)
+        }
+        if !reader.messages.isEmpty { throw Problems(file: file, messages: reader.messages) }
+        return configuration
+    }
+
+    public static func isValidOriginName(_ name: String) -> Bool { ProxyPath.isValidName(name) }
+
+    private struct Reader {
+        var messages: [String] = []
+
+        mutating func problem(_ key: String, _ message: String) {
+            messages.append("\(key): \(message)")
+        }
+
+        mutating func apply(_ key: String, _ value: JSONValue, to configuration: inout ProxyConfiguration) {
+            switch key {
+            case "listen":
+                guard let text = string(key, value) else { return }
+                let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+                guard let portText = parts.last, let port = Int(portText), (0...65535).contains(port), parts.count >= 2 else {
+                    return problem(key, "\"\(text)\" must be HOST:PORT, for example \"0.0.0.0:8080\"")
+                }
+                configuration.host = parts.dropLast().joined(separator: ":").trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+                configuration.port = port
+            case "upstream":
+                if case .null = value { return }
+                guard let text = string(key, value) else { return }
+                guard let location = UpstreamLocation(absolute: text) else {
+                    return problem(key, "\"\(text)\" is not an absolute http(s) URL, for example \"https://cdn.example.com/live\"")
+                }
+                configuration.defaultOrigin = location
+            case "origins":
+                guard case .object(let origins) = value else {
+                    return problem(key, "expected an object of NAME: URL, got \(value.kindName)")
+                }
+                for origin in origins where !origin.key.hasPrefix("//") {
+                    let path = "origins.\(origin.key)"
+                    guard ProxyPath.isValidName(origin.key) else {
+                        problem(path, "origin names use letters, digits, '.', '_' or '-' (they appear in URLs as /@NAME/)")
+                        continue
+                    }
+                    guard case .string(let text) = origin.value, let location = UpstreamLocation(absolute: text) else {
+                        problem(path, "expected an absolute http(s) URL string")
+                        continue
+                    }
+                    configuration.origins[origin.key] = location
+                }
+            case "connectTimeout":
+                if let duration = duration(key, value) { configuration.upstream.connectTimeout = duration }
+            case "firstByteTimeout":
+                if let duration = duration(key, value) { configuration.upstream.firstByteTimeout = duration }
+            case "playlistTimeout":
+                if let duration = duration(key, value) { configuration.playlistTimeout = duration.seconds }
+            case "sessionIdleTimeout":
+                if let duration = duration(key, value) { configuration.sessionIdleTimeout = duration.seconds }
+            case "maxPlaylistBytes":
+                guard case .number(let number, _) = value, number >= 1024, number <= 1e9, number == number.rounded() else {
+                    return problem(key, "expected a whole number of bytes between 1024 and 1000000000")
+                }
+                configuration.maxPlaylistBytes = Int(number)
+            case "cors":
+                guard case .bool(let flag) = value else { return problem(key, "expected true or false, got \(value.kindName)") }
+                configuration.cors = flag
+            case "rules":
+                guard case .array(let items) = value else {
+                    return problem(key, "expected a list of rule file paths, got \(value.kindName)")
+                }
+                configuration.ruleFiles = items.compactMap { item in
+                    if case .string(let path) = item { return path }
+                    problem(key, "every entry must be a file path string")
+                    return nil
+                }
+            case "presets":
+                if case .null = value { return }
+                guard let text = string(key, value) else { return }
+                configuration.presetDirectory = text
+            case "logLevel":
+                guard let text = string(key, value) else { return }
+                let levels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
+                guard levels.contains(text) else {
+                    return problem(key, "\"\(text)\" is not one of \(levels.joined(separator: ", "))")
+                }
+                configuration.logLevel = text
+            default:
+                let hint = ValueSyntax.suggestion(for: key, in: ConfigFile.keys).map { " (did you mean \"\($0)\"?)" } ?? ""
+                problem(key, "unknown key\(hint); keys starting with // are comments")
+            }
+        }
+
+        mutating func string(_ key: String, _ value: JSONValue) -> String? {
+            guard case .string(let text) = value else {
+                problem(key, "expected a string, got \(value.kindName)")
+                return nil
+            }
+            return text
+        }
+
+        mutating func duration(_ key: String, _ value: JSONValue) -> Duration? {
+            guard case .string(let text) = value, let duration = ValueSyntax.duration(text), duration > .zero else {
+                problem(key, "expected a duration such as \"500ms\", \"5s\" or \"2m\"")
+                return nil
+            }
+            return duration
+        }
+    }
+}
+
+extension Duration {
+    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}

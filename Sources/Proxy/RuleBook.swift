@@ -1,0 +1,136 @@
+import Chaos
+import Foundation
+import Logging
+import NIOConcurrencyHelpers
+
+/// The rules in force: the scenarios given with `--rules` (every session) plus presets from the
+/// preset folder that a device URL picks by name (`/s/tv1+segment-503/…`). Rule files are re-read
+/// when they change or on `reload()`; a file that no longer validates leaves the running rules in
+/// place and the problems are logged.
+public final class RuleBook: Sendable {
+    public let ruleFiles: [String]
+    public let presetDirectory: String?
+    private let logger: Logger
+    private let state = NIOLockedValueBox(State())
+
+    private struct State {
+        var scenarios: [Scenario] = []
+        var stamps: [String: Date] = [:]
+        var presets: [String: Scenario] = [:]
+        var engines: [String: RuleEngine] = [:]
+    }
+
+    public struct UnknownPreset: Error, CustomStringConvertible {
+        public var name: String
+        public var available: [String]
+        public var description: String {
+            let hint = ValueSyntax.suggestion(for: name, in: available).map { " (did you mean \"\($0)\"?)" } ?? ""
+            return "no preset named \"\(name)\"\(hint); presets: \(available.joined(separator: ", "))"
+        }
+    }
+
+    /// Loads every file; throws (with every problem of every file) when one does not validate.
+    public init(ruleFiles: [String], presetDirectory: String?, logger: Logger = Logger(label: "hlschaos.rules")) throws(RuleFileError) {
+        self.ruleFiles = ruleFiles
+        self.presetDirectory = presetDirectory
+        self.logger = logger
+        let (scenarios, stamps, problems) = Self.read(ruleFiles)
+        if !problems.isEmpty { throw RuleFileError(problems: problems) }
+        let presets = Self.readPresets(presetDirectory, logger: logger)
+        state.withLockedValue {
+            $0.scenarios = scenarios
+            $0.stamps = stamps
+            $0.presets = presets
+        }
+    }
+
+    public var scenarios: [Scenario] { state.withLockedValue { $0.scenarios } }
+    public var presetNames: [String] { state.withLockedValue { $0.presets.keys.sorted() } }
+
+    /// The engine for a session: the global scenarios followed by the presets it asked for.
+    public func engine(presets names: [String]) throws(UnknownPreset) -> RuleEngine {
+        let key = names.joined(separator: "+")
+        let result: Result<RuleEngine, UnknownPreset> = state.withLockedValue { state in
+            if let cached = state.engines[key] { return .success(cached) }
+            var scenarios = state.scenarios
+            for name in names {
+                guard let preset = state.presets[name] else {
+                    return .failure(UnknownPreset(name: name, available: state.presets.keys.sorted()))
+                }
+                scenarios.append(preset)
+            }
+            let engine = RuleEngine(scenarios: scenarios)
+            state.engines[key] = engine
+            return .success(engine)
+        }
+        return try result.get()
+    }
+
+    /// Re-reads the rule files (all of them, or only those whose modification time changed).
+    /// Returns the problems that kept the running rules in place; empty when the reload happened.
+    @discardableResult
+    public func reload(onlyIfChanged: Bool = false) -> [RuleProblem] {
+        if onlyIfChanged {
+            let known = state.withLockedValue { $0.stamps }
+            let changed = ruleFiles.contains { Self.modificationDate($0) != known[$0] }
+            guard changed else { return [] }
+        }
+        let (scenarios, stamps, problems) = Self.read(ruleFiles)
+        guard problems.isEmpty else {
+            state.withLockedValue { $0.stamps = stamps }  // do not report the same broken file every second
+            for problem in problems { logger.error("rules not reloaded, the running rules stay: \(problem)") }
+            return problems
+        }
+        let presets = Self.readPresets(presetDirectory, logger: logger)
+        state.withLockedValue {
+            $0.scenarios = scenarios
+            $0.stamps = stamps
+            $0.presets = presets
+            $0.engines = [:]
+        }
+        logger.info("rules reloaded: \(scenarios.map(\.name).joined(separator: ", "))")
+        return []
+    }
+
+    /// Polls the rule files' modification times until the task is cancelled.
+    public func watch(every interval: Duration = .seconds(1)) async {
+        while !Task.isCancelled {
+            try? await Task.sleep(for: interval)
+            reload(onlyIfChanged: true)
+        }
+    }
+
+    private static func read(_ files: [String]) -> ([Scenario], [String: Date], [RuleProblem]) {
+        var scenarios: [Scenario] = []
+        var stamps: [String: Date] = [:]
+        var problems: [RuleProblem] = []
+        for file in files {
+            stamps[file] = modificationDate(file)
+            do {
+                scenarios.append(try RuleDecoder.decodeFile(atPath: file))
+            } catch {
+                problems += error.problems
+            }
+        }
+        return (scenarios, stamps, problems)
+    }
+
+    /// Presets are the valid `*.json` files of the folder, by file name without `.json`.
+    private static func readPresets(_ directory: String?, logger: Logger) -> [String: Scenario] {
+        guard let directory, let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [:] }
+        var presets: [String: Scenario] = [:]
+        for name in names.sorted() where name.hasSuffix(".json") && name != "schema.json" {
+            let path = (directory as NSString).appendingPathComponent(name)
+            do {
+                presets[String(name.dropLast(5))] = try RuleDecoder.decodeFile(atPath: path)
+            } catch {
+                logger.warning("preset \(name) skipped: \(error)")
+            }
+        }
+        return presets
+    }
+
+    private static func modificationDate(_ path: String) -> Date? {
+        (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
+    }
+}

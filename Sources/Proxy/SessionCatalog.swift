@@ -1,0 +1,83 @@
+import Chaos
+import HLS
+
+/// What a session has learnt from the playlists it was served, so that a later request that only
+/// carries a tag (`~seg.v2.n42`) can be matched on bandwidth, resolution, language, segment index and
+/// media time.
+struct SessionCatalog: Sendable {
+    /// Variants of the last multivariant playlist, by original index (before any stripping).
+    private(set) var variants: [Int: VariantFacts] = [:]
+    /// Renditions of the last multivariant playlist, by index.
+    private(set) var renditions: [Int: RenditionFacts] = [:]
+    /// Per media playlist (variant, rendition or I-frame playlist): where each MSN sits.
+    private var timelines: [TimelineKey: Timeline] = [:]
+
+    struct TimelineKey: Hashable {
+        var variant: Int?
+        var rendition: Int?
+        var iFrameVariant: Int?
+        init(_ tag: ResourceTag) {
+            variant = tag.variant
+            rendition = tag.rendition
+            iFrameVariant = tag.iFrameVariant
+        }
+    }
+
+    struct Position {
+        /// Position from the first segment; nil on a sliding live window.
+        var index: Int?
+        /// Start on the media timeline, seconds from the first segment this session saw.
+        var mediaTime: Double
+    }
+
+    private struct Timeline {
+        var positions: [Int: Position] = [:]
+        static let memory = 4096
+    }
+
+    mutating func learn(multivariant playlist: Playlist) {
+        let bandwidths = playlist.variants.map(\.bandwidth)
+        let highest = bandwidths.max(), lowest = bandwidths.min()
+        variants = [:]
+        for variant in playlist.variants {
+            variants[variant.index] = VariantFacts(
+                index: variant.index, bandwidth: variant.bandwidth, resolution: variant.resolution,
+                name: variant.attributes["NAME"] ?? variant.attributes["STABLE-VARIANT-ID"],
+                isHighest: variant.bandwidth == highest, isLowest: variant.bandwidth == lowest)
+        }
+        renditions = [:]
+        for rendition in playlist.renditions {
+            renditions[rendition.index] = RenditionFacts(
+                type: rendition.type, language: rendition.language, name: rendition.name)
+        }
+    }
+
+    /// Records where the segments of a media playlist sit. VOD and EVENT playlists count `index` from
+    /// their first segment; a live window's media times continue from the first version seen.
+    mutating func learn(media playlist: Playlist, tag: ResourceTag) {
+        let key = TimelineKey(tag)
+        var timeline = timelines[key] ?? Timeline()
+        let isComplete = playlist.playlistType != nil || playlist.endList
+        // Anchor a live window on a segment already known, so media time keeps growing across reloads.
+        var offset = 0.0
+        if !isComplete, let known = playlist.segments.first(where: { timeline.positions[$0.msn] != nil }),
+            let position = timeline.positions[known.msn]
+        {
+            offset = position.mediaTime - known.startTime
+        }
+        for segment in playlist.segments {
+            timeline.positions[segment.msn] = Position(
+                index: isComplete ? segment.index : nil, mediaTime: offset + segment.startTime)
+        }
+        if timeline.positions.count > Timeline.memory {
+            let keep = timeline.positions.keys.sorted().suffix(Timeline.memory / 2)
+            timeline.positions = timeline.positions.filter { keep.contains($0.key) }
+        }
+        timelines[key] = timeline
+    }
+
+    func position(of tag: ResourceTag) -> Position? {
+        guard let msn = tag.msn else { return nil }
+        return timelines[TimelineKey(tag)]?.positions[msn]
+    }
+}
