@@ -105,6 +105,18 @@ import TestSupport
         }
     }
 
+    @Test func redirectBodyIsNotMistakenForTheFinalResponse() async throws {
+        try await withOrigin { origin, client in
+            origin.route("/a.m3u8", .bytes(status: 301, headers: [("Location", "/b.m3u8"), ("Content-Type", "text/html")], body: Array("<html>moved</html>".utf8)))
+            origin.route("/b.m3u8", .delayedHeaders(.milliseconds(200), then: .bytes(body: Array("#EXTM3U\n".utf8))))
+            let response = try await client.fetch(UpstreamRequest(url: origin.baseURL + "/a.m3u8", followRedirects: true))
+            #expect(response.status == 200)
+            #expect(response.header("Content-Type") == nil)
+            #expect(response.effectiveURL == origin.baseURL + "/b.m3u8")
+            #expect(try await response.body.collect(upTo: 1024) == Array("#EXTM3U\n".utf8))
+        }
+    }
+
     @Test func gzipPlaylistIsDecodedWhenAsked() async throws {
         try await withOrigin { origin, client in
             let playlist = Array(String(repeating: "#EXTINF:2.0,\nsegment.ts\n", count: 500).utf8)
