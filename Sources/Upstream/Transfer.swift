@@ -75,6 +75,8 @@ final class Transfer: @unchecked Sendable {
         try easy.set(CURLOPT_TCP_NODELAY, 1)
         try easy.set(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
         try easy.set(CURLOPT_BUFFERSIZE, 64 * 1024)
+        // Through an HTTP proxy (http_proxy and friends are honoured), its CONNECT answer is no origin head.
+        try easy.set(CURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
         try easy.set(CURLOPT_CONNECTTIMEOUT_MS, configuration.connectTimeout.curlMilliseconds)
         if let total = totalTimeout { try easy.set(CURLOPT_TIMEOUT_MS, total.curlMilliseconds) }
         try easy.set(CURLOPT_SSL_VERIFYPEER, configuration.verifyTLS ? 1 : 0)

@@ -24,6 +24,7 @@ final class OriginHandler: ChannelInboundHandler, RemovableChannelHandler {
     private var inProgressID: Int?
     private var isActive = true
     private var stream: Stream?
+    private var pumping = false
 
     init(origin: TestOrigin) {
         self.origin = origin
@@ -162,27 +163,33 @@ final class OriginHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     /// Writes the generated body: as fast as the socket takes it, or one chunk per delay.
+    /// Re-entrant calls (flush can fire writability changes synchronously) are ignored.
     private func pump(context: ChannelHandlerContext) {
-        guard isActive, var current = stream else { return }
+        guard isActive, !pumping, var current = stream else { return }
+        pumping = true
+        defer { pumping = false }
         repeat {
             let count = min(current.chunk, current.remaining)
             var buffer = context.channel.allocator.buffer(capacity: count)
             buffer.writeBytes(patternBytes(offset: current.offset, count: count))
-            context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
             current.offset += count
             current.remaining -= count
+            stream = current
+            context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
         } while current.delay == nil && current.remaining > 0 && context.channel.isWritable
-        context.flush()
         if current.remaining == 0 {
             stream = nil
             writeEnd(id: current.responseID, keepAlive: current.keepAlive, context: context)
             return
         }
-        stream = current
+        context.flush()
         if let delay = current.delay {
             context.eventLoop.assumeIsolated().scheduleTask(in: delay.timeAmount) { [self] in
                 pump(context: context)
             }
+        } else if context.channel.isWritable {
+            // Became writable again during the flush while we ignored the notification.
+            context.eventLoop.assumeIsolated().execute { [self] in pump(context: context) }
         }
     }
 

@@ -1,0 +1,33 @@
+import Testing
+@testable import Upstream
+
+@Suite struct ResponseHeadParserTests {
+    private func feed(_ parser: inout ResponseHeadParser, _ line: String) -> ResponseHeadParser.Event {
+        Array(line.utf8).withUnsafeBytes { parser.consume($0) }
+    }
+
+    @Test func interimResponseIsReplacedByTheFinalOne() {
+        var parser = ResponseHeadParser()
+        #expect(feed(&parser, "HTTP/1.1 100 Continue\r\n") == .none)
+        #expect(feed(&parser, "\r\n") == .endOfBlock(status: 100))
+        #expect(feed(&parser, "HTTP/1.1 200 OK\r\n") == .none)
+        #expect(feed(&parser, "Content-Type: video/mp2t\r\n") == .none)
+        #expect(feed(&parser, "X-Folded: a\r\n") == .none)
+        #expect(feed(&parser, "  b\r\n") == .none)
+        #expect(feed(&parser, "\r\n") == .endOfBlock(status: 200))
+        #expect(parser.status == 200)
+        #expect(parser.httpVersion == "1.1")
+        #expect(parser.headers.map(\.name) == ["Content-Type", "X-Folded"])
+        #expect(parser.header("content-type") == "video/mp2t")
+        #expect(parser.header("x-folded") == "a b")
+    }
+
+    @Test func http2StatusLine() {
+        var parser = ResponseHeadParser()
+        _ = feed(&parser, "HTTP/2 404 \r\n")
+        _ = feed(&parser, "content-length: 0\r\n")
+        #expect(feed(&parser, "\r\n") == .endOfBlock(status: 404))
+        #expect(parser.httpVersion == "2")
+        #expect(parser.header("Content-Length") == "0")
+    }
+}

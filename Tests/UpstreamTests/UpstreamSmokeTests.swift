@@ -1,4 +1,0 @@
-import Testing
-@testable import Upstream
-
-@Test func moduleBuilds() { #expect(Bool(true)) }

@@ -1,0 +1,112 @@
+import Testing
+import TestSupport
+@testable import Upstream
+
+@Suite struct UpstreamStreamingTests {
+    /// A body the origin dribbles out for minutes unless the client goes away.
+    private static let endless = TestOrigin.Response.generated(size: 100_000_000, chunk: 16 * 1024, delayBetweenChunks: .milliseconds(5))
+
+    @Test func cancelMidBodyAbortsTheOriginResponse() async throws {
+        try await withOrigin { origin, client in
+            origin.route("/long.ts", Self.endless)
+            let response = try await client.fetch(UpstreamRequest(url: origin.baseURL + "/long.ts"))
+            var iterator = response.body.makeAsyncIterator()
+            let first = try #require(try await iterator.next())
+            #expect(first == patternBytes(offset: 0, count: first.count))
+            response.body.cancel()
+            let afterCancel = await upstreamError { () async throws(UpstreamError) in try await iterator.next() }
+            #expect(afterCancel == .cancelled)
+            #expect(await origin.waitUntil { $0.responsesAborted == 1 })
+            #expect(origin.responsesCompleted == 0)
+        }
+    }
+
+    @Test func cancellingTheConsumingTaskAbortsTheOriginResponse() async throws {
+        try await withOrigin { origin, client in
+            origin.route("/long.ts", Self.endless)
+            let consumer = Task {
+                let response = try await client.fetch(UpstreamRequest(url: origin.baseURL + "/long.ts"))
+                return try await readPattern(response.body)
+            }
+            #expect(await origin.waitUntil { $0.requestLog.count == 1 })
+            try await Task.sleep(for: .milliseconds(200))
+            consumer.cancel()
+            let result = await consumer.result
+            #expect(throws: UpstreamError.cancelled) { try result.get() }
+            #expect(await origin.waitUntil { $0.responsesAborted == 1 })
+        }
+    }
+
+    @Test func droppingTheResponseAbortsTheOriginResponse() async throws {
+        try await withOrigin { origin, client in
+            origin.route("/long.ts", Self.endless)
+            do {
+                let response = try await client.fetch(UpstreamRequest(url: origin.baseURL + "/long.ts"))
+                #expect(response.status == 200)
+            }
+            #expect(await origin.waitUntil { $0.responsesAborted == 1 })
+        }
+    }
+
+    @Test func slowConsumerPausesTheTransferAndGetsEveryByte() async throws {
+        let highWatermark = 256 * 1024
+        try await withOrigin(configuration: UpstreamConfiguration(bufferHighWatermark: highWatermark)) { origin, client in
+            let size = 64 * 1024 * 1024
+            origin.route("/big.ts", .generated(size: size))
+            let response = try await client.fetch(UpstreamRequest(url: origin.baseURL + "/big.ts"))
+            #expect(response.header("Content-Length") == String(size))
+            // Not reading: the transfer must pause with a bounded buffer.
+            let bound = highWatermark + 64 * 1024
+            for _ in 0..<50 where response.body.pauseCount == 0 {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            try await Task.sleep(for: .milliseconds(500))
+            #expect(response.body.pauseCount >= 1)
+            #expect(response.body.bufferedByteCount > 0)
+            #expect(response.body.bufferedByteCount <= bound)
+
+            var position = 0
+            var intact = true
+            var largestBuffer = 0
+            var iterator = response.body.makeAsyncIterator()
+            while let chunk = try await iterator.next() {
+                if intact, chunk != patternBytes(offset: position, count: chunk.count) { intact = false }
+                position += chunk.count
+                largestBuffer = max(largestBuffer, chunk.count, response.body.bufferedByteCount)
+                if position % (8 * 1024 * 1024) < chunk.count { try await Task.sleep(for: .milliseconds(50)) }
+            }
+            #expect(position == size)
+            #expect(intact)
+            #expect(largestBuffer <= bound)
+            #expect(response.body.pauseCount > 1)
+        }
+    }
+
+    @Test func fiftyConcurrentFetchesAllCompleteIntact() async throws {
+        try await withOrigin { origin, client in
+            for index in 0..<5 {
+                origin.route("/seg\(index).ts", .generated(size: 300_000 + index * 77_777, chunk: 32 * 1024))
+            }
+            let results = try await withThrowingTaskGroup(of: (Int, Int, Bool).self) { group in
+                for request in 0..<50 {
+                    group.addTask {
+                        let index = request % 5
+                        let response = try await client.fetch(UpstreamRequest(url: origin.baseURL + "/seg\(index).ts"))
+                        let (count, intact) = try await readPattern(response.body)
+                        return (index, count, intact && response.status == 200)
+                    }
+                }
+                var all: [(Int, Int, Bool)] = []
+                for try await result in group { all.append(result) }
+                return all
+            }
+            #expect(results.count == 50)
+            for (index, count, intact) in results {
+                #expect(count == 300_000 + index * 77_777)
+                #expect(intact)
+            }
+            #expect(origin.responsesCompleted == 50)
+            #expect(origin.connectionsAccepted <= 32)
+        }
+    }
+}
