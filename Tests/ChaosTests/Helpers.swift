@@ -18,7 +18,7 @@ func rule(_ json: String = "{}", _ action: String) throws -> Rule {
 }
 
 /// An engine over one scenario given as rule JSON objects.
-func engine(_ rules: String...) throws -> RuleEngine {
+func makeEngine(_ rules: String...) throws -> RuleEngine {
     let json = #"{"name": "s", "rules": [\#(rules.joined(separator: ","))]}"#
     return RuleEngine(scenario: try decode(json))
 }
