@@ -25,6 +25,10 @@ enum Suggestions {
     /// The closest candidate within a distance that still looks like a typo, or nil.
     static func nearest(to key: String, in candidates: [String]) -> String? {
         let limit = max(1, min(3, key.count / 2))
+        // "lang" → "language": a key that starts a valid one is a likely abbreviation.
+        if key.count >= 3, let prefixed = candidates.first(where: { $0.lowercased().hasPrefix(key.lowercased()) }) {
+            return prefixed
+        }
         var best: (candidate: String, distance: Int)?
         for candidate in candidates {
             let distance = editDistance(key, candidate)

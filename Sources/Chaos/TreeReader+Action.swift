@@ -1,5 +1,6 @@
 extension TreeReader {
     mutating func action(_ value: JSONValue, _ path: String) -> Action? {
+        let start = problems.count
         guard let members = object(value, path, allowed: RuleKeys.action, elsewhere: [("match", RuleKeys.match)]) else {
             return nil
         }
@@ -9,8 +10,8 @@ extension TreeReader {
         let playlistKeys = given.filter(RuleKeys.playlistActions.contains)
 
         if wireKeys.isEmpty, playlistKeys.isEmpty, members["delay"] == nil {
-            if members["headers"] != nil || members["body"] != nil {
-                // Reported below as needing "status".
+            // An unknown key was already reported (probably a misspelt action); headers/body are reported below.
+            if members["headers"] != nil || members["body"] != nil || problems.count > start {
             } else {
                 report(path, "no action given (use \"delay\", a wire action such as \"status\" or a playlist action such as \"gap\")")
             }

@@ -70,6 +70,9 @@ extension TreeReader {
 
     /// Reports a playlist action whose resource kind the rule's `kind` excludes (it could never apply).
     private mutating func checkKinds(match: Match, action: Action, actionPath: String) {
+        if action.wire == .rejectRanges, match.range == false {
+            report(Self.child(actionPath, "rejectRanges"), "\"rejectRanges\" only affects Range requests, but match.range is false")
+        }
         guard let kinds = match.kinds else { return }
         for step in action.playlist {
             let applicable = step.applicableKinds
@@ -79,9 +82,6 @@ extension TreeReader {
                 report(Self.child(actionPath, step.name),
                        "\"\(step.name)\" applies to \(names) requests, but match.kind allows only \(allowed)")
             }
-        }
-        if action.wire == .rejectRanges, match.range == false {
-            report(Self.child(actionPath, "rejectRanges"), "\"rejectRanges\" only affects Range requests, but match.range is false")
         }
     }
 }

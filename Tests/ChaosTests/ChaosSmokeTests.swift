@@ -1,4 +1,0 @@
-import Testing
-@testable import Chaos
-
-@Test func moduleBuilds() { #expect(Bool(true)) }
