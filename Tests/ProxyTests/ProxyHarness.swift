@@ -1,3 +1,4 @@
+import Chaos
 import DemoOrigin
 import Foundation
 import Proxy
@@ -16,6 +17,9 @@ final class ProxyHarness: Sendable {
     static func start(
         upstreamURL: String?,
         demo: DemoOriginServer? = nil,
+        rules: [String] = [],
+        presets: String? = nil,
+        clock: any ChaosClock = SystemChaosClock(),
         configure: (inout ProxyConfiguration) -> Void = { _ in }
     ) async throws -> ProxyHarness {
         var configuration = ProxyConfiguration()
@@ -23,8 +27,10 @@ final class ProxyHarness: Sendable {
         configuration.port = 0
         configuration.defaultOrigin = upstreamURL.flatMap(UpstreamLocation.init(absolute:))
         configure(&configuration)
+        let ruleFiles = try rules.map(writeTemporaryRuleFile)
+        let book = try RuleBook(ruleFiles: ruleFiles, presetDirectory: presets)
         let upstream = try UpstreamClient(configuration: configuration.upstream)
-        let server = try await ProxyServer.bind(configuration: configuration, upstream: upstream)
+        let server = try await ProxyServer.bind(configuration: configuration, upstream: upstream, rules: book, clock: clock)
         let runTask = Task { await server.run() }
         return ProxyHarness(server: server, upstream: upstream, runTask: runTask, demo: demo)
     }
@@ -32,10 +38,12 @@ final class ProxyHarness: Sendable {
     /// The proxy in front of a fresh demo origin.
     static func startWithDemo(
         clock: @escaping @Sendable () -> Date = Date.init,
+        rules: [String] = [],
+        presets: String? = nil,
         configure: (inout ProxyConfiguration) -> Void = { _ in }
     ) async throws -> ProxyHarness {
         let demo = try await DemoOriginServer.start(origin: DemoOrigin(clock: clock))
-        return try await start(upstreamURL: demo.baseURL, demo: demo, configure: configure)
+        return try await start(upstreamURL: demo.baseURL, demo: demo, rules: rules, presets: presets, configure: configure)
     }
 
     private init(server: ProxyServer, upstream: UpstreamClient, runTask: Task<Void, Never>, demo: DemoOriginServer?) {
@@ -52,11 +60,30 @@ final class ProxyHarness: Sendable {
         try? await demo?.shutdown()
     }
 
+    func status(_ target: String) async -> Int {
+        (try? await get(target).status) ?? -1
+    }
+
     func get(_ target: String, method: String = "GET", headers: [(String, String)] = [], readTimeout: Double = 30)
         async throws -> RawHTTPConnection.Response
     {
         try await RawHTTP.get(port: port, target, method: method, headers: headers, readTimeout: readTimeout)
     }
+}
+
+/// Writes a rule file for one test and returns its path.
+func writeTemporaryRuleFile(_ json: String) throws -> String {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("hlschaos-rules-\(UUID().uuidString).json").path
+    try json.write(toFile: path, atomically: true, encoding: .utf8)
+    return path
+}
+
+/// A rule clock tests move by hand.
+final class ManualChaosClock: ChaosClock, @unchecked Sendable {
+    private let lock = NSLock()
+    private var instant: Duration = .seconds(1000)
+    func now() -> Duration { lock.withLock { instant } }
+    func advance(_ duration: Duration) { lock.withLock { instant += duration } }
 }
 
 /// Runs a command and returns its exit status, stdout and stderr.
