@@ -1,0 +1,19 @@
+#!/bin/sh
+# Fuzzes the HLS parser with libFuzzer.
+# Usage: scripts/fuzz-hls.sh [seconds]   (default 600; artifacts and the grown corpus go to .build-fuzz/)
+set -eu
+cd "$(dirname "$0")/.."
+seconds=${1:-600}
+out=.build-fuzz
+mkdir -p "$out/corpus" "$out/artifacts"
+swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name HLSFuzz \
+    Sources/HLS/*.swift Tests/Fuzz/HLSFuzz.swift -o "$out/hls-fuzz"
+# Tag names as a dictionary help the fuzzer build valid-looking lines.
+sed -n 's/^ *case [a-zA-Z]* = "\(#EXT[A-Z0-9-]*\)".*/"\1"/p' Sources/HLS/TagName.swift > "$out/hls.dict"
+for word in URI= BANDWIDTH= METHOD= BYTERANGE= DURATION= GROUP-ID= TYPE= NAME= VALUE= '{$' '"' , @ : YES NONE; do
+    printf '"%s"\n' "$(printf '%s' "$word" | sed 's/"/\\"/g')" >> "$out/hls.dict"
+done
+exec "$out/hls-fuzz" -max_total_time="$seconds" -max_len=8192 -timeout=10 -rss_limit_mb=2048 \
+    -dict="$out/hls.dict" -artifact_prefix="$out/artifacts/" -print_final_stats=1 \
+    "$out/corpus" Tests/HLSTests/Corpus/ffmpeg Tests/HLSTests/Corpus/rfc8216 Tests/HLSTests/Corpus/rfc8216bis \
+    Tests/HLSTests/Corpus/handmade
