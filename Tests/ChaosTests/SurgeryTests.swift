@@ -160,6 +160,8 @@ import HLS
         return String(decoding: PlaylistSurgery.damage(Array(text.utf8), steps: steps, kind: kind), as: UTF8.self)
     }
 
+    func badMediaText() throws -> String { try damaged(Self.live, "bad-attribute", kind: .media) }
+
     @Test func malformations() throws {
         let noHeader = try damaged(Self.live, "no-header", kind: .media)
         #expect(!noHeader.contains("#EXTM3U"))
@@ -167,6 +169,11 @@ import HLS
 
         let garbage = try damaged(Self.live, "garbage-line", kind: .media)
         #expect(garbage.hasPrefix("#EXTM3U\n#EXT-X-\u{1}\u{7}GARBAGE<<hlschaos>>\n%%% not a playlist line %%%\n#EXT-X-VERSION:3"))
+        #expect(throws: PlaylistError.self) { try Playlist(string: garbage, strict: true) }
+        #expect(throws: PlaylistError.self) { try Playlist(string: try damaged(Self.master, "garbage-line", kind: .multivariant), strict: true) }
+        #expect(throws: PlaylistError.self) { try Playlist(string: badMediaText(), strict: true) }
+        let overTarget = try Playlist(string: try damaged(Self.live, "extinf-over-target", kind: .media))
+        #expect(overTarget.segments[0].duration.rounded() > Double(try #require(overTarget.targetDuration)))
 
         let badMaster = try damaged(Self.master, "bad-attribute", kind: .multivariant)
         #expect(badMaster.contains("#EXT-X-STREAM-INF:BANDWIDTH=not-a-number,AVERAGE-BANDWIDTH=202118"))
