@@ -113,7 +113,11 @@ struct TreeReader {
             report(path, "expected an integer, got \(value.typeName)")
             return nil
         }
-        guard let number = Int(text), range.contains(number) else {
+        guard let number = Int(text) else {
+            report(path, "\(name) is out of range: \(text)")
+            return nil
+        }
+        guard range.contains(number) else {
             if range.upperBound == .max {
                 report(path, "\(name) must be at least \(range.lowerBound), got \(text)")
             } else {

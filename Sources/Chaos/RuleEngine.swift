@@ -1,5 +1,20 @@
 /// Evaluates rules for requests. Immutable and Sendable: share one per rule set; per-session
 /// memory is in the `SessionState` passed in.
+///
+/// How the proxy uses the module, per request:
+/// 1. `RequestFacts`: session id, `ResourceKind` (from the URI kind it encoded when rewriting,
+///    `ResourceKind(URIKind)`), `VariantFacts` (from the origin's master, `VariantFacts.all(in:)`,
+///    before any surgery), `RenditionFacts(rendition)`, msn, and `SegmentPosition.fill` for index/time,
+///    `copy` (backup path or not), Range header, method; `resource` = upstream URL for non-segments.
+/// 2. `plan(for:state:now:)` with the session's `SessionState` (under the session's lock) and the
+///    instant of a `ChaosClock` (`SystemChaosClock` in production).
+/// 3. Wire: wait `plan.delay`, then execute `plan.response` (`answersWithoutUpstream` says whether to
+///    fetch at all); `Corruption(action, bodyLength:)` damages body chunks by absolute offset,
+///    `Truncation.byteLimit(contentLength:)` says where to stop.
+/// 4. Playlists: `state.recordPlaylist(upstreamBody, url:, at: now)` (when `needsPlaylistHistory`),
+///    `PlaylistSurgery.body(serving:steps:history:now:)` (freeze/lag), parse, `PlaylistSurgery.apply`
+///    (with the backup URI hook), rewrite URIs, serialise, `PlaylistSurgery.damage` (malform, session data).
+/// 5. Keys and session-data JSON: `ContentDamage.apply(plan.content, to:kind:)`.
 public struct RuleEngine: Sendable {
     public struct Entry: Sendable, Equatable {
         public var reference: RuleReference

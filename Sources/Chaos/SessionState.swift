@@ -11,7 +11,7 @@ public struct SessionState: Sendable {
     private var attempts: [AttemptKey: Int] = [:]
     /// Playlist versions per upstream URL (for `freeze` and `lag`).
     public var histories: [String: PlaylistHistory] = [:]
-    /// Bounds `attempts` on endless live sessions; the oldest half is dropped when full.
+    /// Bounds `attempts` on endless live sessions: when full, the attempt counts start again from zero.
     public static let attemptMemory = 100_000
 
     public init(sessionID: String) { self.sessionID = sessionID }

@@ -63,6 +63,11 @@ extension TreeReader {
         if let (value, actionPath) = required(members, "action", path) { action = self.action(value, actionPath) }
         if let match, let action, let (_, actionPath) = members["action"] {
             checkKinds(match: match, action: action, actionPath: actionPath)
+            if match.requests != nil, let step = action.playlist.first(where: \.isSegmentTargeted),
+               let (_, matchPath) = members["match"] {
+                report(Self.child(matchPath, "requests"),
+                       "\"requests\" cannot be used with \"\(step.name)\" (segments are selected the same way on every reload; use msn, index, time or probability)")
+            }
         }
         guard let id, let match, let action, problems.count == before else { return nil }
         return Rule(id: id, match: match, action: action)

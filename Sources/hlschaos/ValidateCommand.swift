@@ -1,5 +1,6 @@
 import ArgumentParser
 import Chaos
+import Foundation
 
 /// `hlschaos validate FILE…`: every problem on its own line, exit code 1 if there is any.
 struct ValidateCommand: ParsableCommand {
@@ -15,6 +16,11 @@ struct ValidateCommand: ParsableCommand {
     func run() throws {
         var failed = false
         for file in files {
+            // `hlschaos validate rules/*.json` also meets the editors' JSON Schema, which is not a rule file.
+            if (file as NSString).lastPathComponent == "schema.json" {
+                print("\(file): skipped (the JSON Schema of rule files, not a rule file)")
+                continue
+            }
             do {
                 let scenario = try RuleDecoder.decodeFile(atPath: file)
                 print("\(file): ok (\(scenario.name), \(scenario.rules.count) rule\(scenario.rules.count == 1 ? "" : "s"))")

@@ -160,6 +160,8 @@ import HLS
         return String(decoding: PlaylistSurgery.damage(Array(text.utf8), steps: steps, kind: kind), as: UTF8.self)
     }
 
+    func badMediaText() throws -> String { try damaged(Self.live, "bad-attribute", kind: .media) }
+
     @Test func malformations() throws {
         let noHeader = try damaged(Self.live, "no-header", kind: .media)
         #expect(!noHeader.contains("#EXTM3U"))
@@ -167,6 +169,11 @@ import HLS
 
         let garbage = try damaged(Self.live, "garbage-line", kind: .media)
         #expect(garbage.hasPrefix("#EXTM3U\n#EXT-X-\u{1}\u{7}GARBAGE<<hlschaos>>\n%%% not a playlist line %%%\n#EXT-X-VERSION:3"))
+        #expect(throws: PlaylistError.self) { try Playlist(string: garbage, strict: true) }
+        #expect(throws: PlaylistError.self) { try Playlist(string: try damaged(Self.master, "garbage-line", kind: .multivariant), strict: true) }
+        #expect(throws: PlaylistError.self) { try Playlist(string: badMediaText(), strict: true) }
+        let overTarget = try Playlist(string: try damaged(Self.live, "extinf-over-target", kind: .media))
+        #expect(overTarget.segments[0].duration.rounded() > Double(try #require(overTarget.targetDuration)))
 
         let badMaster = try damaged(Self.master, "bad-attribute", kind: .multivariant)
         #expect(badMaster.contains("#EXT-X-STREAM-INF:BANDWIDTH=not-a-number,AVERAGE-BANDWIDTH=202118"))
@@ -215,5 +222,55 @@ import HLS
         #expect(SegmentPosition.facts(for: vod.segments[2], in: vod) == (2, 4.0))
         let live = try Playlist(string: Self.live)
         #expect(SegmentPosition.facts(for: live.segments[2], in: live) == (nil, nil))
+    }
+}
+
+@Suite struct LiveReloadTests {
+    /// The demo origin's live playlist for a window of MSNs.
+    func window(_ first: Int, count: Int = 4) -> String {
+        var lines = ["#EXTM3U", "#EXT-X-VERSION:3", "#EXT-X-TARGETDURATION:2", "#EXT-X-MEDIA-SEQUENCE:\(first)"]
+        for msn in first..<(first + count) { lines += ["#EXTINF:2.000,", "seg-\(msn).ts"] }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    @Test func gapFollowsTheMSNAcrossReloads() throws {
+        let engine = try makeEngine(#"{"id": "g", "match": {"kind": "segment", "variant": "highest", "msn": 8}, "action": {"gap": true}}"#)
+        var state = SessionState(sessionID: "s1")
+        let media = RequestFacts(sessionID: "s1", kind: .media, variant: v2)
+        var gapped: [[String]] = []
+        for (reload, first) in (5...9).enumerated() {
+            let plan = engine.plan(for: media, state: &state, now: .seconds(2 * reload))
+            var playlist = try Playlist(string: window(first))
+            PlaylistSurgery.apply(plan.content, to: &playlist)
+            gapped.append(playlist.segments.filter(\.gap).map(\.uri))
+            #expect(playlist.mediaSequence == first)
+        }
+        #expect(gapped == [["seg-8.ts"], ["seg-8.ts"], ["seg-8.ts"], ["seg-8.ts"], []])
+        // The segment request for MSN 8 answers 404, its neighbours pass.
+        #expect(engine.plan(for: segment(8, variant: v2), state: &state, now: .seconds(10)).response.flatMap(statusCode) == 404)
+        #expect(engine.plan(for: segment(9, variant: v2), state: &state, now: .seconds(10)).isEmpty)
+    }
+
+    @Test func probabilisticGapIsStableAcrossReloadsAndRequests() throws {
+        let engine = try makeEngine(#"{"id": "g", "match": {"probability": 0.5, "seed": 3}, "action": {"gap": true}}"#)
+        var state = SessionState(sessionID: "s1")
+        let media = RequestFacts(sessionID: "s1", kind: .media, variant: v1)
+        var chosen: [Int: Bool] = [:]
+        for first in 0..<20 {
+            let plan = engine.plan(for: media, state: &state, now: .zero)
+            var playlist = try Playlist(string: window(first, count: 6))
+            PlaylistSurgery.apply(plan.content, to: &playlist)
+            for segment in playlist.segments {
+                if let earlier = chosen[segment.msn] { #expect(earlier == segment.gap, "msn \(segment.msn)") }
+                chosen[segment.msn] = segment.gap
+            }
+        }
+        #expect(chosen.values.contains(true) && chosen.values.contains(false))
+        // Each segment request agrees with the playlist, every time it is asked.
+        for (msn, gap) in chosen {
+            for _ in 0..<3 {
+                #expect((engine.plan(for: segment(msn), state: &state, now: .zero).response != nil) == gap)
+            }
+        }
     }
 }

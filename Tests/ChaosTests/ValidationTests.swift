@@ -153,6 +153,8 @@ import Testing
          [#"t.json: $.rules[0].action.stripVariants: "stripVariants" applies to master requests, but match.kind allows only segment"#]),
         (scenarioJSON(match: #"{"kind": "master"}"#, action: #"{"gap": true}"#),
          [#"t.json: $.rules[0].action.gap: "gap" applies to media or segment requests, but match.kind allows only master"#]),
+        (scenarioJSON(match: #"{"requests": 1}"#, action: #"{"gap": true}"#),
+         [#"t.json: $.rules[0].match.requests: "requests" cannot be used with "gap" (segments are selected the same way on every reload; use msn, index, time or probability)"#]),
     ]
 
     @Test(arguments: cases.indices)
