@@ -4,5 +4,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh build
-swift build -c release --product hlschaos
-exec .build/release/hlschaos demo "$@"
+swift build --product hlschaos
+exec .build/debug/hlschaos demo "$@"

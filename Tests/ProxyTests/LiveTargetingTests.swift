@@ -1,0 +1,42 @@
+import Foundation
+import HLS
+import Testing
+import TestSupport
+
+/// Rules aimed at media sequence numbers of a live stream hold across playlist reloads, and a device
+/// URL can pick a preset by name.
+@Suite struct LiveTargetingTests {
+    @Test func msnRuleHitsTheSameSegmentWhereverItSitsInTheWindow() async throws {
+        let clock = ManualClock(Date(timeIntervalSince1970: 1_700_000_000))
+        let rules = #"{"name": "live-503", "description": "t", "rules": [{"id": "msn8", "match": {"kind": "segment", "variant": {"index": 1}, "msn": 8}, "action": {"status": 503}}]}"#
+        let proxy = try await ProxyHarness.startWithDemo(clock: { clock.now }, rules: [rules])
+        let master = try await proxy.get("/live/ts/master.m3u8")
+        let variant = try #require(master.text.split(separator: "\n").first { $0.hasPrefix("/~media.v1/") })
+        var statuses: [Int: Int] = [:]
+        for _ in 0..<4 {
+            let media = try Playlist(string: try await proxy.get(String(variant)).text)
+            for segment in media.segments where statuses[segment.msn] == nil {
+                statuses[segment.msn] = await proxy.status(segment.uri)
+            }
+            clock.advance(by: 2)
+        }
+        #expect(statuses[8] == 503)
+        #expect(statuses.filter { $0.value != 200 }.map(\.key) == [8])
+        #expect(statuses.count >= 9)
+        await proxy.stop()
+    }
+
+    @Test func deviceURLPicksAPresetByName() async throws {
+        let presets = FileManager.default.temporaryDirectory.appendingPathComponent("hlschaos-presets-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: presets, withIntermediateDirectories: true)
+        try #"{"name": "master-500", "description": "t", "rules": [{"id": "m", "match": {"kind": "master"}, "action": {"status": 500}}]}"#
+            .write(to: presets.appendingPathComponent("master-500.json"), atomically: true, encoding: .utf8)
+        let proxy = try await ProxyHarness.startWithDemo(presets: presets.path)
+        #expect(await proxy.status("/s/tv1+master-500/vod/ts/master.m3u8") == 500)
+        #expect(await proxy.status("/s/tv2/vod/ts/master.m3u8") == 200)
+        let unknown = try await proxy.get("/s/tv3+master-05/vod/ts/master.m3u8")
+        #expect(unknown.status == 404)
+        #expect(unknown.text.contains("did you mean \"master-500\""))
+        await proxy.stop()
+    }
+}
