@@ -101,18 +101,13 @@ public final class RuleBook: Sendable {
     }
 
     private static func read(_ files: [String]) -> ([Scenario], [String: Date], [RuleProblem]) {
-        var scenarios: [Scenario] = []
-        var stamps: [String: Date] = [:]
-        var problems: [RuleProblem] = []
-        for file in files {
-            stamps[file] = modificationDate(file)
-            do {
-                scenarios.append(try RuleDecoder.decodeFile(atPath: file))
-            } catch {
-                problems += error.problems
-            }
+        let stamps = Dictionary(uniqueKeysWithValues: Set(files).map { ($0, modificationDate($0)) })
+            .compactMapValues { $0 }
+        do {
+            return (try RuleFiles.load(paths: files), stamps, [])
+        } catch {
+            return ([], stamps, error.problems)
         }
-        return (scenarios, stamps, problems)
     }
 
     /// Presets are the valid `*.json` files of the folder, by file name without `.json`.

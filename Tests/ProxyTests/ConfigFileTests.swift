@@ -1,0 +1,66 @@
+import Foundation
+import Proxy
+import Testing
+
+@Suite struct ConfigFileTests {
+    static let example = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("config.example.json").path
+
+    @Test func theExampleHoldsTheDefaults() throws {
+        let loaded = try ConfigFile.load(path: Self.example)
+        let defaults = ProxyConfiguration()
+        #expect(loaded.host == defaults.host)
+        #expect(loaded.port == defaults.port)
+        #expect(loaded.defaultOrigin == nil)
+        #expect(loaded.playlistTimeout == defaults.playlistTimeout)
+        #expect(loaded.maxPlaylistBytes == defaults.maxPlaylistBytes)
+        #expect(loaded.sessionIdleTimeout == defaults.sessionIdleTimeout)
+        #expect(loaded.upstream.connectTimeout == defaults.upstream.connectTimeout)
+        #expect(loaded.upstream.firstByteTimeout == defaults.upstream.firstByteTimeout)
+        #expect(loaded.cors == defaults.cors)
+        #expect(loaded.logLevel == defaults.logLevel)
+    }
+
+    @Test func theExampleDocumentsEveryKey() throws {
+        let text = try String(contentsOfFile: Self.example, encoding: .utf8)
+        for key in ["listen", "upstream", "origins", "connectTimeout", "firstByteTimeout", "playlistTimeout",
+                    "maxPlaylistBytes", "sessionIdleTimeout", "cors", "rules", "presets", "logLevel"] {
+            #expect(text.contains("\"\(key)\":"), "\(key) has no value")
+            #expect(text.contains("\"//\(key)\":"), "\(key) has no comment")
+        }
+    }
+
+    @Test func valuesAreRead() throws {
+        let json = #"{"listen": "127.0.0.1:9000", "upstream": "https://cdn.example.com/live", "origins": {"b": "http://10.0.0.1:81"}, "playlistTimeout": "3s", "cors": false}"#
+        let configuration = try ConfigFile.parse(Array(json.utf8), file: "c.json")
+        #expect(configuration.host == "127.0.0.1")
+        #expect(configuration.port == 9000)
+        #expect(configuration.defaultOrigin?.url == "https://cdn.example.com/live")
+        #expect(configuration.origins["b"]?.authority == "10.0.0.1:81")
+        #expect(configuration.playlistTimeout == 3)
+        #expect(!configuration.cors)
+    }
+
+    @Test func everyProblemIsReportedWithFileKeyAndFix() {
+        let json = #"{"lisen": "x", "upstream": "ftp://x", "connectTimeout": "soon", "maxPlaylistBytes": "big", "cors": "yes", "cors": true}"#
+        #expect {
+            try ConfigFile.parse(Array(json.utf8), file: "bad.json")
+        } throws: { error in
+            let text = String(describing: error)
+            return text.contains("bad.json: lisen: unknown key (did you mean \"listen\"?)")
+                && text.contains("bad.json: upstream: \"ftp://x\" is not an absolute http(s) URL")
+                && text.contains("bad.json: connectTimeout: expected a duration")
+                && text.contains("bad.json: maxPlaylistBytes: expected a whole number")
+                && text.contains("bad.json: cors: expected true or false")
+                && text.contains("bad.json: cors: appears twice")
+        }
+    }
+
+    @Test func invalidJSONNamesLineAndColumn() {
+        #expect {
+            try ConfigFile.parse(Array("{\n  \"listen\": \"x\",\n}".utf8), file: "c.json")
+        } throws: { error in
+            String(describing: error).hasPrefix("c.json: invalid JSON at line 3")
+        }
+    }
+}
