@@ -21,7 +21,7 @@ final class CurlLoop: @unchecked Sendable {
     }
 
     private let multi: UnsafeMutableRawPointer
-    private let queue = Mutex(Queue())
+    private let queue = Locked(Queue())
     private let firstByteTimeoutNs: UInt64
     /// Easy handles currently in the multi handle (tests, metrics).
     let activeCount = Atomic<Int>(0)

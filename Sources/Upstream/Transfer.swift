@@ -1,5 +1,4 @@
 import CurlShim
-import Synchronization
 
 typealias HeadContinuation = CheckedContinuation<Result<UpstreamResponse, UpstreamError>, Never>
 typealias ChunkContinuation = UnsafeContinuation<Result<[UInt8]?, UpstreamError>, Never>
@@ -37,7 +36,7 @@ final class Transfer: @unchecked Sendable {
         var cancelled = false
     }
 
-    private let shared = Mutex(Shared())
+    private let shared = Locked(Shared())
 
     init(request: UpstreamRequest, configuration: UpstreamConfiguration, loop: CurlLoop) throws(UpstreamError) {
         guard let handle = curl_easy_init() else { throw .setup("curl_easy_init failed for \(request.url)") }

@@ -2,7 +2,6 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
-import Synchronization
 
 /// A programmable loopback HTTP/1.1 origin for end-to-end tests: routes map a path (query ignored)
 /// to a canned `Response`; it logs requests and counts connections and completed/aborted responses.
@@ -31,8 +30,8 @@ public final class TestOrigin: Sendable {
         var children: [ObjectIdentifier: any Channel] = [:]
     }
 
-    let state = Mutex(State())
-    private let serverChannel = Mutex<(any Channel)?>(nil)
+    let state = Locked(State())
+    private let serverChannel = Locked<(any Channel)?>(nil)
     public let port: Int
     public let host: String
 
@@ -45,7 +44,7 @@ public final class TestOrigin: Sendable {
 
     /// Starts listening; port 0 picks a free port.
     public static func start(host: String = "127.0.0.1", port: Int = 0) async throws -> TestOrigin {
-        let box = Mutex<TestOrigin?>(nil)
+        let box = Locked<TestOrigin?>(nil)
         let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
