@@ -33,6 +33,23 @@ import TestSupport
         #expect(error?.description.contains(url) == true)
     }
 
+    @Test func connectionThatNeverCompletesIsAConnectTimeout() async throws {
+        let listener = try #require(StalledListener())
+        let client = try UpstreamClient(configuration: UpstreamConfiguration(connectTimeout: .seconds(1)))
+        let url = "http://127.0.0.1:\(listener.port)/seg.ts"
+        let started = ContinuousClock.now
+        let error = await upstreamError { () async throws(UpstreamError) in try await client.fetch(UpstreamRequest(url: url)) }
+        let waited = ContinuousClock.now - started
+        await client.shutdown()
+        withExtendedLifetime(listener) {}
+        guard case .timeout(url, .connect, _)? = error else {
+            Issue.record("expected .timeout(.connect), got \(String(describing: error))")
+            return
+        }
+        #expect(waited >= .milliseconds(900))
+        #expect(error?.description.hasSuffix("for \(url)") == true)
+    }
+
     @Test func lateHeadIsAFirstByteTimeout() async throws {
         try await withOrigin(configuration: UpstreamConfiguration(firstByteTimeout: .seconds(1))) { origin, client in
             origin.route("/slow.m3u8", .delayedHeaders(.seconds(4), then: .bytes(body: [1])))
