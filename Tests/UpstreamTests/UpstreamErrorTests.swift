@@ -98,6 +98,24 @@ import TestSupport
         }
     }
 
+    @Test func originClosingMidBodyIsATransferErrorAfterTheBytesItSent() async throws {
+        try await withOrigin { origin, client in
+            origin.route("/cut.ts", .truncated(size: 100_000, after: 30_000))
+            let response = try await client.fetch(UpstreamRequest(url: origin.baseURL + "/cut.ts"))
+            #expect(response.header("Content-Length") == "100000")
+            var received: [UInt8] = []
+            let error = await upstreamError { () async throws(UpstreamError) in
+                for try await chunk in response.body { received += chunk }
+            }
+            #expect(received == patternBytes(offset: 0, count: 30_000))
+            guard case .transfer(let url, _)? = error else {
+                Issue.record("expected .transfer, got \(String(describing: error))")
+                return
+            }
+            #expect(url == origin.baseURL + "/cut.ts")
+        }
+    }
+
     @Test func bodyLargerThanTheLimitIsTooLarge() async throws {
         try await withOrigin { origin, client in
             origin.route("/big.m3u8", .generated(size: 5_000_000))
