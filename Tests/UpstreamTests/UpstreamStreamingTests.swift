@@ -56,7 +56,7 @@ import TestSupport
             let response = try await client.fetch(UpstreamRequest(url: origin.baseURL + "/big.ts"))
             #expect(response.header("Content-Length") == String(size))
             // Not reading: the transfer must pause with a bounded buffer.
-            let bound = highWatermark + 64 * 1024
+            let bound = highWatermark + Transfer.receiveBufferSize(highWatermark: highWatermark)
             for _ in 0..<50 where response.body.pauseCount == 0 {
                 try await Task.sleep(for: .milliseconds(20))
             }
