@@ -47,6 +47,33 @@ import TestSupport
         }
     }
 
+    @Test func connectionHeadersOfTheClientAreNotForwarded() async throws {
+        try await withOrigin { origin, client in
+            origin.route("/s.ts", .bytes(body: [9, 8, 7]))
+            let headers = [
+                (name: "Host", value: "proxy.example:8080"), (name: "Transfer-Encoding", value: "chunked"),
+                (name: "Connection", value: "keep-alive, X-Hop"), (name: "Content-Length", value: "12"),
+            ]
+            let response = try await client.fetch(UpstreamRequest(url: origin.baseURL + "/s.ts", headers: headers))
+            #expect(try await response.body.collect(upTo: 100) == [9, 8, 7])
+            let logged = try #require(origin.requestLog.first)
+            #expect(logged.header("Host") == "127.0.0.1:\(origin.port)")
+            #expect(logged.header("Transfer-Encoding") == nil)
+            #expect(logged.header("Content-Length") == nil)
+            #expect(logged.header("Connection") == nil)
+            #expect(logged.header("Accept") == nil)
+        }
+    }
+
+    @Test func decodeContentKeepsContentLengthOfAnUnencodedBody() async throws {
+        try await withOrigin { origin, client in
+            origin.route("/plain.m3u8", .bytes(body: Array("#EXTM3U\n".utf8)))
+            let response = try await client.fetch(UpstreamRequest(url: origin.baseURL + "/plain.m3u8", decodeContent: true))
+            #expect(response.header("Content-Length") == "8")
+            #expect(try await response.body.collect(upTo: 100) == Array("#EXTM3U\n".utf8))
+        }
+    }
+
     @Test func headerWithLineBreakIsRejectedBeforeSending() async throws {
         try await withOrigin { origin, client in
             let request = UpstreamRequest(url: origin.baseURL + "/x", headers: [(name: "X-Bad", value: "a\r\nInjected: 1")])
