@@ -81,7 +81,8 @@ public final class TestOrigin: Sendable {
 
     public var requestLog: [LoggedRequest] { state.withLock { $0.requestLog } }
     public var connectionsAccepted: Int { state.withLock { $0.connectionsAccepted } }
-    /// Responses whose last byte was handed to the kernel.
+    /// Responses whose last byte was handed to the kernel. The count can trail the client having
+    /// read those bytes by a moment: assert it with `waitUntil`.
     public var responsesCompleted: Int { state.withLock { $0.responsesCompleted } }
     /// Responses cut short because the client went away (or a write failed).
     public var responsesAborted: Int { state.withLock { $0.responsesAborted } }
