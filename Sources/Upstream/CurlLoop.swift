@@ -21,8 +21,10 @@ final class CurlLoop: @unchecked Sendable {
     }
 
     private let multi: UnsafeMutableRawPointer
-    private let queue = Mutex(Queue())
+    private let queue = Locked(Queue())
     private let firstByteTimeoutNs: UInt64
+    /// Easy handles currently in the multi handle (tests, metrics).
+    let activeCount = Atomic<Int>(0)
 
     // Curl thread only.
     private var active: [UnsafeMutableRawPointer: Transfer] = [:]
@@ -117,12 +119,14 @@ final class CurlLoop: @unchecked Sendable {
             return
         }
         active[transfer.handle] = transfer
+        activeCount.store(active.count, ordering: .relaxed)
         awaitingHead.append(transfer)
     }
 
     /// Takes the transfer out of the multi handle now. With an error, the transfer fails with it.
     private func remove(_ transfer: Transfer, error: UpstreamError?) {
         guard active.removeValue(forKey: transfer.handle) != nil else { return }
+        activeCount.store(active.count, ordering: .relaxed)
         _ = curl_multi_remove_handle(multi, transfer.handle)
         if let error { transfer.fail(error) }
         transfer.releaseHandle()
@@ -133,6 +137,7 @@ final class CurlLoop: @unchecked Sendable {
         var code = CURLE_OK
         while cs_multi_next_done(multi, &handle, &code) == 1 {
             guard let handle, let transfer = active.removeValue(forKey: handle) else { continue }
+            activeCount.store(active.count, ordering: .relaxed)
             _ = curl_multi_remove_handle(multi, handle)
             transfer.completed(code, nowNs: cs_monotonic_ns())
             transfer.releaseHandle()

@@ -20,6 +20,9 @@ public final class UpstreamClient: Sendable {
         await loop.shutdown()
     }
 
+    /// Transfers currently running on the curl thread (tests, metrics).
+    var activeTransferCount: Int { loop.activeCount.load(ordering: .relaxed) }
+
     /// Returns once the response head has arrived (status and headers); the body streams afterwards.
     public func fetch(_ request: UpstreamRequest) async throws(UpstreamError) -> UpstreamResponse {
         let transfer = try Transfer(request: request, configuration: configuration, loop: loop)

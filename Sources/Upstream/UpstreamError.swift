@@ -24,6 +24,10 @@ public enum UpstreamError: Error, Sendable, CustomStringConvertible, Equatable {
     }
 
     public var description: String {
+        text.oneLine
+    }
+
+    private var text: String {
         switch self {
         case let .dns(url, message):
             return "could not resolve the upstream host (\(message)) for \(url)"

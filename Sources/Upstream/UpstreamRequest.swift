@@ -1,5 +1,7 @@
-/// One request to an origin. Headers are forwarded as given: the caller has already removed
-/// hop-by-hop headers.
+/// One request to an origin. Headers are forwarded as given (the caller has already removed
+/// hop-by-hop headers); Host, Connection, Transfer-Encoding, Content-Length and other headers
+/// about the client's connection or a request body are dropped defensively. curl adds neither
+/// Accept nor Expect; User-Agent falls back to the configured one when absent.
 public struct UpstreamRequest: Sendable {
     public enum Method: String, Sendable {
         case get = "GET"

@@ -96,6 +96,14 @@ final class OriginHandler: ChannelInboundHandler, RemovableChannelHandler {
         case .closeImmediately:
             inProgressID = nil
             context.close(promise: nil)
+        case let .truncated(size, after):
+            writeHead(status: 200, headers: [("Content-Type", "application/octet-stream")], contentLength: max(size, 0), to: head, context: context)
+            var buffer = context.channel.allocator.buffer(capacity: max(min(after, size), 0))
+            buffer.writeBytes(patternBytes(offset: 0, count: min(after, size)))
+            inProgressID = nil
+            context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(buffer)))).assumeIsolated().whenComplete { _ in
+                context.close(promise: nil)
+            }
         case let .gzip(body, contentType):
             let acceptsGzip = head.headers[canonicalForm: "Accept-Encoding"].contains { $0.lowercased().hasPrefix("gzip") }
             var headers = [("Content-Type", contentType), ("Vary", "Accept-Encoding")]

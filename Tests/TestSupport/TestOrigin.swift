@@ -2,7 +2,6 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
-import Synchronization
 
 /// A programmable loopback HTTP/1.1 origin for end-to-end tests: routes map a path (query ignored)
 /// to a canned `Response`; it logs requests and counts connections and completed/aborted responses.
@@ -24,6 +23,7 @@ public final class TestOrigin: Sendable {
 
     struct State {
         var routes: [String: Response] = [:]
+        var directories: [(prefix: String, directory: String)] = []
         var requestLog: [LoggedRequest] = []
         var connectionsAccepted = 0
         var responsesCompleted = 0
@@ -31,8 +31,8 @@ public final class TestOrigin: Sendable {
         var children: [ObjectIdentifier: any Channel] = [:]
     }
 
-    let state = Mutex(State())
-    private let serverChannel = Mutex<(any Channel)?>(nil)
+    let state = Locked(State())
+    private let serverChannel = Locked<(any Channel)?>(nil)
     public let port: Int
     public let host: String
 
@@ -45,7 +45,7 @@ public final class TestOrigin: Sendable {
 
     /// Starts listening; port 0 picks a free port.
     public static func start(host: String = "127.0.0.1", port: Int = 0) async throws -> TestOrigin {
-        let box = Mutex<TestOrigin?>(nil)
+        let box = Locked<TestOrigin?>(nil)
         let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -72,9 +72,17 @@ public final class TestOrigin: Sendable {
         state.withLock { $0.routes[path] = response }
     }
 
+    /// Serves the files under `directory` for request paths under `urlPrefix` ("/media/"), with a
+    /// content type from the extension (m3u8, ts, m4s, mp4, aac, vtt, key…). Exact routes win;
+    /// paths containing ".." get 404.
+    public func routeDirectory(_ urlPrefix: String, directory: String) {
+        state.withLock { $0.directories.append((prefix: urlPrefix, directory: directory)) }
+    }
+
     public var requestLog: [LoggedRequest] { state.withLock { $0.requestLog } }
     public var connectionsAccepted: Int { state.withLock { $0.connectionsAccepted } }
-    /// Responses whose last byte was handed to the kernel.
+    /// Responses whose last byte was handed to the kernel. The count can trail the client having
+    /// read those bytes by a moment: assert it with `waitUntil`.
     public var responsesCompleted: Int { state.withLock { $0.responsesCompleted } }
     /// Responses cut short because the client went away (or a write failed).
     public var responsesAborted: Int { state.withLock { $0.responsesAborted } }
@@ -115,7 +123,28 @@ public final class TestOrigin: Sendable {
     func responseFor(_ request: LoggedRequest) -> Response? {
         state.withLock { state in
             state.requestLog.append(request)
-            return state.routes[request.path]
+            if let response = state.routes[request.path] { return response }
+            for (prefix, directory) in state.directories where request.path.hasPrefix(prefix) {
+                let relative = String(request.path.dropFirst(prefix.count))
+                let components = relative.split(separator: "/")
+                guard !components.contains(".."), !components.isEmpty else { return nil }
+                let path = directory + "/" + components.joined(separator: "/")
+                return .file(path: path, contentType: Self.contentType(forPath: path))
+            }
+            return nil
+        }
+    }
+
+    static func contentType(forPath path: String) -> String {
+        switch path.split(separator: ".").last?.lowercased() ?? "" {
+        case "m3u8": return "application/vnd.apple.mpegurl"
+        case "ts": return "video/mp2t"
+        case "m4s", "mp4", "m4v": return "video/mp4"
+        case "m4a": return "audio/mp4"
+        case "aac": return "audio/aac"
+        case "vtt", "webvtt": return "text/vtt"
+        case "json": return "application/json"
+        default: return "application/octet-stream"
         }
     }
 
@@ -139,5 +168,8 @@ extension TestOrigin {
         case closeImmediately
         /// gzip-encoded when the request's Accept-Encoding allows gzip, plain otherwise.
         case gzip(body: [UInt8], contentType: String)
+        /// Announces `size` pattern bytes, sends the first `after`, then closes the connection
+        /// (counted neither completed nor aborted).
+        case truncated(size: Int, after: Int)
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import TestSupport
 @testable import Upstream
@@ -46,6 +47,33 @@ import TestSupport
         }
     }
 
+    @Test func connectionHeadersOfTheClientAreNotForwarded() async throws {
+        try await withOrigin { origin, client in
+            origin.route("/s.ts", .bytes(body: [9, 8, 7]))
+            let headers = [
+                (name: "Host", value: "proxy.example:8080"), (name: "Transfer-Encoding", value: "chunked"),
+                (name: "Connection", value: "keep-alive, X-Hop"), (name: "Content-Length", value: "12"),
+            ]
+            let response = try await client.fetch(UpstreamRequest(url: origin.baseURL + "/s.ts", headers: headers))
+            #expect(try await response.body.collect(upTo: 100) == [9, 8, 7])
+            let logged = try #require(origin.requestLog.first)
+            #expect(logged.header("Host") == "127.0.0.1:\(origin.port)")
+            #expect(logged.header("Transfer-Encoding") == nil)
+            #expect(logged.header("Content-Length") == nil)
+            #expect(logged.header("Connection") == nil)
+            #expect(logged.header("Accept") == nil)
+        }
+    }
+
+    @Test func decodeContentKeepsContentLengthOfAnUnencodedBody() async throws {
+        try await withOrigin { origin, client in
+            origin.route("/plain.m3u8", .bytes(body: Array("#EXTM3U\n".utf8)))
+            let response = try await client.fetch(UpstreamRequest(url: origin.baseURL + "/plain.m3u8", decodeContent: true))
+            #expect(response.header("Content-Length") == "8")
+            #expect(try await response.body.collect(upTo: 100) == Array("#EXTM3U\n".utf8))
+        }
+    }
+
     @Test func headerWithLineBreakIsRejectedBeforeSending() async throws {
         try await withOrigin { origin, client in
             let request = UpstreamRequest(url: origin.baseURL + "/x", headers: [(name: "X-Bad", value: "a\r\nInjected: 1")])
@@ -56,6 +84,28 @@ import TestSupport
             }
             #expect(message.contains("X-Bad"))
             #expect(origin.requestLog.isEmpty)
+        }
+    }
+
+    @Test func directoryRouteServesFilesWithRanges() async throws {
+        let directory = "/tmp/upstream-tests-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: directory + "/v1", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let segment = patternBytes(offset: 7, count: 5000)
+        try Data(segment).write(to: URL(fileURLWithPath: directory + "/v1/seg1.ts"))
+        try await withOrigin { origin, client in
+            origin.routeDirectory("/media/", directory: directory)
+            let full = try await client.fetch(UpstreamRequest(url: origin.baseURL + "/media/v1/seg1.ts"))
+            #expect(full.status == 200)
+            #expect(full.header("Content-Type") == "video/mp2t")
+            #expect(try await full.body.collect(upTo: 10_000) == segment)
+            let part = try await client.fetch(UpstreamRequest(url: origin.baseURL + "/media/v1/seg1.ts", headers: [(name: "Range", value: "bytes=-100")]))
+            #expect(part.status == 206)
+            #expect(try await part.body.collect(upTo: 10_000) == Array(segment.suffix(100)))
+            let escape = try await client.fetch(UpstreamRequest(url: origin.baseURL + "/media/../etc/passwd"))
+            #expect(escape.status == 404)
+            let missing = try await client.fetch(UpstreamRequest(url: origin.baseURL + "/media/v1/nope.ts"))
+            #expect(missing.status == 404)
         }
     }
 

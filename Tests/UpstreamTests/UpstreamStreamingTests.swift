@@ -56,7 +56,7 @@ import TestSupport
             let response = try await client.fetch(UpstreamRequest(url: origin.baseURL + "/big.ts"))
             #expect(response.header("Content-Length") == String(size))
             // Not reading: the transfer must pause with a bounded buffer.
-            let bound = highWatermark + 64 * 1024
+            let bound = highWatermark + Transfer.receiveBufferSize(highWatermark: highWatermark)
             for _ in 0..<50 where response.body.pauseCount == 0 {
                 try await Task.sleep(for: .milliseconds(20))
             }
@@ -105,8 +105,61 @@ import TestSupport
                 #expect(count == 300_000 + index * 77_777)
                 #expect(intact)
             }
-            #expect(origin.responsesCompleted == 50)
+            #expect(await origin.waitUntil { $0.responsesCompleted == 50 })
             #expect(origin.connectionsAccepted <= 32)
         }
+    }
+}
+
+@Suite struct UpstreamChurnTests {
+    /// Completed, cancelled, dropped and timed-out transfers interleaved: the complete ones stay
+    /// intact and no transfer is left running on the curl thread afterwards.
+    @Test func mixedCancellationsLeaveNothingRunning() async throws {
+        // A separate client with a short first-byte timeout, so that only /late.ts can time out.
+        let impatient = try UpstreamClient(configuration: UpstreamConfiguration(firstByteTimeout: .seconds(1)))
+        try await withOrigin(configuration: UpstreamConfiguration(bufferHighWatermark: 64 * 1024)) { origin, client in
+            origin.route("/seg.ts", .generated(size: 700_000, chunk: 8 * 1024))
+            origin.route("/slow.ts", .generated(size: 50_000_000, chunk: 4 * 1024, delayBetweenChunks: .milliseconds(2)))
+            origin.route("/late.ts", .delayedHeaders(.seconds(3), then: .bytes(body: [1])))
+            let outcomes = try await withThrowingTaskGroup(of: String.self) { group in
+                for index in 0..<60 {
+                    group.addTask {
+                        switch index % 4 {
+                        case 0:
+                            let response = try await client.fetch(UpstreamRequest(url: origin.baseURL + "/seg.ts"))
+                            let (count, intact) = try await readPattern(response.body)
+                            return count == 700_000 && intact ? "complete" : "corrupt"
+                        case 1:
+                            let response = try await client.fetch(UpstreamRequest(url: origin.baseURL + "/slow.ts"))
+                            var iterator = response.body.makeAsyncIterator()
+                            for _ in 0..<(index % 7) { _ = try await iterator.next() }
+                            response.body.cancel()
+                            return "cancelled"
+                        case 2:
+                            _ = try await client.fetch(UpstreamRequest(url: origin.baseURL + "/slow.ts"))
+                            return "dropped"
+                        default:
+                            do {
+                                _ = try await impatient.fetch(UpstreamRequest(url: origin.baseURL + "/late.ts"))
+                                return "late head arrived"
+                            } catch let error as UpstreamError {
+                                return error.isTimeout ? "timed out" : "\(error)"
+                            }
+                        }
+                    }
+                }
+                var all: [String: Int] = [:]
+                for try await outcome in group { all[outcome, default: 0] += 1 }
+                return all
+            }
+            #expect(outcomes == ["complete": 15, "cancelled": 15, "dropped": 15, "timed out": 15])
+            let idle = await origin.waitUntil { _ in client.activeTransferCount == 0 && impatient.activeTransferCount == 0 }
+            #expect(idle)
+            // The origin counts a completion when its last write returns, which can be after the client has read it.
+            #expect(await origin.waitUntil { $0.responsesAborted == 45 && $0.responsesCompleted == 15 })
+            #expect(origin.responsesAborted == 45)
+            #expect(origin.responsesCompleted == 15)
+        }
+        await impatient.shutdown()
     }
 }
