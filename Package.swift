@@ -56,6 +56,8 @@ let package = Package(
         .testTarget(name: "ChaosTests", dependencies: ["Chaos", "HLS"]),
         .testTarget(name: "UpstreamTests", dependencies: ["Upstream", "TestSupport"] + nio),
         .testTarget(name: "DemoOriginTests", dependencies: ["DemoOrigin", "HLS"] + nio),
+        // Runs the built `hlschaos` binary: exit codes, messages, signals, reloads.
+        .testTarget(name: "CLITests", dependencies: ["TestSupport"]),
         .testTarget(name: "ProxyTests", dependencies: ["Proxy", "DemoOrigin", "Upstream", "HLS", "Chaos", "TestSupport"] + nio),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,96 @@
+import Foundation
+import TestSupport
+
+/// The `hlschaos` binary built next to the test bundle (`swift build --build-tests` builds both).
+enum CLI {
+    static let binary: String = {
+        let bundle = Bundle.main.bundleURL
+        var directory = bundle.deletingLastPathComponent()
+        for _ in 0..<3 {
+            let candidate = directory.appendingPathComponent("hlschaos").path
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+            directory.deleteLastPathComponent()
+        }
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        return root.appendingPathComponent(".build/debug/hlschaos").path
+    }()
+
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    struct Result: Sendable {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// Runs `hlschaos ARGS` to completion.
+    static func run(_ arguments: [String], timeout: TimeInterval = 60) async throws -> Result {
+        let process = Running(arguments)
+        try process.start()
+        return await process.wait(timeout: timeout)
+    }
+
+    /// A running `hlschaos` whose output is collected as it arrives.
+    final class Running: @unchecked Sendable {
+        let process = Process()
+        private let lock = NSLock()
+        private var out = Data()
+        private var err = Data()
+
+        init(_ arguments: [String]) {
+            process.executableURL = URL(fileURLWithPath: CLI.binary)
+            process.arguments = arguments
+            process.currentDirectoryURL = CLI.repository
+            process.standardInput = FileHandle.nullDevice
+        }
+
+        func start() throws {
+            let outPipe = Pipe(), errPipe = Pipe()
+            process.standardOutput = outPipe
+            process.standardError = errPipe
+            outPipe.fileHandleForReading.readabilityHandler = { [self] handle in
+                let data = handle.availableData
+                lock.withLock { out.append(data) }
+            }
+            errPipe.fileHandleForReading.readabilityHandler = { [self] handle in
+                let data = handle.availableData
+                lock.withLock { err.append(data) }
+            }
+            try process.run()
+        }
+
+        var stdout: String { lock.withLock { String(decoding: out, as: UTF8.self) } }
+        var stderr: String { lock.withLock { String(decoding: err, as: UTF8.self) } }
+
+        /// Waits until `text` shows up in stdout or stderr.
+        func waitForOutput(containing text: String, timeout: TimeInterval = 30) async -> Bool {
+            let deadline = Date().addingTimeInterval(timeout)
+            while Date() < deadline {
+                if stdout.contains(text) || stderr.contains(text) { return true }
+                if !process.isRunning { return stdout.contains(text) || stderr.contains(text) }
+                try? await Task.sleep(for: .milliseconds(100))
+            }
+            return false
+        }
+
+        func signal(_ number: Int32) { kill(process.processIdentifier, number) }
+
+        func wait(timeout: TimeInterval) async -> Result {
+            let deadline = Date().addingTimeInterval(timeout)
+            while process.isRunning && Date() < deadline { try? await Task.sleep(for: .milliseconds(50)) }
+            if process.isRunning { process.terminate() }
+            process.waitUntilExit()
+            try? await Task.sleep(for: .milliseconds(100))  // let the readability handlers drain
+            return Result(status: process.terminationStatus, stdout: stdout, stderr: stderr)
+        }
+    }
+
+    /// A free loopback port (bound then released).
+    static func freePort() async throws -> Int {
+        let origin = try await TestOrigin.start()
+        let port = origin.port
+        try await origin.shutdown()
+        return port
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import Testing
+import TestSupport
+
+@Suite(.serialized) struct CLITests {
+    @Test func portInUseIsAClearErrorWithExitCode1() async throws {
+        let origin = try await TestOrigin.start()
+        let result = try await CLI.run(["serve", "--upstream", origin.baseURL, "--host", "127.0.0.1", "--port", String(origin.port)])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("port \(origin.port) on 127.0.0.1 is already in use"))
+        try await origin.shutdown()
+    }
+
+    @Test func invalidConfigNamesFileAndKeyAndExits1() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("hlschaos-bad-\(UUID()).json").path
+        try #"{"upstream": "http://127.0.0.1:1", "sesionIdleTimeout": "5m"}"#.write(toFile: path, atomically: true, encoding: .utf8)
+        let result = try await CLI.run(["serve", "--config", path])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("\(path): sesionIdleTimeout: unknown key (did you mean \"sessionIdleTimeout\"?)"))
+    }
+
+    @Test func serveWithoutAnOriginSaysWhatToGive() async throws {
+        let result = try await CLI.run(["serve", "--port", "0"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("--upstream"))
+    }
+
+    @Test func invalidRulesStopStartUpWithEveryProblem() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("hlschaos-rules-\(UUID()).json").path
+        try #"{"name": "x", "rules": [{"id": "a", "match": {"msm": 3}, "action": {"status": 503}}]}"#.write(toFile: path, atomically: true, encoding: .utf8)
+        let result = try await CLI.run(["serve", "--upstream", "http://127.0.0.1:1", "--port", "0", "--rules", path])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("\(path): $.rules[0].match.msm: unknown key"))
+        #expect(result.stderr.contains("did you mean \"msn\""))
+    }
+
+    @Test func sigtermLetsTheInFlightResponseFinishThenExits0() async throws {
+        let origin = try await TestOrigin.start()
+        origin.route("/slow.ts", .generated(size: 2_000_000, chunk: 100_000, delayBetweenChunks: .milliseconds(100)))
+        let port = try await CLI.freePort()
+        let proxy = CLI.Running(["serve", "--upstream", origin.baseURL, "--host", "127.0.0.1", "--port", String(port)])
+        try proxy.start()
+        #expect(await proxy.waitForOutput(containing: "listening"))
+        async let download = RawHTTP.get(port: port, "/slow.ts")
+        try await Task.sleep(for: .milliseconds(500))
+        proxy.signal(SIGTERM)
+        let response = try await download
+        #expect(response.status == 200)
+        #expect(response.ending == .complete)
+        #expect(response.body == patternBytes(offset: 0, count: 2_000_000))
+        let result = await proxy.wait(timeout: 10)
+        #expect(result.status == 0)
+        #expect(result.stderr.contains("finishing in-flight responses"))
+        try await origin.shutdown()
+    }
+
+    @Test func ruleFileReloadsOnChangeAndABrokenEditKeepsTheRunningRules() async throws {
+        let origin = try await TestOrigin.start()
+        origin.route("/a.m3u8", .bytes(headers: [("Content-Type", "application/vnd.apple.mpegurl")], body: Array("#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2,\na.ts\n".utf8)))
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("hlschaos-reload-\(UUID()).json").path
+        func write(_ status: Int) throws {
+            try #"{"name": "r", "rules": [{"id": "m", "match": {"kind": "media"}, "action": {"status": \#(status)}}]}"#
+                .write(toFile: path, atomically: true, encoding: .utf8)
+        }
+        try write(500)
+        let port = try await CLI.freePort()
+        let proxy = CLI.Running(["serve", "--upstream", origin.baseURL, "--host", "127.0.0.1", "--port", String(port), "--rules", path])
+        try proxy.start()
+        #expect(await proxy.waitForOutput(containing: "listening"))
+        #expect(try await RawHTTP.get(port: port, "/a.m3u8").status == 500)
+
+        try await Task.sleep(for: .milliseconds(1100))  // a new modification time
+        try write(503)
+        var reloaded = false
+        for _ in 0..<50 where !reloaded {
+            try await Task.sleep(for: .milliseconds(200))
+            reloaded = try await RawHTTP.get(port: port, "/a.m3u8").status == 503
+        }
+        #expect(reloaded)
+
+        try await Task.sleep(for: .milliseconds(1100))
+        try #"{"name": "r", "rules": [{"id": "m", "match": {"kind": "media"}, "action": {"status": 1503}}]}"#
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(await proxy.waitForOutput(containing: "rules not reloaded, the running rules stay"))
+        #expect(try await RawHTTP.get(port: port, "/a.m3u8").status == 503)
+
+        proxy.signal(SIGHUP)
+        #expect(await proxy.waitForOutput(containing: "received SIGHUP"))
+        proxy.signal(SIGINT)
+        #expect(await proxy.wait(timeout: 10).status == 0)
+        try await origin.shutdown()
+    }
+
+    @Test func validateAcceptsEveryPresetAndRejectsABrokenFile() async throws {
+        let presets = try FileManager.default.contentsOfDirectory(atPath: CLI.repository.appendingPathComponent("rules").path)
+            .filter { $0.hasSuffix(".json") }.map { "rules/" + $0 }
+        let good = try await CLI.run(["validate"] + presets)
+        #expect(good.status == 0, "\(good.stdout)\(good.stderr)")
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("hlschaos-v-\(UUID()).json").path
+        try #"{"name": "x", "rules": [{"id": "a", "match": {"kind": "segmnt"}, "action": {"throttle": "fast"}}]}"#.write(toFile: path, atomically: true, encoding: .utf8)
+        let bad = try await CLI.run(["validate", path])
+        #expect(bad.status == 1)
+        let output = bad.stdout + bad.stderr
+        #expect(output.contains("\(path): $.rules[0].match.kind"))
+        #expect(output.contains("\(path): $.rules[0].action.throttle"))
+    }
+}
