@@ -57,7 +57,7 @@ import TestSupport
             #expect(response.header("Content-Length") == String(size))
             // Not reading: the transfer must pause with a bounded buffer.
             let bound = highWatermark + Transfer.receiveBufferSize(highWatermark: highWatermark)
-            for _ in 0..<50 where response.body.pauseCount == 0 {
+            for _ in 0..<500 where response.body.pauseCount == 0 {
                 try await Task.sleep(for: .milliseconds(20))
             }
             try await Task.sleep(for: .milliseconds(500))
