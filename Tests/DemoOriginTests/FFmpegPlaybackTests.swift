@@ -70,11 +70,10 @@ import Testing
     }
 
     /// The clock is frozen with the live edge just after a loop point, so ffmpeg's start
-    /// (three segments from the end) crosses the EXT-X-DISCONTINUITY. MPEG-TS flavours only:
-    /// ffmpeg 5.1's HLS demuxer drops the first fMP4 segment after a timestamp reset (the
-    /// same happens with a plain file playlist, nothing to do with the origin), so with a
-    /// frozen clock it would wait forever for the missing frames.
-    @Test(arguments: ["ts", "aes"])
+    /// (three segments from the end) crosses the EXT-X-DISCONTINUITY. For fMP4 this also
+    /// proves the loop's decode times keep increasing: ffmpeg drops fMP4 fragments whose
+    /// decode time goes backwards, and would then wait forever for the missing frames.
+    @Test(arguments: DemoOrigin.liveFlavours)
     func ffmpegPlaysAcrossTheLoopDiscontinuity(flavour: String) async throws {
         try Self.requireTools()
         let clock = TestClock()
@@ -90,5 +89,30 @@ import Testing
             let videoFrames = run.stdout.split(separator: "\n").filter { $0.hasPrefix("0,") }.count
             #expect(videoFrames == 125, "\(url): \(run.stderr)")
         }
+    }
+
+    /// Live fMP4 loop 2 starts 48 s after loop 0 in media time, audio and video alike.
+    @Test(arguments: ["v1", "audio/fr"])
+    func liveFMP4LoopsKeepMediaTimeIncreasing(rendition: String) async throws {
+        try Self.requireTools()
+        let clock = TestClock()
+        let origin = try DemoOrigin(clock: clock.function)
+        clock.advance(by: 2 * 30)
+        let initSegment = try BundledMedia.data("fmp4/\(rendition)/init.mp4")
+        func firstTime(_ segment: Data) async throws -> Double {
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("demo-\(UUID().uuidString).mp4")
+            defer { try? FileManager.default.removeItem(at: file) }
+            try (initSegment + segment).write(to: file)
+            let probe = try await ToolRun.run("ffprobe", ["-v", "error", "-show_entries", "packet=dts_time",
+                                                          "-of", "csv=p=0", file.path])
+            let times = probe.stdout.split(separator: "\n").compactMap { Double($0.split(separator: ",")[0]) }
+            return try #require(times.min(), "ffprobe: \(probe.stderr)")
+        }
+        let vod = try BundledMedia.data("fmp4/\(rendition)/s003.m4s")
+        let live = origin.respond(method: "GET", path: "/live/fmp4/\(rendition)/seg-27.m4s", headers: []).body
+        #expect(live.count == vod.count)
+        #expect(try await firstTime(live) - firstTime(vod) == 48)
+        let loopZero = origin.respond(method: "GET", path: "/live/fmp4/\(rendition)/seg-3.m4s", headers: []).body
+        #expect(loopZero == vod)
     }
 }

@@ -152,4 +152,18 @@ import Testing
             #expect(live.body == origin.respond(method: "GET", path: "/vod/\(flavour)/master.m3u8", headers: []).body)
         }
     }
+
+    @Test func liveFMP4SubtitlesFollowTheShiftedMediaTime() throws {
+        let clock = TestClock()
+        let origin = try DemoOrigin(clock: clock.function)
+        clock.advance(by: 2 * 20)
+        let vod = String(decoding: try BundledMedia.data("fmp4/subs/en/s001.vtt"), as: UTF8.self)
+        let live = String(decoding: origin.respond(method: "GET", path: "/live/fmp4/subs/en/seg-13.vtt", headers: []).body,
+                          as: UTF8.self)
+        #expect(vod.contains("X-TIMESTAMP-MAP=MPEGTS:7200,LOCAL:00:00:00.000\n"))
+        #expect(live == vod.replacingOccurrences(of: "MPEGTS:7200,", with: "MPEGTS:\(7200 + 24 * 90_000),"))
+        // MPEG-TS flavours restart their timestamps at each loop: their cues stay as they are.
+        let tsLive = origin.respond(method: "GET", path: "/live/ts/subs/en/seg-13.vtt", headers: []).body
+        #expect(tsLive == (try BundledMedia.data("ts/subs/en/s001.vtt")))
+    }
 }
