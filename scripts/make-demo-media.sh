@@ -76,7 +76,9 @@ for v in "${variants[@]}"; do
 done
 for a in "${audios[@]}"; do
     read -r lang _ tone <<<"$a"
-    ff -f lavfi -i "sine=frequency=$tone:beep_factor=2:sample_rate=48000:duration=$duration" \
+    # 50 ms short of the video: the AAC encoder's priming frame would otherwise spill into a
+    # 13th, 21 ms segment, and the live window needs the same segment count in every rendition.
+    ff -f lavfi -i "sine=frequency=$tone:beep_factor=2:sample_rate=48000:duration=$((duration - 1)).95" \
         -c:a aac -b:a "${audio_kbit}k" -ac 1 -flags +bitexact -fflags +bitexact "$work/$lang.m4a"
 done
 

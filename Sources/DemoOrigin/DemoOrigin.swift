@@ -28,6 +28,9 @@ public struct DemoOrigin: Sendable {
     private let media: MediaLibrary
     /// Live writers keyed by media playlist path relative to the media folder (`ts/v0/index.m3u8`).
     private let liveWriters: [String: LiveMediaPlaylistWriter]
+    /// fMP4 media timescales of live renditions (keyed like `liveWriters`) whose loops are
+    /// shifted forward in time instead of restarting at zero; see `FMP4TimeShift`.
+    private let liveTimescales: [String: UInt32]
     private let timeline: LiveTimeline
     private let clock: @Sendable () -> Date
 
@@ -45,6 +48,7 @@ public struct DemoOrigin: Sendable {
         let timeline = LiveTimeline(originStart: clock(), segmentDuration: Self.segmentDuration,
                                     windowSize: Self.liveWindowSize)
         var writers: [String: LiveMediaPlaylistWriter] = [:]
+        var timescales: [String: UInt32] = [:]
         for flavour in Self.liveFlavours {
             var segmentCount: Int?
             for (path, data) in media.files where path.hasPrefix(flavour + "/") && path.hasSuffix("/index.m3u8") {
@@ -58,10 +62,19 @@ public struct DemoOrigin: Sendable {
                 }
                 segmentCount = vod.segments.count
                 writers[path] = LiveMediaPlaylistWriter(vod: vod, timeline: timeline)
+                if let mapURI = vod.mapURI {
+                    let initPath = Self.directory(of: path) + "/" + mapURI
+                    guard let initData = media.files[initPath],
+                          let timescale = FMP4TimeShift.timescale(ofInitSegment: initData) else {
+                        throw DemoOriginError.unsupportedPlaylist(path: path, reason: "no media timescale in \(initPath)")
+                    }
+                    timescales[path] = timescale
+                }
             }
         }
         self.media = media
         self.liveWriters = writers
+        self.liveTimescales = timescales
         self.timeline = timeline
         self.clock = clock
     }
@@ -143,11 +156,36 @@ public struct DemoOrigin: Sendable {
             }
             let file = directory + "/" + segment.uri
             guard let data = media.files[file] else { return nil }
-            return .content(data, contentType: ContentType.forPath(file), isLivePlaylist: false)
+            let body = shiftedForLoop(data, playlist: directory + "/index.m3u8", msn: msn,
+                                      segmentCount: writer.vod.segments.count, fileExtension: segment.fileExtension)
+            return .content(body, contentType: ContentType.forPath(file), isLivePlaylist: false)
         }
         // Master playlist, init segments, keys: the same files as VOD.
         guard let data = media.files[relative] else { return nil }
         return .content(data, contentType: ContentType.forPath(relative), isLivePlaylist: false)
+    }
+
+    /// Loop `n` of a flavour with fMP4 media plays `n × loop length` later in media time
+    /// (see `FMP4TimeShift`); its WebVTT timestamp maps move along. MPEG-TS loops restart at zero.
+    private func shiftedForLoop(_ data: Data, playlist: String, msn: Int, segmentCount: Int, fileExtension: String) -> Data {
+        let loop = msn / segmentCount
+        let flavour = playlist.prefix { $0 != "/" }
+        guard loop > 0, liveTimescales.keys.contains(where: { $0.hasPrefix(flavour + "/") }) else { return data }
+        let loopSeconds = segmentCount * Int(Self.segmentDuration)
+        if let timescale = liveTimescales[playlist] {
+            let (sequenceOffset, overflow) = UInt32(truncatingIfNeeded: loop).multipliedReportingOverflow(by: UInt32(segmentCount))
+            guard !overflow, loop <= Int(UInt32.max) else { return data }
+            return FMP4TimeShift.shifted(data, bySeconds: loop * loopSeconds, timescale: timescale,
+                                         sequenceOffset: sequenceOffset) ?? data
+        }
+        if fileExtension == "vtt" {
+            return WebVTTTimeShift.shifted(data, bySeconds: loop * loopSeconds)
+        }
+        return data
+    }
+
+    private static func directory(of path: String) -> String {
+        path.split(separator: "/").dropLast().joined(separator: "/")
     }
 
     private var indexText: String {

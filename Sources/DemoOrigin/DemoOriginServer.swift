@@ -68,6 +68,11 @@ final class DemoHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         }
     }
 
+    /// A broken connection only concerns this client: drop it.
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        context.close(promise: nil)
+    }
+
     private func respond(to head: HTTPRequestHead, context: ChannelHandlerContext) {
         let answer = origin.respond(method: head.method.rawValue, path: head.uri,
                                     headers: head.headers.map { ($0.name, $0.value) })

@@ -17,6 +17,14 @@ struct VODMediaPlaylist: Sendable, Equatable {
     var headerLines: [String]
     var segments: [Segment]
 
+    /// The URI of the EXT-X-MAP tag (fMP4 init segment), if any.
+    var mapURI: String? {
+        guard let line = headerLines.first(where: { $0.hasPrefix("#EXT-X-MAP:") }),
+              let start = line.range(of: "URI=\"") else { return nil }
+        let uri = line[start.upperBound...].prefix { $0 != "\"" }
+        return uri.isEmpty ? nil : String(uri)
+    }
+
     /// Tags the live window writes itself (or must not write).
     private static let replacedTags = [
         "#EXTM3U", "#EXT-X-MEDIA-SEQUENCE", "#EXT-X-DISCONTINUITY-SEQUENCE", "#EXT-X-PLAYLIST-TYPE", "#EXT-X-ENDLIST",

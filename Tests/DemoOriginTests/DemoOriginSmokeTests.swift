@@ -1,4 +1,0 @@
-import Testing
-@testable import DemoOrigin
-
-@Test func moduleBuilds() { #expect(Bool(true)) }

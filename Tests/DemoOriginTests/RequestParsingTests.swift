@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+@testable import DemoOrigin
+
+@Suite struct ByteRangeTests {
+    @Test(arguments: [
+        ("bytes=0-99", ByteRange.slice(lower: 0, upper: 99)),
+        ("bytes=10-", .slice(lower: 10, upper: 999)),
+        ("bytes=-100", .slice(lower: 900, upper: 999)),
+        ("bytes=-5000", .slice(lower: 0, upper: 999)),
+        ("bytes=990-2000", .slice(lower: 990, upper: 999)),
+        ("bytes=999-999", .slice(lower: 999, upper: 999)),
+        ("bytes=1000-", .unsatisfiable),
+        ("bytes=1000-1001", .unsatisfiable),
+        ("bytes=-0", .unsatisfiable),
+        ("bytes=0-1,5-6", .whole),
+        ("bytes=5-1", .whole),
+        ("items=0-1", .whole),
+        ("bytes=a-b", .whole),
+        ("bytes=+1-2", .whole),
+    ])
+    func resolves(header: String, expected: ByteRange) {
+        #expect(ByteRange.resolve(header: header, length: 1000) == expected)
+    }
+
+    @Test func absentHeaderServesEverything() {
+        #expect(ByteRange.resolve(header: nil, length: 10) == .whole)
+    }
+}
+
+@Suite struct RequestPathTests {
+    @Test func plainPathSplitsIntoComponents() throws {
+        #expect(try RequestPath.components(of: "/vod/ts/v0/s000.ts?token=abc").get() == ["vod", "ts", "v0", "s000.ts"])
+        #expect(try RequestPath.components(of: "/").get() == [])
+        #expect(try RequestPath.components(of: "/vod/ts/v%30/index.m3u8").get() == ["vod", "ts", "v0", "index.m3u8"])
+    }
+
+    @Test(arguments: [
+        "/vod/../../etc/passwd", "/vod/ts/%2e%2e/%2e%2e/x", "/vod/ts/%2E%2E%2Fx", "/vod/./ts", "/vod//ts",
+        "/vod/ts\\..\\x", "/vod/%00", "/vod/%zz", "vod/ts/master.m3u8", "*",
+    ])
+    func rejectsTraversalAndJunk(target: String) {
+        #expect(throws: RequestPath.Invalid.self) { try RequestPath.components(of: target).get() }
+    }
+}
+
+@Suite struct ProgramDateTimeTests {
+    @Test func formatsUTCWithMilliseconds() {
+        #expect(ProgramDateTime.format(Date(timeIntervalSince1970: 0)) == "1970-01-01T00:00:00.000Z")
+        #expect(ProgramDateTime.format(Date(timeIntervalSince1970: 1_800_000_000.25)) == "2027-01-15T08:00:00.250Z")
+        #expect(ProgramDateTime.format(Date(timeIntervalSince1970: 951_782_400.999)) == "2000-02-29T00:00:00.999Z")
+        #expect(ProgramDateTime.format(Date(timeIntervalSince1970: -1)) == "1969-12-31T23:59:59.000Z")
+    }
+}
