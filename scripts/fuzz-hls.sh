@@ -6,8 +6,10 @@ cd "$(dirname "$0")/.."
 seconds=${1:-600}
 out=.build-fuzz
 mkdir -p "$out/corpus" "$out/artifacts"
+# (ld.gold warns about every ASan helper symbol; those lines are noise.)
 swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name HLSFuzz \
-    Sources/HLS/*.swift Tests/Fuzz/HLSFuzz.swift -o "$out/hls-fuzz"
+    Sources/HLS/*.swift Tests/Fuzz/HLSFuzz.swift -o "$out/hls-fuzz" 2>&1 | grep -v 'Cannot export local symbol' || true
+test -x "$out/hls-fuzz"
 # Tag names as a dictionary help the fuzzer build valid-looking lines.
 sed -n 's/^ *case [a-zA-Z]* = "\(#EXT[A-Z0-9-]*\)".*/"\1"/p' Sources/HLS/TagName.swift > "$out/hls.dict"
 for word in URI= BANDWIDTH= METHOD= BYTERANGE= DURATION= GROUP-ID= TYPE= NAME= VALUE= '{$' '"' , @ : YES NONE; do
@@ -16,4 +18,4 @@ done
 exec "$out/hls-fuzz" -max_total_time="$seconds" -max_len=8192 -timeout=10 -rss_limit_mb=2048 \
     -dict="$out/hls.dict" -artifact_prefix="$out/artifacts/" -print_final_stats=1 \
     "$out/corpus" Tests/HLSTests/Corpus/ffmpeg Tests/HLSTests/Corpus/rfc8216 Tests/HLSTests/Corpus/rfc8216bis \
-    Tests/HLSTests/Corpus/handmade
+    Tests/HLSTests/Corpus/handmade Tests/HLSTests/Corpus/fuzz-regressions

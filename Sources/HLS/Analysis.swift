@@ -11,6 +11,9 @@ struct URIPlace: Sendable {
     var renditionIndex: Int?
     var msn: Int?
     var partIndex: Int?
+    /// Index of the view entry the URI belongs to (segment, hint, report, date range,
+    /// session data or key), so that rewriting can update the views without a new pass.
+    var owner: Int?
 }
 
 /// A tag line and the URI line that goes with it (EXT-X-STREAM-INF).
@@ -54,7 +57,12 @@ struct Analysis: Sendable {
     var serverControl: ServerControl?
     var skip: Skip?
     var segments: [Segment] = []
+    /// MSN the segment after the last one gets (counts EXT-X-SKIP).
+    var nextMSN = 0
     var segmentSpans: [SegmentSpan] = []
+    /// Per segment: line index of the EXT-X-KEY / EXT-X-MAP in effect, or -1.
+    var segmentKeyLines: [Int] = []
+    var segmentMapLines: [Int] = []
     var trailingParts: [Part] = []
     var preloadHints: [PreloadHint] = []
     var renditionReports: [RenditionReport] = []

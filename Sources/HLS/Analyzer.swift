@@ -3,8 +3,9 @@ import Foundation
 /// One pass over the lines that computes the typed views, checks the tags and records
 /// where every URI sits. In strict mode the first problem throws; otherwise problems
 /// become warnings and the pass goes on.
-final class Analyzer {
-    private let bytes: [UInt8]
+struct Analyzer {
+    /// The playlist's storage, borrowed for the duration of `analyze`.
+    private let bytes: UnsafeBufferPointer<UInt8>
     private let lines: [LineRecord]
     private let url: URL?
     private let strict: Bool
@@ -34,6 +35,8 @@ final class Analyzer {
     private var segmentFirstLine = 0
     private var currentKey: Key?
     private var currentMap: MapInfo?
+    private var currentKeyLine = -1
+    private var currentMapLine = -1
     private var currentBitrate: Int?
     private var previousRange: (uri: String, end: Int)?
     private var previousPartRange: (uri: String, end: Int)?
@@ -42,7 +45,7 @@ final class Analyzer {
     private var discontinuities = 0
     private var elapsed = 0.0
 
-    init(bytes: [UInt8], lines: [LineRecord], url: URL?, strict: Bool) {
+    private init(bytes: UnsafeBufferPointer<UInt8>, lines: [LineRecord], url: URL?, strict: Bool) {
         self.bytes = bytes
         self.lines = lines
         self.url = url
@@ -50,10 +53,26 @@ final class Analyzer {
     }
 
     static func analyze(bytes: [UInt8], lines: [LineRecord], url: URL?, strict: Bool) throws(PlaylistError) -> Analysis {
-        try Analyzer(bytes: bytes, lines: lines, url: url, strict: strict).run()
+        let outcome = bytes.withUnsafeBufferPointer { buffer -> Result<Analysis, PlaylistError> in
+            var analyzer = Analyzer(bytes: buffer, lines: lines, url: url, strict: strict)
+            do throws(PlaylistError) {
+                return .success(try analyzer.run())
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try outcome.get()
     }
 
-    private func run() throws(PlaylistError) -> Analysis {
+    private mutating func run() throws(PlaylistError) -> Analysis {
+        // Typical media playlists have two lines per segment; growing these arrays while
+        // parsing would copy them several times.
+        let estimate = lines.count / 2 + 4
+        result.segments.reserveCapacity(estimate)
+        result.segmentSpans.reserveCapacity(estimate)
+        result.segmentKeyLines.reserveCapacity(estimate)
+        result.segmentMapLines.reserveCapacity(estimate)
+        result.places.reserveCapacity(estimate)
         try checkHeader()
         var index = result.headerLine + 1
         segmentFirstLine = index
@@ -70,13 +89,13 @@ final class Analyzer {
 
     // MARK: reporting
 
-    private func report(_ kind: PlaylistErrorKind, _ message: String, line: Int? = nil) throws(PlaylistError) {
+    private mutating func report(_ kind: PlaylistErrorKind, _ message: String, line: Int? = nil) throws(PlaylistError) {
         let error = PlaylistError(line: (line ?? lineIndex) + 1, kind: kind, message: message)
         if strict { throw error }
         result.warnings.append(error)
     }
 
-    private func flushProblems() throws(PlaylistError) {
+    private mutating func flushProblems() throws(PlaylistError) {
         let pendingProblems = problems
         problems.removeAll()
         for (kind, message) in pendingProblems { try report(kind, message) }
@@ -84,7 +103,7 @@ final class Analyzer {
 
     // MARK: header
 
-    private func checkHeader() throws(PlaylistError) {
+    private mutating func checkHeader() throws(PlaylistError) {
         var index = 0
         while index < lines.count {
             var (start, end) = trimmed(lines[index])
@@ -102,7 +121,7 @@ final class Analyzer {
                 continue
             }
             let name = tagNameEnd(start, end)
-            if TagName.lookup(bytes[start..<name]) == .extm3u && name == end {
+            if TagName.lookup(UnsafeBufferPointer(rebasing: bytes[start..<name])) == .extm3u && name == end {
                 result.headerLine = index
                 return
             }
@@ -128,9 +147,15 @@ final class Analyzer {
         return position
     }
 
-    private func process(_ line: LineRecord) throws(PlaylistError) {
+    private mutating func process(_ line: LineRecord) throws(PlaylistError) {
         let (start, end) = trimmed(line)
         if start == end { return }
+        if start != line.start || end != line.end {
+            try report(.misplacedWhitespace, "whitespace at the start or end of the line")
+        }
+        if !Self.isValidUTF8(bytes[line.start..<line.end]) {
+            try report(.invalidEncoding, "line is not valid UTF-8")
+        }
         if bytes[start] != 0x23 {
             try handleURILine(start, end)
             return
@@ -139,15 +164,20 @@ final class Analyzer {
             return  // a comment
         }
         let nameEnd = tagNameEnd(start, end)
-        guard let tag = TagName.lookup(bytes[start..<nameEnd]) else { return }  // unknown tags pass through
+        guard let tag = TagName.lookup(UnsafeBufferPointer(rebasing: bytes[start..<nameEnd])) else { return }  // unknown tags pass through
         let valueStart = nameEnd < end ? nameEnd + 1 : end
         try handle(tag, valueStart, end, hasValue: nameEnd < end)
+    }
+
+    private static func isValidUTF8(_ slice: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+        if !slice.contains(where: { $0 >= 0x80 }) { return true }
+        return String(validating: slice, as: UTF8.self) != nil
     }
 
     // MARK: text and variables
 
     /// The text of `bytes[start..<end]` with `{$name}` references substituted.
-    private func text(_ start: Int, _ end: Int) -> String {
+    private mutating func text(_ start: Int, _ end: Int) -> String {
         var position = start
         var hasReference = false
         while position + 1 < end {
@@ -158,7 +188,7 @@ final class Analyzer {
         return substitute(start, end)
     }
 
-    private func substitute(_ start: Int, _ end: Int) -> String {
+    private mutating func substitute(_ start: Int, _ end: Int) -> String {
         var output: [UInt8] = []
         output.reserveCapacity(end - start)
         var position = start
@@ -193,46 +223,46 @@ final class Analyzer {
             || byte == 0x2D || byte == 0x5F
     }
 
-    private func attributes(_ tag: TagName, _ start: Int, _ end: Int) -> AttributeList {
+    private mutating func attributes(_ tag: TagName, _ start: Int, _ end: Int) -> AttributeList {
         let tagLabel = String(tag.rawValue.dropFirst())
         return AttributeParser.parse(bytes, from: start, to: end,
                                      substitute: { self.text($0, $1) },
                                      problem: { self.problems.append((.malformedAttribute, "\(tagLabel): \($0)")) })
     }
 
-    private func required(_ list: AttributeList, _ name: String, _ tag: TagName) -> String? {
+    private mutating func required(_ list: AttributeList, _ name: String, _ tag: TagName) -> String? {
         if let value = list[name] { return value }
         problems.append((.missingAttribute, "\(tag.rawValue.dropFirst()): missing required attribute \(name)"))
         return nil
     }
 
-    private func integerAttribute(_ list: AttributeList, _ name: String, _ tag: TagName) -> Int? {
+    private mutating func integerAttribute(_ list: AttributeList, _ name: String, _ tag: TagName) -> Int? {
         guard let raw = list[name] else { return nil }
         if let value = ValueParsing.integer(raw) { return value }
         problems.append((.invalidValue, "\(tag.rawValue.dropFirst()): \(name) is not a decimal integer: \(raw)"))
         return nil
     }
 
-    private func decimalAttribute(_ list: AttributeList, _ name: String, _ tag: TagName) -> Double? {
+    private mutating func decimalAttribute(_ list: AttributeList, _ name: String, _ tag: TagName) -> Double? {
         guard let raw = list[name] else { return nil }
         if let value = ValueParsing.decimal(raw) { return value }
         problems.append((.invalidValue, "\(tag.rawValue.dropFirst()): \(name) is not a decimal number: \(raw)"))
         return nil
     }
 
-    private func addPlace(_ attribute: Attribute?, _ kind: URIKind, msn: Int? = nil, variantIndex: Int? = nil,
-                          renditionIndex: Int? = nil, partIndex: Int? = nil) {
+    private mutating func addPlace(_ attribute: Attribute?, _ kind: URIKind, msn: Int? = nil, variantIndex: Int? = nil,
+                          renditionIndex: Int? = nil, partIndex: Int? = nil, owner: Int? = nil) {
         guard let attribute else { return }
         result.places.append(URIPlace(lineIndex: lineIndex, start: attribute.valueStart, end: attribute.valueEnd,
                                       text: attribute.value, kind: kind, variantIndex: variantIndex,
-                                      renditionIndex: renditionIndex, msn: msn, partIndex: partIndex))
+                                      renditionIndex: renditionIndex, msn: msn, partIndex: partIndex, owner: owner))
     }
 
-    private var nextMSN: Int { result.mediaSequence + skippedSegments + result.segments.count }
+    private var nextMSN: Int { ValueParsing.add(ValueParsing.add(result.mediaSequence, skippedSegments), result.segments.count) }
 
     // MARK: tags
 
-    private func noteKind(_ tag: TagName) throws(PlaylistError) {
+    private mutating func noteKind(_ tag: TagName) throws(PlaylistError) {
         if tag.isMultivariantTag { sawMultivariantTag = true }
         if tag.isMediaTag { sawMediaTag = true }
         if sawMultivariantTag && sawMediaTag && !reportedMixedKinds {
@@ -241,7 +271,7 @@ final class Analyzer {
         }
     }
 
-    private func noteHeaderTag(_ tag: TagName) throws(PlaylistError) {
+    private mutating func noteHeaderTag(_ tag: TagName) throws(PlaylistError) {
         if result.firstLine[tag] != nil {
             try report(.duplicateTag, "\(tag.rawValue.dropFirst()) appears more than once")
         } else {
@@ -252,7 +282,7 @@ final class Analyzer {
         }
     }
 
-    private func handle(_ tag: TagName, _ start: Int, _ end: Int, hasValue: Bool) throws(PlaylistError) {
+    private mutating func handle(_ tag: TagName, _ start: Int, _ end: Int, hasValue: Bool) throws(PlaylistError) {
         try noteKind(tag)
         switch tag {
         case .extm3u:
@@ -279,8 +309,9 @@ final class Analyzer {
             try noteHeaderTag(tag)
             if let value = ValueParsing.integer(bytes, start, end) {
                 result.targetDuration = value
-            } else if let value = ValueParsing.decimal(bytes, start, end), value >= 0 {
-                result.targetDuration = Int(value.rounded())
+            } else if let value = ValueParsing.decimal(bytes, start, end), value >= 0,
+                      let rounded = ValueParsing.int(exactly: value.rounded()) {
+                result.targetDuration = rounded
                 try report(.invalidValue, "EXT-X-TARGETDURATION must be a decimal integer, found \(text(start, end))")
             } else {
                 try report(.invalidValue, "EXT-X-TARGETDURATION: not a decimal integer: \(text(start, end))")
@@ -356,6 +387,7 @@ final class Analyzer {
             let key = makeKey(list, tag)
             addPlace(list.attribute("URI"), .key, msn: nextMSN)
             currentKey = key?.method == "NONE" ? nil : key
+            currentKeyLine = currentKey == nil ? -1 : lineIndex
         case .map:
             let list = attributes(tag, start, end)
             if let uri = required(list, "URI", tag) {
@@ -368,6 +400,7 @@ final class Analyzer {
                     }
                 }
                 currentMap = MapInfo(uri: uri, byteRange: range)
+                currentMapLine = lineIndex
             }
             addPlace(list.attribute("URI"), .map, msn: nextMSN)
         case .dateRange:
@@ -375,14 +408,15 @@ final class Analyzer {
             let id = required(list, "ID", tag) ?? ""
             result.dateRanges.append(DateRange(id: id, startDate: list["START-DATE"], attributes: list.dictionary,
                                                line: lineIndex + 1))
-            addPlace(list.attribute("X-ASSET-URI"), .dateRangeAsset, msn: nextMSN)
-            addPlace(list.attribute("X-ASSET-LIST"), .dateRangeAsset, msn: nextMSN)
+            let owner = result.dateRanges.count - 1
+            addPlace(list.attribute("X-ASSET-URI"), .dateRangeAsset, msn: nextMSN, owner: owner)
+            addPlace(list.attribute("X-ASSET-LIST"), .dateRangeAsset, msn: nextMSN, owner: owner)
         case .skip:
             try noteHeaderTag(tag)
             let list = attributes(tag, start, end)
             _ = required(list, "SKIPPED-SEGMENTS", tag)
             let count = integerAttribute(list, "SKIPPED-SEGMENTS", tag) ?? 0
-            skippedSegments += count
+            skippedSegments = ValueParsing.add(skippedSegments, count)
             result.skip = Skip(skippedSegments: count,
                                recentlyRemovedDateRanges: list["RECENTLY-REMOVED-DATERANGES"], line: lineIndex + 1)
         case .part:
@@ -396,7 +430,7 @@ final class Analyzer {
                     byteRangeStart: integerAttribute(list, "BYTERANGE-START", tag),
                     byteRangeLength: integerAttribute(list, "BYTERANGE-LENGTH", tag), line: lineIndex + 1))
             }
-            addPlace(list.attribute("URI"), .preloadHint, msn: nextMSN)
+            addPlace(list.attribute("URI"), .preloadHint, msn: nextMSN, owner: result.preloadHints.count - 1)
         case .renditionReport:
             let list = attributes(tag, start, end)
             if let uri = required(list, "URI", tag) {
@@ -404,7 +438,7 @@ final class Analyzer {
                     uri: uri, lastMSN: integerAttribute(list, "LAST-MSN", tag),
                     lastPart: integerAttribute(list, "LAST-PART", tag), line: lineIndex + 1))
             }
-            addPlace(list.attribute("URI"), .renditionReport)
+            addPlace(list.attribute("URI"), .renditionReport, owner: result.renditionReports.count - 1)
         case .media:
             try handleMedia(start, end)
         case .streamInf:
@@ -432,11 +466,15 @@ final class Analyzer {
             }
             result.sessionData.append(SessionData(dataID: id, value: list["VALUE"], uri: list["URI"],
                                                   language: list["LANGUAGE"], line: lineIndex + 1))
-            addPlace(list.attribute("URI"), .sessionData)
+            addPlace(list.attribute("URI"), .sessionData, owner: result.sessionData.count - 1)
         case .sessionKey:
             let list = attributes(tag, start, end)
-            if let key = makeKey(list, tag) { result.sessionKeys.append(key) }
-            addPlace(list.attribute("URI"), .sessionKey)
+            var owner: Int?
+            if let key = makeKey(list, tag) {
+                owner = result.sessionKeys.count
+                result.sessionKeys.append(key)
+            }
+            addPlace(list.attribute("URI"), .sessionKey, owner: owner)
         case .contentSteering:
             let list = attributes(tag, start, end)
             if let uri = required(list, "SERVER-URI", tag) {
@@ -446,7 +484,7 @@ final class Analyzer {
         }
     }
 
-    private func handleDefine(_ start: Int, _ end: Int) throws(PlaylistError) {
+    private mutating func handleDefine(_ start: Int, _ end: Int) throws(PlaylistError) {
         let list = attributes(.define, start, end)
         if let name = list["NAME"] {
             guard let value = list["VALUE"] else {
@@ -473,7 +511,7 @@ final class Analyzer {
         return components.queryItems?.first(where: { $0.name == name })?.value
     }
 
-    private func makeKey(_ list: AttributeList, _ tag: TagName) -> Key? {
+    private mutating func makeKey(_ list: AttributeList, _ tag: TagName) -> Key? {
         guard let method = required(list, "METHOD", tag) else { return nil }
         let uri = list["URI"]
         if method != "NONE" && uri == nil {
@@ -486,7 +524,7 @@ final class Analyzer {
                    keyFormatVersions: list["KEYFORMATVERSIONS"])
     }
 
-    private func handleExtinf(_ start: Int, _ end: Int, hasValue: Bool) throws(PlaylistError) {
+    private mutating func handleExtinf(_ start: Int, _ end: Int, hasValue: Bool) throws(PlaylistError) {
         if pending.duration != nil { try report(.duplicateTag, "EXTINF appears twice before one URI line") }
         var comma = start
         while comma < end && bytes[comma] != 0x2C { comma += 1 }
@@ -506,7 +544,7 @@ final class Analyzer {
         }
     }
 
-    private func handlePart(_ start: Int, _ end: Int) throws(PlaylistError) {
+    private mutating func handlePart(_ start: Int, _ end: Int) throws(PlaylistError) {
         let list = attributes(.part, start, end)
         let duration = required(list, "DURATION", .part) != nil ? decimalAttribute(list, "DURATION", .part) : nil
         guard let uri = required(list, "URI", .part) else { return }
@@ -522,19 +560,19 @@ final class Analyzer {
                     }
                 }
                 range = ByteRange(length: parsed.length, offset: offset ?? 0)
-                previousPartRange = (uri, (offset ?? 0) + parsed.length)
+                previousPartRange = (uri, ValueParsing.add(offset ?? 0, parsed.length))
             } else {
                 problems.append((.invalidValue, "EXT-X-PART: BYTERANGE must be <length>[@<offset>], found \(raw)"))
             }
         } else {
             previousPartRange = nil
         }
-        addPlace(list.attribute("URI"), .part, msn: nextMSN, partIndex: pending.parts.count)
+        addPlace(list.attribute("URI"), .part, msn: nextMSN, partIndex: pending.parts.count, owner: result.segments.count)
         pending.parts.append(Part(duration: duration ?? 0, uri: uri, independent: list["INDEPENDENT"] == "YES",
                                   byteRange: range, gap: list["GAP"] == "YES", line: lineIndex + 1))
     }
 
-    private func handleMedia(_ start: Int, _ end: Int) throws(PlaylistError) {
+    private mutating func handleMedia(_ start: Int, _ end: Int) throws(PlaylistError) {
         let list = attributes(.media, start, end)
         let type = required(list, "TYPE", .media) ?? ""
         let groupID = required(list, "GROUP-ID", .media) ?? ""
@@ -553,8 +591,12 @@ final class Analyzer {
 
     // MARK: URI lines
 
-    private func handleURILine(_ start: Int, _ end: Int) throws(PlaylistError) {
+    private mutating func handleURILine(_ start: Int, _ end: Int) throws(PlaylistError) {
         let uri = text(start, end)
+        for position in start..<end where bytes[position] < 0x20 || bytes[position] == 0x7F {
+            try report(.invalidValue, "URI contains a control character (byte \(bytes[position]))")
+            break
+        }
         if let streamInf = pendingStreamInf {
             pendingStreamInf = nil
             let list = streamInf.attributes
@@ -580,7 +622,7 @@ final class Analyzer {
         try finishSegment(uri: uri, start: start, end: end)
     }
 
-    private func finishSegment(uri: String, start: Int, end: Int) throws(PlaylistError) {
+    private mutating func finishSegment(uri: String, start: Int, end: Int) throws(PlaylistError) {
         sawMediaTag = true
         let msn = nextMSN
         var duration = 0.0
@@ -600,7 +642,7 @@ final class Analyzer {
                 }
             }
             range = ByteRange(length: pendingRange.length, offset: offset ?? 0)
-            previousRange = (uri, (offset ?? 0) + pendingRange.length)
+            previousRange = (uri, ValueParsing.add(offset ?? 0, pendingRange.length))
         } else {
             previousRange = nil
         }
@@ -608,12 +650,15 @@ final class Analyzer {
         let programDateTime = pending.programDateTime ?? nextProgramDateTime
         nextProgramDateTime = programDateTime?.addingTimeInterval(duration)
         result.segments.append(Segment(
-            msn: msn, index: result.segments.count, discontinuitySequence: result.discontinuitySequence + discontinuities,
+            msn: msn, index: result.segments.count, discontinuitySequence: ValueParsing.add(result.discontinuitySequence, discontinuities),
             discontinuity: pending.discontinuity, duration: duration, title: pending.title, uri: uri, byteRange: range,
             key: currentKey, map: currentMap, programDateTime: programDateTime, gap: pending.gap,
             bitrate: currentBitrate, parts: pending.parts, startTime: elapsed, line: lineIndex + 1))
         result.segmentSpans.append(SegmentSpan(firstLine: segmentFirstLine, uriLine: lineIndex))
-        result.places.append(URIPlace(lineIndex: lineIndex, start: start, end: end, text: uri, kind: .segment, msn: msn))
+        result.segmentKeyLines.append(currentKeyLine)
+        result.segmentMapLines.append(currentMapLine)
+        result.places.append(URIPlace(lineIndex: lineIndex, start: start, end: end, text: uri, kind: .segment, msn: msn,
+                                      owner: result.segments.count - 1))
         elapsed += duration
         segmentFirstLine = lineIndex + 1
         pending = PendingSegment()
@@ -622,11 +667,12 @@ final class Analyzer {
 
     // MARK: end
 
-    private func finish() throws(PlaylistError) {
+    private mutating func finish() throws(PlaylistError) {
         if let streamInf = pendingStreamInf {
             try report(.missingURI, "EXT-X-STREAM-INF is not followed by a URI line", line: streamInf.line)
         }
         result.kind = sawMultivariantTag ? .multivariant : .media
+        result.nextMSN = nextMSN
         result.trailingParts = pending.parts
         if pending.duration != nil {
             try report(.missingURI, "EXTINF is not followed by a URI line")

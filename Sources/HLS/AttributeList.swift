@@ -36,7 +36,7 @@ enum AttributeParser {
     /// Parses `bytes[start..<end]` as an attribute list. Quoted values may contain commas.
     /// Problems are reported through `problem` and parsing continues with the next pair.
     static func parse(
-        _ bytes: [UInt8], from start: Int, to end: Int,
+        _ bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int,
         substitute: (Int, Int) -> String,
         problem: (String) -> Void
     ) -> AttributeList {

@@ -9,6 +9,9 @@ public struct Playlist: Sendable {
     var storage: [UInt8]
     var lines: [LineRecord]
     var analysis: Analysis
+    /// True while the lines tile `storage` in order with their line endings, so that
+    /// `storage` is the serialised playlist. Raw line edits clear it; `reanalyze` restores it.
+    var compact = true
 
     /// Base for resolving relative URIs (RFC 3986) and source of `EXT-X-DEFINE:QUERYPARAM` values.
     public var url: URL? {
@@ -35,6 +38,7 @@ public struct Playlist: Sendable {
 
     /// Recomputes the views after an edit. Edited playlists are always analysed leniently.
     mutating func reanalyze() {
+        compactStorage()
         do {
             analysis = try Analyzer.analyze(bytes: storage, lines: lines, url: url, strict: false)
         } catch {
@@ -76,7 +80,7 @@ public struct Playlist: Sendable {
     public var renditionReports: [RenditionReport] { analysis.renditionReports }
     public var dateRanges: [DateRange] { analysis.dateRanges }
     /// MSN the next segment after the last one will get.
-    public var nextMSN: Int { analysis.mediaSequence + (analysis.skip?.skippedSegments ?? 0) + analysis.segments.count }
+    public var nextMSN: Int { analysis.nextMSN }
     /// Sum of segment durations.
     public var totalDuration: Double { analysis.segments.reduce(0) { $0 + $1.duration } }
 
@@ -95,6 +99,18 @@ public struct Playlist: Sendable {
 
     /// The playlist as bytes: byte-exact for an unmodified playlist.
     public func serialized() -> [UInt8] {
+        compact ? storage : joinedLines()
+    }
+
+    /// Rebuilds `storage` as exactly the serialised lines and re-splits it.
+    mutating func compactStorage() {
+        guard !compact else { return }
+        storage = joinedLines()
+        lines = LineScanner.split(storage)
+        compact = true
+    }
+
+    private func joinedLines() -> [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(storage.count + 64)
         storage.withUnsafeBufferPointer { buffer in

@@ -159,13 +159,13 @@ extension Playlist {
         let segments = analysis.segments
         guard count > 0, !segments.isEmpty else { return }
         let removed = min(count, segments.count)
-        let newMediaSequence = analysis.mediaSequence + removed
+        let newMediaSequence = ValueParsing.add(analysis.mediaSequence, removed)
         var newDiscontinuitySequence = analysis.discontinuitySequence
         if removed < segments.count {
             let first = segments[removed]
             newDiscontinuitySequence = first.discontinuitySequence - (first.discontinuity ? 1 : 0)
         } else {
-            newDiscontinuitySequence += segments.filter(\.discontinuity).count
+            newDiscontinuitySequence = ValueParsing.add(newDiscontinuitySequence, segments.filter(\.discontinuity).count)
         }
         let cutoff = segments[removed - 1].index
         removeSegments(where: { $0.index <= cutoff })
@@ -243,9 +243,11 @@ extension Playlist {
         let record = lines[index]
         let content = storage[record.start..<record.end]
         guard let colon = content.firstIndex(of: 0x3A) else { return }
-        let list = AttributeParser.parse(storage, from: colon + 1, to: record.end,
-                                         substitute: { String(decoding: self.storage[$0..<$1], as: UTF8.self) },
-                                         problem: { _ in })
+        let list = storage.withUnsafeBufferPointer { buffer in
+            AttributeParser.parse(buffer, from: colon + 1, to: record.end,
+                                  substitute: { String(decoding: buffer[$0..<$1], as: UTF8.self) },
+                                  problem: { _ in })
+        }
         var cuts: [Range<Int>] = []
         for attribute in list.items where names.contains(attribute.name) {
             var end = attribute.valueEnd
@@ -271,7 +273,9 @@ extension Playlist {
 
     /// `2010-02-19T14:54:23.031Z`.
     static func formatDate(_ date: Date) -> String {
-        let totalMilliseconds = Int((date.timeIntervalSince1970 * 1000).rounded())
+        // Dates far outside any real stream (extrapolated from absurd durations) are clamped.
+        let clamped = min(max(date.timeIntervalSince1970, -62_135_596_800), 253_402_300_799)  // years 1...9999
+        let totalMilliseconds = ValueParsing.int(exactly: (clamped * 1000).rounded()) ?? 0
         var days = totalMilliseconds / 86_400_000
         var milliseconds = totalMilliseconds % 86_400_000
         if milliseconds < 0 { milliseconds += 86_400_000; days -= 1 }

@@ -12,6 +12,8 @@ public enum PlaylistErrorKind: String, Sendable, Hashable {
     case mixedPlaylistKinds
     case invalidByteRange
     case missingTag
+    case invalidEncoding
+    case misplacedWhitespace
 }
 
 /// A problem found in a playlist, with the 1-based line number where it was found.

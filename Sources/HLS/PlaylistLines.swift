@@ -26,6 +26,7 @@ extension Playlist {
 
     /// Replaces the content of a line; its line ending stays.
     mutating func replaceLine(_ index: Int, with content: some Collection<UInt8>) {
+        compact = false
         let start = storage.count
         storage.append(contentsOf: content)
         lines[index].start = start
@@ -36,6 +37,7 @@ extension Playlist {
     /// without a line ending stays the last line without one.
     mutating func insertRawLines(_ texts: [String], before index: Int) {
         guard !texts.isEmpty else { return }
+        compact = false
         let terminator = preferredTerminator
         var records: [LineRecord] = []
         for text in texts {
@@ -55,6 +57,7 @@ extension Playlist {
     mutating func removeRawLines(_ indices: some Sequence<Int>) {
         let doomed = Set(indices)
         guard !doomed.isEmpty else { return }
+        compact = false
         let lastHadNoTerminator = lines.last?.terminator == LineTerminator.none
         var kept: [LineRecord] = []
         kept.reserveCapacity(lines.count)

@@ -65,23 +65,27 @@ enum TagName: String, CaseIterable, Sendable {
         }
     }
 
-    private static let table: [UInt64: [(TagName, [UInt8])]] = {
-        var table: [UInt64: [(TagName, [UInt8])]] = [:]
+    /// Open hashing into 256 buckets by FNV-1a of the name: no Dictionary hashing per line.
+    private static let buckets: [[(TagName, [UInt8])]] = {
+        var buckets = [[(TagName, [UInt8])]](repeating: [], count: 256)
         for tag in TagName.allCases {
             let bytes = Array(tag.rawValue.utf8)
-            table[fnv1a(bytes[...]), default: []].append((tag, bytes))
+            let hash = bytes.withUnsafeBufferPointer { fnv1a($0) }
+            buckets[Int(hash & 0xFF)].append((tag, bytes))
         }
-        return table
+        return buckets
     }()
 
     /// Looks a tag name (the bytes before `:`) up without building a String.
-    static func lookup(_ name: ArraySlice<UInt8>) -> TagName? {
-        guard let candidates = table[fnv1a(name)] else { return nil }
-        for (tag, bytes) in candidates where bytes.elementsEqual(name) { return tag }
+    static func lookup(_ name: UnsafeBufferPointer<UInt8>) -> TagName? {
+        let bucket = buckets[Int(fnv1a(name) & 0xFF)]
+        for (tag, bytes) in bucket where bytes.count == name.count {
+            if bytes.withUnsafeBufferPointer({ $0.elementsEqual(name) }) { return tag }
+        }
         return nil
     }
 
-    private static func fnv1a(_ bytes: ArraySlice<UInt8>) -> UInt64 {
+    private static func fnv1a(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in bytes {
             hash ^= UInt64(byte)

@@ -61,21 +61,20 @@ struct URIResolver: Sendable {
     /// A relative path with no scheme, authority, dot segments or leading `/`, `?`, `#`:
     /// the common `segment12.ts` case, resolved by prefixing the base directory.
     private static func isPlainRelativePath(_ reference: String) -> Bool {
+        if let answer = reference.utf8.withContiguousStorageIfAvailable(isPlainRelativePath) { return answer }
+        return Array(reference.utf8).withUnsafeBufferPointer { isPlainRelativePath($0) }
+    }
+
+    private static func isPlainRelativePath(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = bytes.first, first != 0x2F, first != 0x3F, first != 0x23 else { return false }
         var previous: UInt8 = 0x2F  // as if preceded by '/'
-        var first = true
-        for byte in reference.utf8 {
-            switch byte {
-            case 0x00...0x20, 0x7F: return false
-            case 0x3A: return false  // ':' may be a scheme; take the full path
-            case 0x2F where first, 0x3F where first, 0x23 where first: return false
-            case 0x2E where previous == 0x2F: return false  // a segment starting with '.'
-            case 0x3F, 0x23: return true  // query or fragment: the path part is done
-            default: break
-            }
+        for byte in bytes {
+            if byte <= 0x20 || byte == 0x7F || byte == 0x3A { return false }  // controls, space, ':' (scheme?)
+            if byte == 0x2E && previous == 0x2F { return false }  // a segment starting with '.'
+            if byte == 0x3F || byte == 0x23 { return true }  // query or fragment: the path part is done
             previous = byte
-            first = false
         }
-        return !first
+        return true
     }
 
     private static func merge(base: Components, path: String) -> String {

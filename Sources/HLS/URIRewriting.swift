@@ -9,48 +9,135 @@ extension Playlist {
     /// Calls `transform` for every URI-bearing place (URI lines and the URI attributes of
     /// EXT-X-MEDIA, I-FRAME-STREAM-INF, KEY, SESSION-KEY, SESSION-DATA, MAP, PART,
     /// PRELOAD-HINT, RENDITION-REPORT, CONTENT-STEERING SERVER-URI and DATERANGE
-    /// X-ASSET-URI / X-ASSET-LIST). Returning nil keeps the original text. Only the URI text
-    /// changes; the rest of each line keeps its bytes. A `"` or line break in the new text is
-    /// percent-encoded so it cannot break the line.
+    /// X-ASSET-URI / X-ASSET-LIST), in document order. Returning nil keeps the original
+    /// text. Only the URI text changes; the rest of each line keeps its bytes. A `"` or line
+    /// break in the new text is percent-encoded so it cannot break the line.
     public mutating func rewriteURIs(_ transform: (URIReference) -> String?) {
         let resolver = URIResolver(base: url)
-        var replacements: [(place: URIPlace, text: [UInt8])] = []
-        for place in analysis.places {
-            guard let newText = transform(reference(for: place, resolver: resolver)) else { continue }
-            let bytes = Self.safeURIBytes(newText)
-            if bytes.elementsEqual(storage[place.start..<place.end]) { continue }
-            replacements.append((place, bytes))
-        }
-        guard !replacements.isEmpty else { return }
-        // New line contents go to one side buffer appended once: appending slices of
-        // `storage` to itself would copy the whole buffer each time.
-        let base = storage.count
-        var added: [UInt8] = []
-        added.reserveCapacity(replacements.count * 64)
-        var index = 0
-        while index < replacements.count {
-            let lineIndex = replacements[index].place.lineIndex
-            var group = [replacements[index]]
-            index += 1
-            while index < replacements.count && replacements[index].place.lineIndex == lineIndex {
-                group.append(replacements[index])
-                index += 1
+        let placeCount = analysis.places.count
+        var replaced: [(index: Int, text: String)] = []
+        var inOrder = true
+        var growth = 0
+        var changedKeyLines: [Int: String] = [:]
+        var changedMapLines: [Int: String] = [:]
+        for index in 0..<placeCount {
+            let place = analysis.places[index]
+            guard let proposed = transform(reference(for: place, resolver: resolver)) else { continue }
+            var text = Self.safeURIText(proposed)
+            let same = text.withUTF8 { new in
+                storage.withUnsafeBufferPointer { old in new.elementsEqual(old[place.start..<place.end]) }
             }
-            if group.count > 1 { group.sort { $0.place.start < $1.place.start } }
-            let record = lines[lineIndex]
-            let newStart = base + added.count
-            var position = record.start
-            for item in group where item.place.start >= position {
-                added.append(contentsOf: storage[position..<item.place.start])
-                added.append(contentsOf: item.text)
-                position = item.place.end
-            }
-            added.append(contentsOf: storage[position..<record.end])
-            lines[lineIndex].start = newStart
-            lines[lineIndex].end = base + added.count
+            if same { continue }
+            if let last = replaced.last, analysis.places[last.index].start > place.start { inOrder = false }
+            if replaced.isEmpty { replaced.reserveCapacity(placeCount - index) }
+            replaced.append((index, text))
+            growth += text.utf8.count - (place.end - place.start)
+            apply(text, to: place, keyLines: &changedKeyLines, mapLines: &changedMapLines)
         }
-        storage.append(contentsOf: added)
-        reanalyze()
+        guard !replaced.isEmpty else { return }
+        if !inOrder { replaced.sort { analysis.places[$0.index].start < analysis.places[$1.index].start } }
+
+        // The new buffer: unchanged stretches copied in one go, new URI text in between.
+        if !compact { compactStorage() }
+        var output: [UInt8] = []
+        output.reserveCapacity(storage.count + max(0, growth))
+        var cursor = 0
+        var oldEnds: [Int] = []
+        var growthBefore: [Int] = [0]  // growthBefore[k]: growth of the first k replaced places
+        oldEnds.reserveCapacity(replaced.count)
+        growthBefore.reserveCapacity(replaced.count + 1)
+        for item in replaced {
+            let place = analysis.places[item.index]
+            output.append(contentsOf: storage[cursor..<place.start])
+            let start = output.count
+            output.append(contentsOf: item.text.utf8)
+            oldEnds.append(place.end)
+            growthBefore.append(growthBefore[growthBefore.count - 1] + (output.count - start) - (place.end - place.start))
+            analysis.places[item.index].text = item.text
+            analysis.places[item.index].start = start
+            analysis.places[item.index].end = output.count
+            cursor = place.end
+        }
+        output.append(contentsOf: storage[cursor..<storage.count])
+
+        // Every old offset moves by the growth of the replaced URIs that end at or before it.
+        var k = 0
+        for lineIndex in lines.indices {
+            while k < oldEnds.count && oldEnds[k] <= lines[lineIndex].start { k += 1 }
+            lines[lineIndex].start += growthBefore[k]
+            while k < oldEnds.count && oldEnds[k] <= lines[lineIndex].end { k += 1 }
+            lines[lineIndex].end += growthBefore[k]
+        }
+        if replaced.count < placeCount {
+            var isReplaced = [Bool](repeating: false, count: placeCount)
+            for item in replaced { isReplaced[item.index] = true }
+            for index in 0..<placeCount where !isReplaced[index] {
+                let place = analysis.places[index]
+                var low = 0
+                var high = oldEnds.count
+                while low < high {
+                    let middle = (low + high) / 2
+                    if oldEnds[middle] <= place.start { low = middle + 1 } else { high = middle }
+                }
+                analysis.places[index].start += growthBefore[low]
+                analysis.places[index].end += growthBefore[low]
+            }
+        }
+        storage = output
+        compact = true
+        if !changedKeyLines.isEmpty || !changedMapLines.isEmpty {
+            for index in analysis.segments.indices {
+                if let uri = changedKeyLines[analysis.segmentKeyLines[index]] { analysis.segments[index].key?.uri = uri }
+                if let uri = changedMapLines[analysis.segmentMapLines[index]] { analysis.segments[index].map?.uri = uri }
+            }
+        }
+    }
+
+    /// Updates the typed view that shows the URI of `place`.
+    private mutating func apply(_ text: String, to place: URIPlace, keyLines: inout [Int: String], mapLines: inout [Int: String]) {
+        switch place.kind {
+        case .variant:
+            if let index = place.variantIndex { analysis.variants[index].uri = text }
+        case .iFrameVariant:
+            if let index = place.variantIndex {
+                analysis.iFrameVariants[index].uri = text
+                analysis.iFrameVariants[index].attributes["URI"] = text
+            }
+        case .rendition:
+            if let index = place.renditionIndex {
+                analysis.renditions[index].uri = text
+                analysis.renditions[index].attributes["URI"] = text
+            }
+        case .segment:
+            if let index = place.owner { analysis.segments[index].uri = text }
+        case .part:
+            guard let owner = place.owner, let part = place.partIndex else { return }
+            if owner < analysis.segments.count {
+                analysis.segments[owner].parts[part].uri = text
+            } else if part < analysis.trailingParts.count {
+                analysis.trailingParts[part].uri = text
+            }
+        case .key:
+            keyLines[place.lineIndex] = text
+        case .map:
+            mapLines[place.lineIndex] = text
+        case .preloadHint:
+            if let index = place.owner { analysis.preloadHints[index].uri = text }
+        case .renditionReport:
+            if let index = place.owner { analysis.renditionReports[index].uri = text }
+        case .dateRangeAsset:
+            guard let index = place.owner else { return }
+            for name in ["X-ASSET-URI", "X-ASSET-LIST"] where analysis.dateRanges[index].attributes[name] == place.text {
+                analysis.dateRanges[index].attributes[name] = text
+                break
+            }
+        case .sessionData:
+            if let index = place.owner { analysis.sessionData[index].uri = text }
+        case .sessionKey:
+            if let index = place.owner { analysis.sessionKeys[index].uri = text }
+        case .steering:
+            analysis.contentSteering?.serverURI = text
+        }
     }
 
     private func reference(for place: URIPlace, resolver: URIResolver) -> URIReference {
@@ -60,9 +147,12 @@ extension Playlist {
                      msn: place.msn, partIndex: place.partIndex, line: place.lineIndex + 1)
     }
 
-    private static func safeURIBytes(_ text: String) -> [UInt8] {
+    /// The text with `"`, CR and LF percent-encoded: they would end the attribute or the line.
+    private static func safeURIText(_ text: String) -> String {
+        var text = text
+        let clean = text.withUTF8 { buffer in !buffer.contains(where: { $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }) }
+        if clean { return text }
         var output: [UInt8] = []
-        output.reserveCapacity(text.utf8.count)
         for byte in text.utf8 {
             switch byte {
             case 0x22: output.append(contentsOf: [0x25, 0x32, 0x32])
@@ -71,6 +161,6 @@ extension Playlist {
             default: output.append(byte)
             }
         }
-        return output
+        return String(decoding: output, as: UTF8.self)
     }
 }

@@ -1,11 +1,23 @@
 import Foundation
 
 enum ValueParsing {
+    /// Sums of values read from a playlist: input can hold numbers big enough to overflow.
+    static func add(_ a: Int, _ b: Int) -> Int {
+        let (sum, overflow) = a.addingReportingOverflow(b)
+        return overflow ? (b > 0 ? Int.max : Int.min) : sum
+    }
+
+    /// `Int(value)` that cannot trap: nil for values out of range or not finite.
+    static func int(exactly value: Double) -> Int? {
+        guard value.isFinite, value > -9.0e18, value < 9.0e18 else { return nil }
+        return Int(value)
+    }
+
     static let powersOfTen: [Double] = (0...22).map { pow(10.0, Double($0)) }
 
     /// Parses a decimal-floating-point like `10.010` from bytes without building a String.
     /// Falls back to `Double(String)` for anything unusual (exponents, long mantissas).
-    static func decimal(_ bytes: [UInt8], _ start: Int, _ end: Int) -> Double? {
+    static func decimal(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Double? {
         var pos = start
         var negative = false
         if pos < end && bytes[pos] == 0x2D { negative = true; pos += 1 }
@@ -33,13 +45,13 @@ enum ValueParsing {
         return negative ? -value : value
     }
 
-    private static func fallback(_ bytes: [UInt8], _ start: Int, _ end: Int) -> Double? {
+    private static func fallback(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Double? {
         guard let value = Double(String(decoding: bytes[start..<end], as: UTF8.self)), value.isFinite else { return nil }
         return value
     }
 
     /// Parses a decimal-integer (no sign) from bytes; nil when empty, not digits or too large.
-    static func integer(_ bytes: [UInt8], _ start: Int, _ end: Int) -> Int? {
+    static func integer(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Int? {
         if start >= end || end - start > 18 { return nil }
         var value = 0
         for pos in start..<end {
@@ -51,18 +63,22 @@ enum ValueParsing {
     }
 
     static func integer(_ text: String) -> Int? {
-        let bytes = Array(text.utf8)
-        return integer(bytes, 0, bytes.count)
+        var text = text
+        return text.withUTF8 { integer($0, 0, $0.count) }
     }
 
     static func decimal(_ text: String) -> Double? {
-        let bytes = Array(text.utf8)
-        return decimal(bytes, 0, bytes.count)
+        var text = text
+        return text.withUTF8 { decimal($0, 0, $0.count) }
     }
 
     /// `<n>[@<o>]` as used by EXT-X-BYTERANGE and the BYTERANGE attribute of MAP / PART.
     static func byteRange(_ text: String) -> (length: Int, offset: Int?)? {
-        let bytes = Array(text.utf8)
+        var text = text
+        return text.withUTF8 { byteRange($0) }
+    }
+
+    private static func byteRange(_ bytes: UnsafeBufferPointer<UInt8>) -> (length: Int, offset: Int?)? {
         var at = bytes.count
         for (index, byte) in bytes.enumerated() where byte == 0x40 { at = index; break }
         guard let length = integer(bytes, 0, at) else { return nil }
@@ -74,7 +90,11 @@ enum ValueParsing {
     /// ISO 8601 / RFC 3339 date-time as used by EXT-X-PROGRAM-DATE-TIME,
     /// e.g. `2010-02-19T14:54:23.031+08:00` or `...Z`. Seconds and time zone may be omitted.
     static func dateTime(_ text: String) -> Date? {
-        let b = Array(text.utf8)
+        var text = text
+        return text.withUTF8 { dateTime($0) }
+    }
+
+    private static func dateTime(_ b: UnsafeBufferPointer<UInt8>) -> Date? {
         var pos = 0
         func number(_ count: Int) -> Int? {
             guard pos + count <= b.count, let value = integer(b, pos, pos + count) else { return nil }
