@@ -29,7 +29,9 @@ struct DemoCommand: AsyncParsableCommand {
         }
         configuration.defaultOrigin = UpstreamLocation(absolute: origin.baseURL)
         try await ProxyRunner(configuration: configuration, logger: logger).run { server in
-            print(Self.banner(proxyPort: server.port, originURL: origin.baseURL, listenHost: configuration.host))
+            // Written unbuffered: through a pipe (tee, CI logs) print() would hold the URLs until exit.
+            let banner = Self.banner(proxyPort: server.port, originURL: origin.baseURL, listenHost: configuration.host)
+            FileHandle.standardOutput.write(Data((banner + "\n").utf8))
         }
         try? await origin.shutdown()
     }

@@ -104,4 +104,23 @@ import TestSupport
         #expect(output.contains("\(path): $.rules[0].match.kind"))
         #expect(output.contains("\(path): $.rules[0].action.throttle"))
     }
+
+    @Test func demoPrintsPlayableVODAndLiveURLs() async throws {
+        let port = try await CLI.freePort()
+        let demo = CLI.Running(["demo", "--host", "127.0.0.1", "--port", String(port)])
+        try demo.start()
+        #expect(await demo.waitForOutput(containing: "Stop with Ctrl-C"))
+        let urls = demo.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { $0.hasPrefix("http://localhost:\(port)/") && $0.hasSuffix(".m3u8") }
+        #expect(urls.contains("http://localhost:\(port)/vod/ts/master.m3u8"))
+        #expect(urls.contains("http://localhost:\(port)/live/ts/master.m3u8"))
+        for url in urls {
+            let path = String(url.dropFirst("http://localhost:\(port)".count))
+            let response = try await RawHTTP.get(port: port, path)
+            #expect(response.status == 200, "\(url)")
+            #expect(response.text.hasPrefix("#EXTM3U"), "\(url)")
+        }
+        demo.signal(SIGINT)
+        #expect(await demo.wait(timeout: 10).status == 0)
+    }
 }
