@@ -46,6 +46,25 @@ import TestSupport
         await proxy.stop()
     }
 
+    static let gstreamer = which("gst-launch-1.0")
+
+    @Test(.enabled(if: gstreamer != nil), arguments: ["/vod/ts/master.m3u8", "/vod/fmp4/master.m3u8"])
+    func gstreamerPlaysVODThroughTheProxyToEndOfStream(master: String) async throws {
+        let proxy = try await ProxyHarness.startWithDemo()
+        let result = try await runCommand(
+            try #require(Self.gstreamer),
+            ["playbin3", "uri=http://127.0.0.1:\(proxy.port)/s/gst\(master)",
+             "video-sink=fakesink sync=false", "audio-sink=fakesink sync=false"],
+            timeout: 120)
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("Got EOS"))
+        #expect(!result.stdout.contains("ERROR") && !result.stderr.contains("ERROR"), "\(result.stderr)")
+        // master + video and audio playlists + 12 video and 12 audio segments at least
+        let session = try #require(proxy.server.sessions.all.first { $0.id == "gst" })
+        #expect(session.requestCount >= 27)
+        await proxy.stop()
+    }
+
     static let hlsjsHarness: String? = {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let script = root.appendingPathComponent("Tests/Players/hlsjs.py").path
