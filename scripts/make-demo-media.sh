@@ -100,7 +100,7 @@ package() {
 
 # Prints "peak average" bit/s of a media playlist, from segment sizes or byte ranges.
 bandwidth() {
-    local dir=$1
+    local dir=$1 playlist=${2:-index.m3u8}
     awk -v dir="$dir" '
         /^#EXTINF:/ { sub(/^#EXTINF:/, ""); sub(/,.*/, ""); d = $0 + 0; next }
         /^#EXT-X-BYTERANGE:/ { sub(/^#EXT-X-BYTERANGE:/, ""); sub(/@.*/, ""); len = $0 + 0; next }
@@ -111,7 +111,7 @@ bandwidth() {
             bps = size * 8 / d; if (bps > peak) peak = bps
             total += size; dur += d; len = 0
         }
-        END { printf "%d %d\n", peak, total * 8 / dur }' "$dir/index.m3u8"
+        END { printf "%d %d\n", peak, total * 8 / dur }' "$dir/$playlist"
 }
 
 # First presentation time of a flavour's video, in 90 kHz ticks, for X-TIMESTAMP-MAP.
@@ -174,7 +174,36 @@ write_master() {
             echo "#EXT-X-STREAM-INF:BANDWIDTH=$((peak + audio_peak)),AVERAGE-BANDWIDTH=$((avg + audio_avg)),RESOLUTION=${w}x${h},FRAME-RATE=$fps.000,CODECS=\"$video_codec,$audio_codec\",AUDIO=\"aud\",SUBTITLES=\"subs\""
             echo "$name/index.m3u8"
         done
+        for v in "${variants[@]}"; do
+            read -r name w h _ <<<"$v"
+            [[ -f "$root/$name/iframes.m3u8" ]] || continue
+            read -r peak avg <<<"$(bandwidth "$root/$name" iframes.m3u8)"
+            echo "#EXT-X-I-FRAME-STREAM-INF:BANDWIDTH=$peak,AVERAGE-BANDWIDTH=$avg,RESOLUTION=${w}x${h},CODECS=\"$video_codec\",URI=\"$name/iframes.m3u8\""
+        done
     } >"$root/master.m3u8"
+}
+
+# I-frame playlist of a TS variant: each segment opens with PAT/PMT and its IDR frame, so
+# the I-frame is the byte range from 0 to the TS packet where the next video frame starts.
+write_iframes() {
+    local dir=$1 i second
+    {
+        echo "#EXTM3U"
+        echo "#EXT-X-VERSION:4"
+        echo "#EXT-X-TARGETDURATION:$seg"
+        echo "#EXT-X-MEDIA-SEQUENCE:0"
+        echo "#EXT-X-PLAYLIST-TYPE:VOD"
+        echo "#EXT-X-I-FRAMES-ONLY"
+        for ((i = 0; i < segments; i++)); do
+            local file
+            file=$(printf 's%03d.ts' "$i")
+            second=$(ffprobe -v error -select_streams v:0 -read_intervals %+#2 -show_entries packet=pos \
+                -of csv=p=0 "$dir/$file" | cut -d, -f1 | grep -E '^[0-9]+$' | sed -n 2p)
+            [[ -n $second ]] || die "no second video packet in $dir/$file"
+            printf '#EXTINF:%d.000000,\n#EXT-X-BYTERANGE:%d@0\n%s\n' "$seg" "$second" "$file"
+        done
+        echo "#EXT-X-ENDLIST"
+    } >"$dir/iframes.m3u8"
 }
 
 # Fixed key and IV: the demo is about faults, not secrecy, and fixed bytes keep reruns identical.
@@ -205,6 +234,12 @@ for flavour in ts fmp4 aes byterange; do
     fi
     version=3
     case $flavour in fmp4) version=7 ;; byterange) version=4 ;; esac
+    if [[ $flavour == ts ]]; then
+        for v in "${variants[@]}"; do
+            read -r name _ _ _ <<<"$v"
+            write_iframes "$root/$name"
+        done
+    fi
     write_subtitles "$root/subs/en" "$(first_pts_90k "$root/v0" "$flavour")"
     write_master "$root" "$version"
 done

@@ -160,8 +160,14 @@ public struct DemoOrigin: Sendable {
                                       segmentCount: writer.vod.segments.count, fileExtension: segment.fileExtension)
             return .content(body, contentType: ContentType.forPath(file), isLivePlaylist: false)
         }
-        // Master playlist, init segments, keys: the same files as VOD.
-        guard let data = media.files[relative] else { return nil }
+        if name == "master.m3u8", let data = media.files[relative] {
+            // The VOD master minus its I-frame playlists, which are not simulated live.
+            let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+            let live = lines.filter { !$0.hasPrefix("#EXT-X-I-FRAME-STREAM-INF:") }.joined(separator: "\n")
+            return .content(Data(live.utf8), contentType: ContentType.playlist, isLivePlaylist: false)
+        }
+        // Init segments and keys: the same files as VOD. Other VOD playlists are not live.
+        guard !name.hasSuffix(".m3u8"), let data = media.files[relative] else { return nil }
         return .content(data, contentType: ContentType.forPath(relative), isLivePlaylist: false)
     }
 

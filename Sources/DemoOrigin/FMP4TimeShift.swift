@@ -12,11 +12,11 @@ enum FMP4TimeShift {
     static func timescale(ofInitSegment data: Data) -> UInt32? {
         let bytes = [UInt8](data)
         var found: UInt32?
-        walk(bytes, from: 0, to: bytes.count) { type, start, _ in
-            guard type == "mdhd", found == nil else { return }
-            let version = bytes[start + 8]
-            let offset = start + (version == 1 ? 28 : 20)
-            found = read32(bytes, at: offset).map { UInt32($0) }
+        walk(bytes, from: 0, to: bytes.count) { type, start, end in
+            guard type == "mdhd", found == nil, start + 12 <= end else { return }
+            let offset = start + (bytes[start + 8] == 1 ? 28 : 20)
+            guard offset + 4 <= end else { return }
+            found = read32(bytes, at: offset)
         }
         return found.flatMap { $0 > 0 ? $0 : nil }
     }
@@ -31,6 +31,9 @@ enum FMP4TimeShift {
         var ok = true
         var patchedDecodeTime = false
         walk(bytes, from: 0, to: bytes.count) { type, start, end in
+            // Every box patched here is a full box: version byte at +8, fields from +12.
+            guard ["tfdt", "mfhd", "sidx"].contains(type) else { return }
+            guard start + 12 <= end else { ok = false; return }
             switch type {
             case "tfdt":
                 ok = ok && add(ticks, toFieldAt: start + 12, wide: bytes[start + 8] == 1, in: &bytes, end: end)
@@ -39,7 +42,10 @@ enum FMP4TimeShift {
                 ok = ok && add(UInt64(sequenceOffset), toFieldAt: start + 12, wide: false, in: &bytes, end: end)
             case "sidx":
                 // reference_ID, timescale, then earliest_presentation_time (64-bit in version 1).
-                guard let sidxScale = read32(bytes, at: start + 16), sidxScale > 0 else { ok = false; return }
+                guard start + 20 <= end, let sidxScale = read32(bytes, at: start + 16), sidxScale > 0 else {
+                    ok = false
+                    return
+                }
                 let (sidxTicks, sidxOverflow) = UInt64(seconds).multipliedReportingOverflow(by: UInt64(sidxScale))
                 ok = ok && !sidxOverflow
                     && add(sidxTicks, toFieldAt: start + 20, wide: bytes[start + 8] == 1, in: &bytes, end: end)

@@ -78,7 +78,10 @@ struct LiveMediaPlaylistWriter: Sendable {
 /// ISO 8601 UTC with milliseconds (`2026-11-23T04:05:06.789Z`), without a formatter object.
 enum ProgramDateTime {
     static func format(_ date: Date) -> String {
-        let totalMilliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+        let milliseconds1970 = (date.timeIntervalSince1970 * 1000).rounded(.down)
+        // Years 0...9999 keep the fixed-width format (and Int64 conversion) valid.
+        let clamped = milliseconds1970.isNaN ? 0 : min(max(milliseconds1970, -62_167_219_200_000), 253_402_300_799_999)
+        let totalMilliseconds = Int64(clamped)
         let milliseconds = Int(((totalMilliseconds % 1000) + 1000) % 1000)
         let totalSeconds = (totalMilliseconds - Int64(milliseconds)) / 1000
         var days = totalSeconds / 86_400

@@ -63,6 +63,11 @@ struct Analysis: Sendable {
     /// Per segment: line index of the EXT-X-KEY / EXT-X-MAP in effect, or -1.
     var segmentKeyLines: [Int] = []
     var segmentMapLines: [Int] = []
+    /// Segments whose EXT-X-BYTERANGE has no offset: segment index → line index of the tag.
+    /// Their offset depends on the previous segment's URI, so rewriting URIs pins it.
+    var implicitByteRangeLines: [Int: Int] = [:]
+    /// Lines of EXT-X-PART tags whose BYTERANGE has no offset, with the resolved range.
+    var implicitPartByteRanges: [Int: ByteRange] = [:]
     var trailingParts: [Part] = []
     var preloadHints: [PreloadHint] = []
     var renditionReports: [RenditionReport] = []

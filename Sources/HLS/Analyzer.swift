@@ -26,6 +26,7 @@ struct Analyzer {
         var duration: Double?
         var title: String?
         var byteRange: (length: Int, offset: Int?)?
+        var byteRangeLine = 0
         var discontinuity = false
         var gap = false
         var programDateTime: Date?
@@ -362,6 +363,7 @@ struct Analyzer {
         case .byteRange:
             if let range = ValueParsing.byteRange(text(start, end)) {
                 pending.byteRange = range
+                pending.byteRangeLine = lineIndex
             } else {
                 try report(.invalidValue, "EXT-X-BYTERANGE: expected <length>[@<offset>], found \(text(start, end))")
             }
@@ -549,10 +551,12 @@ struct Analyzer {
         let duration = required(list, "DURATION", .part) != nil ? decimalAttribute(list, "DURATION", .part) : nil
         guard let uri = required(list, "URI", .part) else { return }
         var range: ByteRange?
+        var implicitPart = false
         if let raw = list["BYTERANGE"] {
             if let parsed = ValueParsing.byteRange(raw) {
                 var offset = parsed.offset
                 if offset == nil {
+                    implicitPart = true
                     if let previous = previousPartRange, previous.uri == uri {
                         offset = previous.end
                     } else {
@@ -560,6 +564,7 @@ struct Analyzer {
                     }
                 }
                 range = ByteRange(length: parsed.length, offset: offset ?? 0)
+                if implicitPart, let range { result.implicitPartByteRanges[lineIndex] = range }
                 previousPartRange = (uri, ValueParsing.add(offset ?? 0, parsed.length))
             } else {
                 problems.append((.invalidValue, "EXT-X-PART: BYTERANGE must be <length>[@<offset>], found \(raw)"))
@@ -635,10 +640,12 @@ struct Analyzer {
         if let pendingRange = pending.byteRange {
             var offset = pendingRange.offset
             if offset == nil {
+                result.implicitByteRangeLines[result.segments.count] = pending.byteRangeLine
                 if let previous = previousRange, previous.uri == uri {
                     offset = previous.end
                 } else {
-                    try report(.invalidByteRange, "EXT-X-BYTERANGE without offset, but the previous segment is not a sub-range of \(uri)")
+                    try report(.invalidByteRange, "EXT-X-BYTERANGE without offset, but the previous segment is not a sub-range of \(uri)",
+                               line: pending.byteRangeLine)
                 }
             }
             range = ByteRange(length: pendingRange.length, offset: offset ?? 0)

@@ -204,10 +204,11 @@ extension Playlist {
         reanalyze()
     }
 
-    /// Adds `#EXT-X-ENDLIST` at the end, or removes every occurrence.
+    /// Adds `#EXT-X-ENDLIST` at the end of a media playlist, or removes every occurrence.
+    /// A multivariant playlist is left alone: the tag does not belong there.
     public mutating func setEndList(_ present: Bool) {
         if present {
-            guard !analysis.endList else { return }
+            guard !analysis.endList, analysis.kind == .media else { return }
             insertRawLines(["#EXT-X-ENDLIST"], before: lines.count)
         } else {
             let occurrences = lines.indices.filter { tag(ofLine: $0) == .endList }
@@ -268,6 +269,22 @@ extension Playlist {
             position = cut.upperBound
         }
         output.append(contentsOf: storage[position..<record.end])
+        replaceLine(index, with: output)
+    }
+
+    /// Replaces the value of a quoted attribute in a tag line, keeping the rest of its bytes.
+    mutating func replaceAttributeValue(_ name: String, with value: String, inLine index: Int) {
+        let record = lines[index]
+        guard let colon = storage[record.start..<record.end].firstIndex(of: 0x3A) else { return }
+        let list = storage.withUnsafeBufferPointer { buffer in
+            AttributeParser.parse(buffer, from: colon + 1, to: record.end,
+                                  substitute: { String(decoding: buffer[$0..<$1], as: UTF8.self) },
+                                  problem: { _ in })
+        }
+        guard let attribute = list.attribute(name) else { return }
+        var output = Array(storage[record.start..<attribute.valueStart])
+        output.append(contentsOf: value.utf8)
+        output.append(contentsOf: storage[attribute.valueEnd..<record.end])
         replaceLine(index, with: output)
     }
 

@@ -35,6 +35,10 @@ extension Playlist {
             apply(text, to: place, keyLines: &changedKeyLines, mapLines: &changedMapLines)
         }
         guard !replaced.isEmpty else { return }
+        // An implicit byte-range offset means "right after the previous (part of a) segment
+        // of the same resource": once URIs change that may no longer hold, so every implicit
+        // offset is written out. Rare (single-file playlists written by hand); costs a new pass.
+        let pinRanges = !analysis.implicitByteRangeLines.isEmpty || !analysis.implicitPartByteRanges.isEmpty
         if !inOrder { replaced.sort { analysis.places[$0.index].start < analysis.places[$1.index].start } }
 
         // The new buffer: unchanged stretches copied in one go, new URI text in between.
@@ -85,6 +89,18 @@ extension Playlist {
         }
         storage = output
         compact = true
+        if pinRanges {
+            for (segment, line) in analysis.implicitByteRangeLines {
+                if let range = analysis.segments[segment].byteRange {
+                    replaceLine(line, with: Array("#EXT-X-BYTERANGE:\(range.length)@\(range.offset)".utf8))
+                }
+            }
+            for (line, range) in analysis.implicitPartByteRanges {
+                replaceAttributeValue("BYTERANGE", with: "\(range.length)@\(range.offset)", inLine: line)
+            }
+            reanalyze()
+            return
+        }
         if !changedKeyLines.isEmpty || !changedMapLines.isEmpty {
             for index in analysis.segments.indices {
                 if let uri = changedKeyLines[analysis.segmentKeyLines[index]] { analysis.segments[index].key?.uri = uri }

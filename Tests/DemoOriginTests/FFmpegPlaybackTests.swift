@@ -115,4 +115,33 @@ import Testing
         let loopZero = origin.respond(method: "GET", path: "/live/fmp4/\(rendition)/seg-3.m4s", headers: []).body
         #expect(loopZero == vod)
     }
+
+    /// Every byte range of the I-frame playlists, fetched with Range, decodes to exactly one frame.
+    @Test func iFramePlaylistRangesHoldOneDecodableFrameEach() async throws {
+        try Self.requireTools()
+        try await withDemoServer { server in
+            for variant in ["v0", "v1", "v2"] {
+                let playlist = try await RawHTTPClient.get(port: server.port, "/vod/ts/\(variant)/iframes.m3u8").text
+                #expect(playlist.contains("#EXT-X-I-FRAMES-ONLY"))
+                let lines = playlist.split(separator: "\n").map(String.init)
+                var ranges = 0
+                for (index, line) in lines.enumerated() where line.hasPrefix("#EXT-X-BYTERANGE:") {
+                    let spec = line.dropFirst("#EXT-X-BYTERANGE:".count).split(separator: "@").compactMap { Int($0) }
+                    try #require(spec.count == 2 && index + 1 < lines.count)
+                    let target = "/vod/ts/\(variant)/\(lines[index + 1])"
+                    let slice = try await RawHTTPClient.get(
+                        port: server.port, target, headers: ["Range: bytes=\(spec[1])-\(spec[1] + spec[0] - 1)"])
+                    #expect(slice.status == 206)
+                    let file = FileManager.default.temporaryDirectory.appendingPathComponent("demo-\(UUID().uuidString).ts")
+                    defer { try? FileManager.default.removeItem(at: file) }
+                    try Data(slice.body).write(to: file)
+                    let probe = try await ToolRun.run("ffprobe", ["-v", "error", "-count_frames", "-select_streams", "v",
+                                                                  "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0", file.path])
+                    #expect(probe.stdout.split(separator: "\n").first == "1", "\(target) \(line): \(probe.stdout)")
+                    ranges += 1
+                }
+                #expect(ranges == 12)
+            }
+        }
+    }
 }

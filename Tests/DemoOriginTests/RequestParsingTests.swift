@@ -52,3 +52,25 @@ import Testing
         #expect(ProgramDateTime.format(Date(timeIntervalSince1970: -1)) == "1969-12-31T23:59:59.000Z")
     }
 }
+
+@Suite struct FMP4TimeShiftTests {
+    @Test func shiftsOnlyTimesAndSequenceNumber() throws {
+        let segment = try BundledMedia.data("fmp4/v0/s002.m4s")
+        let timescale = try #require(FMP4TimeShift.timescale(ofInitSegment: try BundledMedia.data("fmp4/v0/init.mp4")))
+        let shifted = try #require(FMP4TimeShift.shifted(segment, bySeconds: 24, timescale: timescale, sequenceOffset: 12))
+        #expect(shifted.count == segment.count)
+        let changed = zip(segment, shifted).enumerated().filter { $0.element.0 != $0.element.1 }.map(\.offset)
+        // sidx, mfhd and tfdt fields sit in the first few hundred bytes; the media data is untouched.
+        #expect(!changed.isEmpty && changed.allSatisfy { $0 < 200 })
+    }
+
+    @Test func truncatedOrGarbageInputNeverCrashes() throws {
+        let segment = try BundledMedia.data("fmp4/v0/s002.m4s")
+        for length in [0, 3, 8, 12, 24, 30, 40, 60, 76, 90, 100, 120] {
+            _ = FMP4TimeShift.shifted(segment.prefix(length), bySeconds: 24, timescale: 12_800, sequenceOffset: 1)
+            _ = FMP4TimeShift.timescale(ofInitSegment: segment.prefix(length))
+        }
+        #expect(FMP4TimeShift.shifted(Data(repeating: 0xFF, count: 64), bySeconds: 1, timescale: 1, sequenceOffset: 1) == nil)
+        #expect(FMP4TimeShift.timescale(ofInitSegment: Data([0, 0, 0, 8, 0x6D, 0x64, 0x68, 0x64])) == nil)
+    }
+}

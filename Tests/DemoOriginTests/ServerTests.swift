@@ -10,7 +10,8 @@ import Testing
         for line in text.split(separator: "\n").map(String.init) {
             if !line.hasPrefix("#") {
                 uris.append(line)
-            } else if line.hasPrefix("#EXT-X-MEDIA:"), let range = line.range(of: "URI=\"") {
+            } else if line.hasPrefix("#EXT-X-MEDIA:") || line.hasPrefix("#EXT-X-I-FRAME-STREAM-INF:"),
+                      let range = line.range(of: "URI=\"") {
                 uris.append(String(line[range.upperBound...].prefix { $0 != "\"" }))
             }
         }
@@ -45,7 +46,8 @@ import Testing
             #expect(master.header("content-type") == "application/vnd.apple.mpegurl")
             #expect(master.body == Array(try BundledMedia.data("\(flavour)/master.m3u8")))
             let playlists = Self.mediaPlaylistURIs(inMaster: master.text)
-            #expect(playlists.count == 6)  // 3 variants, 2 audio languages, 1 subtitle track
+            // 3 variants, 2 audio languages, 1 subtitle track (+ 3 I-frame playlists for ts)
+            #expect(playlists.count == (flavour == "ts" ? 9 : 6))
             var checkedFiles = 0
             for playlist in playlists {
                 let media = try await RawHTTPClient.get(port: server.port, "/vod/\(flavour)/\(playlist)")

@@ -169,6 +169,12 @@ struct ToolRun {
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
         try process.run()
+        // A player that waits forever (e.g. for a live segment that never comes) must fail
+        // the test, not hang the run: kill it after a generous deadline.
+        let pid = process.processIdentifier
+        let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 120, execute: watchdog)
+        defer { watchdog.cancel() }
         // Read both pipes before waiting so a chatty tool never blocks on a full pipe.
         let errData = Locked(Data())
         let errReader = Thread { errData.withLockedValue { $0 = err.fileHandleForReading.readDataToEndOfFile() } }

@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+@testable import HLS
+
+@Suite struct RewriteURITests {
+    @Test func everyURIBearingPlaceIsOfferedWithItsContext() throws {
+        let playlist = try Corpus.playlist("handmade/rich-multivariant-crlf-no-final-newline.m3u8")
+        let references = playlist.uriReferences
+        #expect(references.map(\.kind.rawValue) == [
+            "sessionData", "sessionKey", "steering", "rendition", "rendition", "rendition", "rendition",
+            "variant", "variant", "variant", "variant", "variant", "iFrameVariant", "iFrameVariant", "iFrameVariant",
+        ])
+        #expect(references.filter { $0.kind == .variant }.map(\.variantIndex) == [0, 1, 2, 3, 4])
+        #expect(references.filter { $0.kind == .iFrameVariant }.map(\.variantIndex) == [0, 1, 2])
+        #expect(references.filter { $0.kind == .rendition }.map { $0.rendition?.name } == ["English, stereo", "Français", "English 5.1", "English"])
+        #expect(references[0].absoluteString == "https://origin.example.com/path/to/lyrics.json")
+    }
+
+    @Test func mediaPlaylistPlacesCarryTheMSNTheyApplyTo() throws {
+        let playlist = try Corpus.playlist("handmade/discontinuities-keys-maps-gap.m3u8")
+        let summary = playlist.uriReferences.map { "\($0.kind.rawValue):\($0.msn ?? -1)" }
+        #expect(summary == ["key:1000", "map:1000", "segment:1000", "segment:1001", "segment:1002", "map:1003",
+                            "segment:1003", "segment:1004", "key:1005", "segment:1005", "segment:1006"])
+    }
+
+    @Test func onlyTheURITextChanges() throws {
+        let text = "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXT-X-KEY:METHOD=AES-128,URI=\"k.bin\",IV=0x1\n#EXT-X-MAP:URI=\"i.mp4\",BYTERANGE=\"10@0\"\n#EXTINF:4,t\n  a.ts \n"
+        var playlist = try Playlist(string: text, url: URL(string: "https://o.example/p/x.m3u8"))
+        playlist.rewriteURIs { "/proxy/" + ($0.absoluteString ?? "?") }
+        #expect(playlist.text == "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXT-X-KEY:METHOD=AES-128,URI=\"/proxy/https://o.example/p/k.bin\",IV=0x1\n#EXT-X-MAP:URI=\"/proxy/https://o.example/p/i.mp4\",BYTERANGE=\"10@0\"\n#EXTINF:4,t\n  /proxy/https://o.example/p/a.ts \n")
+        // The views follow the new text, and a new parse agrees.
+        #expect(playlist.segments[0].uri == "/proxy/https://o.example/p/a.ts")
+        #expect(playlist.segments[0].key?.uri == "/proxy/https://o.example/p/k.bin")
+        #expect(playlist.segments[0].map?.uri == "/proxy/https://o.example/p/i.mp4")
+        let reparsed = try Playlist(bytes: playlist.serialized())
+        #expect(reparsed.segments == playlist.segments)
+    }
+
+    @Test func returningNilKeepsTheOriginalAndQuotesCannotBreakTheLine() throws {
+        var playlist = try Corpus.playlist("rfc8216/8.6-master-alternative-audio.m3u8")
+        let before = playlist.serialized()
+        playlist.rewriteURIs { $0.kind == .rendition && $0.rendition?.language == "de" ? "de\"evil\n.m3u8" : nil }
+        let after = playlist.text
+        #expect(after.contains("URI=\"de%22evil%0A.m3u8\""))
+        #expect(playlist.lineCount == (try Playlist(bytes: before)).lineCount)
+        #expect(playlist.renditions[1].uri == "de%22evil%0A.m3u8")
+        #expect(playlist.renditions[0].uri == "main/english-audio.m3u8")
+    }
+
+    @Test func rewritingTwiceAndOtherPlacesOnTheSameLine() throws {
+        var playlist = try Corpus.playlist("rfc8216bis/interstitials-daterange.m3u8")
+        playlist.rewriteURIs { $0.kind == .dateRangeAsset ? "A" + $0.original : nil }
+        playlist.rewriteURIs { $0.kind == .segment ? "S-" + $0.original : nil }
+        #expect(playlist.dateRanges.map { $0.attributes["X-ASSET-URI"] ?? $0.attributes["X-ASSET-LIST"] } == [
+            "Ahttps://ads.example.com/ad1/master.m3u8", "Ahttps://ads.example.com/list.json?slot=2"])
+        #expect(playlist.segments.map(\.uri) == ["S-main0.ts", "S-main1.ts", "S-main2.ts"])
+        let reparsed = try Playlist(bytes: playlist.serialized(), strict: true)
+        #expect(reparsed.uriReferences.map(\.original) == playlist.uriReferences.map(\.original))
+        #expect(reparsed.dateRanges == playlist.dateRanges)
+    }
+
+    @Test func llhlsPartsHintsAndReportsAreRewritten() throws {
+        var playlist = try Corpus.playlist("rfc8216bis/ll-hls-media.m3u8")
+        playlist.rewriteURIs { "x/\($0.kind.rawValue)/\($0.msn ?? -1)/\($0.partIndex ?? -1)" }
+        #expect(playlist.trailingParts.map(\.uri) == ["x/part/273/0", "x/part/273/1", "x/part/273/2"])
+        #expect(playlist.preloadHints.map(\.uri) == ["x/preloadHint/273/-1"])
+        #expect(playlist.renditionReports.map(\.uri) == ["x/renditionReport/-1/-1", "x/renditionReport/-1/-1"])
+        #expect(playlist.segments[6].parts[11].uri == "x/part/272/11")
+        let reparsed = try Playlist(bytes: playlist.serialized())
+        #expect(reparsed.segments == playlist.segments)
+        #expect(reparsed.trailingParts == playlist.trailingParts)
+    }
+}
