@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -31,8 +32,8 @@ public final class TestOrigin: Sendable {
         var children: [ObjectIdentifier: any Channel] = [:]
     }
 
-    let state = Locked(State())
-    private let serverChannel = Locked<(any Channel)?>(nil)
+    let state = NIOLockedValueBox(State())
+    private let serverChannel = NIOLockedValueBox<(any Channel)?>(nil)
     public let port: Int
     public let host: String
 
@@ -45,13 +46,13 @@ public final class TestOrigin: Sendable {
 
     /// Starts listening; port 0 picks a free port.
     public static func start(host: String = "127.0.0.1", port: Int = 0) async throws -> TestOrigin {
-        let box = Locked<TestOrigin?>(nil)
+        let box = NIOLockedValueBox<TestOrigin?>(nil)
         let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
             .childChannelInitializer { channel in
-                guard let origin = box.withLock({ $0 }) else {
+                guard let origin = box.withLockedValue({ $0 }) else {
                     return channel.close()
                 }
                 origin.accepted(channel)
@@ -62,30 +63,30 @@ public final class TestOrigin: Sendable {
             }
         let channel = try await bootstrap.bind(host: host, port: port).get()
         let origin = TestOrigin(host: host, port: channel.localAddress?.port ?? port)
-        origin.serverChannel.withLock { $0 = channel }
-        box.withLock { $0 = origin }
+        origin.serverChannel.withLockedValue { $0 = channel }
+        box.withLockedValue { $0 = origin }
         return origin
     }
 
     /// Adds or replaces the route for `path` (without query); safe while serving.
     public func route(_ path: String, _ response: Response) {
-        state.withLock { $0.routes[path] = response }
+        state.withLockedValue { $0.routes[path] = response }
     }
 
     /// Serves the files under `directory` for request paths under `urlPrefix` ("/media/"), with a
     /// content type from the extension (m3u8, ts, m4s, mp4, aac, vtt, key…). Exact routes win;
     /// paths containing ".." get 404.
     public func routeDirectory(_ urlPrefix: String, directory: String) {
-        state.withLock { $0.directories.append((prefix: urlPrefix, directory: directory)) }
+        state.withLockedValue { $0.directories.append((prefix: urlPrefix, directory: directory)) }
     }
 
-    public var requestLog: [LoggedRequest] { state.withLock { $0.requestLog } }
-    public var connectionsAccepted: Int { state.withLock { $0.connectionsAccepted } }
+    public var requestLog: [LoggedRequest] { state.withLockedValue { $0.requestLog } }
+    public var connectionsAccepted: Int { state.withLockedValue { $0.connectionsAccepted } }
     /// Responses whose last byte was handed to the kernel. The count can trail the client having
     /// read those bytes by a moment: assert it with `waitUntil`.
-    public var responsesCompleted: Int { state.withLock { $0.responsesCompleted } }
+    public var responsesCompleted: Int { state.withLockedValue { $0.responsesCompleted } }
     /// Responses cut short because the client went away (or a write failed).
-    public var responsesAborted: Int { state.withLock { $0.responsesAborted } }
+    public var responsesAborted: Int { state.withLockedValue { $0.responsesAborted } }
 
     /// Polls `condition` until it holds or `timeout` passes; returns whether it held.
     public func waitUntil(timeout: Duration = .seconds(10), _ condition: @Sendable (TestOrigin) -> Bool) async -> Bool {
@@ -98,12 +99,12 @@ public final class TestOrigin: Sendable {
     }
 
     public func shutdown() async throws {
-        let server = serverChannel.withLock { channel -> (any Channel)? in
+        let server = serverChannel.withLockedValue { channel -> (any Channel)? in
             defer { channel = nil }
             return channel
         }
         try await server?.close()
-        let children = state.withLock { Array($0.children.values) }
+        let children = state.withLockedValue { Array($0.children.values) }
         for child in children { try? await child.close() }
     }
 
@@ -111,17 +112,17 @@ public final class TestOrigin: Sendable {
 
     private func accepted(_ channel: any Channel) {
         let id = ObjectIdentifier(channel)
-        state.withLock {
+        state.withLockedValue {
             $0.connectionsAccepted += 1
             $0.children[id] = channel
         }
         channel.closeFuture.whenComplete { [self] _ in
-            _ = state.withLock { $0.children.removeValue(forKey: id) }
+            _ = state.withLockedValue { $0.children.removeValue(forKey: id) }
         }
     }
 
     func responseFor(_ request: LoggedRequest) -> Response? {
-        state.withLock { state in
+        state.withLockedValue { state in
             state.requestLog.append(request)
             if let response = state.routes[request.path] { return response }
             for (prefix, directory) in state.directories where request.path.hasPrefix(prefix) {
@@ -148,8 +149,8 @@ public final class TestOrigin: Sendable {
         }
     }
 
-    func countCompleted() { state.withLock { $0.responsesCompleted += 1 } }
-    func countAborted() { state.withLock { $0.responsesAborted += 1 } }
+    func countCompleted() { state.withLockedValue { $0.responsesCompleted += 1 } }
+    func countAborted() { state.withLockedValue { $0.responsesAborted += 1 } }
 }
 
 extension TestOrigin {
