@@ -28,9 +28,14 @@ public struct DemoOrigin: Sendable {
     private let media: MediaLibrary
     /// Live writers keyed by media playlist path relative to the media folder (`ts/v0/index.m3u8`).
     private let liveWriters: [String: LiveMediaPlaylistWriter]
-    /// fMP4 media timescales of live renditions (keyed like `liveWriters`) whose loops are
-    /// shifted forward in time instead of restarting at zero; see `FMP4TimeShift`.
-    private let liveTimescales: [String: UInt32]
+    /// How each live rendition's loops move forward in media time instead of restarting at
+    /// zero (keyed like `liveWriters`); absent for encrypted renditions, which cannot be patched.
+    private let loopShifts: [String: LoopShift]
+
+    enum LoopShift: Sendable {
+        case fmp4(timescale: UInt32)
+        case mpegts(MPEGTSTimeShift)
+    }
     private let timeline: LiveTimeline
     private let clock: @Sendable () -> Date
 
@@ -48,7 +53,7 @@ public struct DemoOrigin: Sendable {
         let timeline = LiveTimeline(originStart: clock(), segmentDuration: Self.segmentDuration,
                                     windowSize: Self.liveWindowSize)
         var writers: [String: LiveMediaPlaylistWriter] = [:]
-        var timescales: [String: UInt32] = [:]
+        var shifts: [String: LoopShift] = [:]
         for flavour in Self.liveFlavours {
             var segmentCount: Int?
             for (path, data) in media.files where path.hasPrefix(flavour + "/") && path.hasSuffix("/index.m3u8") {
@@ -68,13 +73,20 @@ public struct DemoOrigin: Sendable {
                           let timescale = FMP4TimeShift.timescale(ofInitSegment: initData) else {
                         throw DemoOriginError.unsupportedPlaylist(path: path, reason: "no media timescale in \(initPath)")
                     }
-                    timescales[path] = timescale
+                    shifts[path] = .fmp4(timescale: timescale)
+                } else if !vod.isEncrypted, vod.segments.allSatisfy({ $0.fileExtension == "ts" }) {
+                    let directory = Self.directory(of: path)
+                    let segments = vod.segments.compactMap { media.files[directory + "/" + $0.uri] }
+                    guard segments.count == vod.segments.count, let shift = MPEGTSTimeShift(segments: segments) else {
+                        throw DemoOriginError.unsupportedPlaylist(path: path, reason: "segments missing or not MPEG-TS")
+                    }
+                    shifts[path] = .mpegts(shift)
                 }
             }
         }
         self.media = media
         self.liveWriters = writers
-        self.liveTimescales = timescales
+        self.loopShifts = shifts
         self.timeline = timeline
         self.clock = clock
     }
@@ -171,23 +183,25 @@ public struct DemoOrigin: Sendable {
         return .content(data, contentType: ContentType.forPath(relative), isLivePlaylist: false)
     }
 
-    /// Loop `n` of a flavour with fMP4 media plays `n × loop length` later in media time
-    /// (see `FMP4TimeShift`); its WebVTT timestamp maps move along. MPEG-TS loops restart at zero.
+    /// Loop `n` of a clear flavour plays `n × loop length` later in media time (see
+    /// `FMP4TimeShift`, `MPEGTSTimeShift`); its WebVTT timestamp maps move along. Encrypted
+    /// loops restart at the VOD timestamps.
     private func shiftedForLoop(_ data: Data, playlist: String, msn: Int, segmentCount: Int, fileExtension: String) -> Data {
         let loop = msn / segmentCount
         let flavour = playlist.prefix { $0 != "/" }
-        guard loop > 0, liveTimescales.keys.contains(where: { $0.hasPrefix(flavour + "/") }) else { return data }
+        guard loop > 0, loopShifts.keys.contains(where: { $0.hasPrefix(flavour + "/") }) else { return data }
         let loopSeconds = segmentCount * Int(Self.segmentDuration)
-        if let timescale = liveTimescales[playlist] {
+        switch loopShifts[playlist] {
+        case .fmp4(let timescale):
             let (sequenceOffset, overflow) = UInt32(truncatingIfNeeded: loop).multipliedReportingOverflow(by: UInt32(segmentCount))
             guard !overflow, loop <= Int(UInt32.max) else { return data }
             return FMP4TimeShift.shifted(data, bySeconds: loop * loopSeconds, timescale: timescale,
                                          sequenceOffset: sequenceOffset) ?? data
+        case .mpegts(let shift):
+            return shift.shifted(data, loop: loop, loopSeconds: loopSeconds) ?? data
+        case nil:
+            return fileExtension == "vtt" ? WebVTTTimeShift.shifted(data, bySeconds: loop * loopSeconds) : data
         }
-        if fileExtension == "vtt" {
-            return WebVTTTimeShift.shifted(data, bySeconds: loop * loopSeconds)
-        }
-        return data
     }
 
     private static func directory(of path: String) -> String {

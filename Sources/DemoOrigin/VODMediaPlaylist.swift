@@ -17,6 +17,11 @@ struct VODMediaPlaylist: Sendable, Equatable {
     var headerLines: [String]
     var segments: [Segment]
 
+    /// Whether an EXT-X-KEY other than METHOD=NONE applies to the segments.
+    var isEncrypted: Bool {
+        headerLines.contains { $0.hasPrefix("#EXT-X-KEY:") && !$0.contains("METHOD=NONE") }
+    }
+
     /// The URI of the EXT-X-MAP tag (fMP4 init segment), if any.
     var mapURI: String? {
         guard let line = headerLines.first(where: { $0.hasPrefix("#EXT-X-MAP:") }),
