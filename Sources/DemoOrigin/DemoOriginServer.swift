@@ -77,6 +77,8 @@ final class DemoHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         let answer = origin.respond(method: head.method.rawValue, path: head.uri,
                                     headers: head.headers.map { ($0.name, $0.value) })
         var headers = HTTPHeaders(answer.headers)
+        // Browser players on another origin (hls.js test pages) may read the demo directly too.
+        headers.add(name: "access-control-allow-origin", value: "*")
         let keepAlive = head.isKeepAlive
         if !keepAlive {
             headers.replaceOrAdd(name: "connection", value: "close")
