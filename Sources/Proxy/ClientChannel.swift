@@ -37,8 +37,12 @@ struct ClientChannel: Sendable {
     }
 
     /// A complete response with a one-line text body (the proxy's own errors and refusals).
-    func sendText(_ status: HTTPResponseStatus, _ message: String, headers extra: HTTPHeaders = [:]) async throws {
-        let body = Array((message.hasSuffix("\n") || message.isEmpty ? message : message + "\n").utf8)
+    func sendText(_ status: HTTPResponseStatus, _ message: String, headers: HTTPHeaders = [:]) async throws {
+        try await sendBody(Array((message + "\n").utf8), status: status, headers: headers)
+    }
+
+    /// A complete response with exactly these body bytes (text/plain unless `headers` say otherwise).
+    func sendBody(_ body: [UInt8], status: HTTPResponseStatus, headers extra: HTTPHeaders) async throws {
         var headers = extra
         if !headers.contains(name: "content-type") {
             headers.add(name: "content-type", value: "text/plain; charset=utf-8")

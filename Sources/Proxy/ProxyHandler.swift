@@ -70,7 +70,11 @@ struct ProxyHandler: Sendable {
             client: client, path: path, target: target, hop: hop, location: location, session: session,
             engine: engine, tag: path.tag)
 
-        // An entry playlist (no tag) is fetched first: only its content says master or media.
+        // An entry URL (no tag): a media file by its extension; a playlist is fetched first, since
+        // only its content says master or media.
+        if exchange.tag == nil, Self.segmentExtensions.contains(location.pathExtension ?? "") {
+            exchange.tag = ResourceTag(kind: .segment)
+        }
         if exchange.tag == nil, ["m3u8", "m3u"].contains(location.pathExtension ?? "") {
             guard let fetched = try await fetchOrFail(exchange, expectsPlaylist: true) else { return .keepAlive }
             exchange.prefetched = fetched
@@ -154,8 +158,13 @@ struct ProxyHandler: Sendable {
         case .status(let code, let extra, let body):
             var headers = HTTPHeaders(extra.map { ($0.name, $0.value) })
             headers.replaceOrAdd(name: "x-hlschaos-fault", value: Self.faultHeader(plan))
-            let text = body ?? "hlschaos: \(code) injected by rule \(plan.responseRule?.description ?? "?")"
-            try await client.sendText(HTTPResponseStatus(statusCode: code), text, headers: headers)
+            if let body {
+                try await client.sendBody(Array(body.utf8), status: HTTPResponseStatus(statusCode: code), headers: headers)
+            } else {
+                try await client.sendText(
+                    HTTPResponseStatus(statusCode: code), "hlschaos: \(code) injected by rule \(plan.responseRule?.description ?? "?")",
+                    headers: headers)
+            }
             return .keepAlive
         case .hang(let duration):
             if let duration {
@@ -275,6 +284,11 @@ struct ProxyHandler: Sendable {
         try await client.sendEnd()
         return .keepAlive
     }
+
+    /// Extensions of media segments requested without a playlist in between (an entry URL).
+    static let segmentExtensions: Set<String> = [
+        "ts", "m4s", "mp4", "m4a", "m4v", "aac", "ac3", "ec3", "mp3", "vtt", "webvtt", "cmfv", "cmfa", "cmft",
+    ]
 
     static func faultHeader(_ plan: FaultPlan) -> String {
         plan.matchedRules.map(\.description).joined(separator: ", ")

@@ -243,3 +243,15 @@ import TestSupport
         }
     }
 }
+
+extension WireFaultTests {
+    @Test func statusBodyIsSentExactlyAndEntrySegmentsAreMatchedToo() async throws {
+        let rules = Self.scenario(#"{"id": "teapot", "match": {"kind": "segment"}, "action": {"status": 418, "body": "no", "headers": {"Content-Type": "application/json"}}}"#)
+        try await Self.withFixture(rules) { proxy, _ in
+            let response = try await proxy.get("/v0/seg1.ts")
+            #expect(response.status == 418)
+            #expect(response.body == Array("no".utf8))
+            #expect(response.header("content-type") == "application/json")
+        }
+    }
+}
