@@ -13,6 +13,7 @@ scripts/install-deps.sh bench >/dev/null
 swift build -c release --product hlschaos >/dev/null
 
 work=$(mktemp -d)
+chmod 755 "$work"  # nginx workers run as an unprivileged user
 trap 'kill $(jobs -p) 2>/dev/null || true; [ -f "$work/nginx.pid" ] && kill "$(cat "$work/nginx.pid")" 2>/dev/null; rm -rf "$work"' EXIT
 mkdir -p "$work/www/bench" "$work/logs"
 head -c 1048576 /dev/urandom > "$work/www/bench/seg-1m.ts"

@@ -11,6 +11,7 @@ scripts/install-deps.sh bench >/dev/null
 swift build -c release --product hlschaos >/dev/null
 
 work=$(mktemp -d)
+chmod 755 "$work"  # nginx workers run as an unprivileged user
 trap 'kill $(jobs -p) 2>/dev/null || true; [ -f "$work/nginx.pid" ] && kill "$(cat "$work/nginx.pid")" 2>/dev/null; rm -rf "$work"' EXIT
 mkdir -p "$work/www" "$work/logs"
 head -c 200000000 /dev/urandom > "$work/www/big.ts"
