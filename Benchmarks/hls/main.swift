@@ -34,12 +34,14 @@ struct HLSBenchmark {
     /// A transform like the proxy's: a stable path naming kind and MSN plus the absolute URI
     /// (`/hlschaos/s/segment/183400/https://origin…/segment_183400.m4s`).
     static func proxyURI(_ reference: URIReference) -> String? {
+        let absolute = reference.absoluteString ?? reference.original
         var text = "/hlschaos/s/"
+        text.reserveCapacity(40 + absolute.utf8.count)
         text += reference.kind.rawValue
         text += "/"
         if let msn = reference.msn { text += String(msn) }
         text += "/"
-        text += reference.absoluteString ?? reference.original
+        text += absolute
         return text
     }
 

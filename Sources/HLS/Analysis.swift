@@ -1,3 +1,5 @@
+import Foundation
+
 /// Where a URI sits in the storage buffer and what it refers to.
 struct URIPlace: Sendable {
     var lineIndex: Int
@@ -14,6 +16,26 @@ struct URIPlace: Sendable {
     /// Index of the view entry the URI belongs to (segment, hint, report, date range,
     /// session data or key), so that rewriting can update the views without a new pass.
     var owner: Int?
+}
+
+/// A media segment without the strings it shares with other places: its URI is the text of
+/// its URI place, its key and map are looked up by the line of the tag in effect.
+struct SegmentRecord: Sendable {
+    var msn: Int
+    var discontinuitySequence: Int
+    var duration: Double
+    var startTime: Double
+    var programDateTime: Date?
+    var byteRange: ByteRange?
+    var bitrate: Int?
+    var title: String?
+    var parts: [Part]
+    var placeIndex: Int
+    var keyLine: Int
+    var mapLine: Int
+    var line: Int
+    var discontinuity: Bool
+    var gap: Bool
 }
 
 /// A tag line and the URI line that goes with it (EXT-X-STREAM-INF).
@@ -56,13 +78,14 @@ struct Analysis: Sendable {
     var partTarget: Double?
     var serverControl: ServerControl?
     var skip: Skip?
-    var segments: [Segment] = []
+    /// Segments in compact form; `segment(at:)` builds the public view on demand.
+    var segmentRecords: [SegmentRecord] = []
+    /// EXT-X-KEY / EXT-X-MAP by line index (METHOD=NONE keys are not stored).
+    var keysByLine: [Int: Key] = [:]
+    var mapsByLine: [Int: MapInfo] = [:]
     /// MSN the segment after the last one gets (counts EXT-X-SKIP).
     var nextMSN = 0
     var segmentSpans: [SegmentSpan] = []
-    /// Per segment: line index of the EXT-X-KEY / EXT-X-MAP in effect, or -1.
-    var segmentKeyLines: [Int] = []
-    var segmentMapLines: [Int] = []
     /// Segments whose EXT-X-BYTERANGE has no offset: segment index → line index of the tag.
     /// Their offset depends on the previous segment's URI, so rewriting URIs pins it.
     var implicitByteRangeLines: [Int: Int] = [:]
@@ -79,4 +102,22 @@ struct Analysis: Sendable {
     /// Line index of the first occurrence of each tag.
     var firstLine: [TagName: Int] = [:]
     var warnings: [PlaylistError] = []
+}
+
+extension Analysis {
+    func segment(at index: Int) -> Segment {
+        let record = segmentRecords[index]
+        return Segment(
+            msn: record.msn, index: index, discontinuitySequence: record.discontinuitySequence,
+            discontinuity: record.discontinuity, duration: record.duration, title: record.title,
+            uri: places[record.placeIndex].text, byteRange: record.byteRange,
+            key: record.keyLine >= 0 ? keysByLine[record.keyLine] : nil,
+            map: record.mapLine >= 0 ? mapsByLine[record.mapLine] : nil,
+            programDateTime: record.programDateTime, gap: record.gap, bitrate: record.bitrate, parts: record.parts,
+            startTime: record.startTime, line: record.line)
+    }
+
+    func materializedSegments() -> [Segment] {
+        (0..<segmentRecords.count).map(segment(at:))
+    }
 }

@@ -34,8 +34,6 @@ struct Analyzer {
     }
     private var pending = PendingSegment()
     private var segmentFirstLine = 0
-    private var currentKey: Key?
-    private var currentMap: MapInfo?
     private var currentKeyLine = -1
     private var currentMapLine = -1
     private var currentBitrate: Int?
@@ -69,10 +67,8 @@ struct Analyzer {
         // Typical media playlists have two lines per segment; growing these arrays while
         // parsing would copy them several times.
         let estimate = lines.count / 2 + 4
-        result.segments.reserveCapacity(estimate)
+        result.segmentRecords.reserveCapacity(estimate)
         result.segmentSpans.reserveCapacity(estimate)
-        result.segmentKeyLines.reserveCapacity(estimate)
-        result.segmentMapLines.reserveCapacity(estimate)
         result.places.reserveCapacity(estimate)
         try checkHeader()
         var index = result.headerLine + 1
@@ -259,7 +255,7 @@ struct Analyzer {
                                       renditionIndex: renditionIndex, msn: msn, partIndex: partIndex, owner: owner))
     }
 
-    private var nextMSN: Int { ValueParsing.add(ValueParsing.add(result.mediaSequence, skippedSegments), result.segments.count) }
+    private var nextMSN: Int { ValueParsing.add(ValueParsing.add(result.mediaSequence, skippedSegments), result.segmentRecords.count) }
 
     // MARK: tags
 
@@ -278,7 +274,7 @@ struct Analyzer {
         } else {
             result.firstLine[tag] = lineIndex
         }
-        if !result.segments.isEmpty || pending.duration != nil {
+        if !result.segmentRecords.isEmpty || pending.duration != nil {
             try report(.unexpectedTag, "\(tag.rawValue.dropFirst()) must appear before the first media segment")
         }
     }
@@ -388,8 +384,12 @@ struct Analyzer {
             let list = attributes(tag, start, end)
             let key = makeKey(list, tag)
             addPlace(list.attribute("URI"), .key, msn: nextMSN)
-            currentKey = key?.method == "NONE" ? nil : key
-            currentKeyLine = currentKey == nil ? -1 : lineIndex
+            if let key, key.method != "NONE" {
+                result.keysByLine[lineIndex] = key
+                currentKeyLine = lineIndex
+            } else {
+                currentKeyLine = -1
+            }
         case .map:
             let list = attributes(tag, start, end)
             if let uri = required(list, "URI", tag) {
@@ -401,7 +401,7 @@ struct Analyzer {
                         problems.append((.invalidValue, "EXT-X-MAP: BYTERANGE must be <length>[@<offset>], found \(raw)"))
                     }
                 }
-                currentMap = MapInfo(uri: uri, byteRange: range)
+                result.mapsByLine[lineIndex] = MapInfo(uri: uri, byteRange: range)
                 currentMapLine = lineIndex
             }
             addPlace(list.attribute("URI"), .map, msn: nextMSN)
@@ -572,7 +572,7 @@ struct Analyzer {
         } else {
             previousPartRange = nil
         }
-        addPlace(list.attribute("URI"), .part, msn: nextMSN, partIndex: pending.parts.count, owner: result.segments.count)
+        addPlace(list.attribute("URI"), .part, msn: nextMSN, partIndex: pending.parts.count, owner: result.segmentRecords.count)
         pending.parts.append(Part(duration: duration ?? 0, uri: uri, independent: list["INDEPENDENT"] == "YES",
                                   byteRange: range, gap: list["GAP"] == "YES", line: lineIndex + 1))
     }
@@ -640,7 +640,7 @@ struct Analyzer {
         if let pendingRange = pending.byteRange {
             var offset = pendingRange.offset
             if offset == nil {
-                result.implicitByteRangeLines[result.segments.count] = pending.byteRangeLine
+                result.implicitByteRangeLines[result.segmentRecords.count] = pending.byteRangeLine
                 if let previous = previousRange, previous.uri == uri {
                     offset = previous.end
                 } else {
@@ -656,16 +656,15 @@ struct Analyzer {
         if pending.discontinuity { discontinuities += 1 }
         let programDateTime = pending.programDateTime ?? nextProgramDateTime
         nextProgramDateTime = programDateTime?.addingTimeInterval(duration)
-        result.segments.append(Segment(
-            msn: msn, index: result.segments.count, discontinuitySequence: ValueParsing.add(result.discontinuitySequence, discontinuities),
-            discontinuity: pending.discontinuity, duration: duration, title: pending.title, uri: uri, byteRange: range,
-            key: currentKey, map: currentMap, programDateTime: programDateTime, gap: pending.gap,
-            bitrate: currentBitrate, parts: pending.parts, startTime: elapsed, line: lineIndex + 1))
         result.segmentSpans.append(SegmentSpan(firstLine: segmentFirstLine, uriLine: lineIndex))
-        result.segmentKeyLines.append(currentKeyLine)
-        result.segmentMapLines.append(currentMapLine)
+        result.segmentRecords.append(SegmentRecord(
+            msn: msn, discontinuitySequence: ValueParsing.add(result.discontinuitySequence, discontinuities),
+            duration: duration, startTime: elapsed, programDateTime: programDateTime, byteRange: range,
+            bitrate: currentBitrate, title: pending.title, parts: pending.parts, placeIndex: result.places.count,
+            keyLine: currentKeyLine, mapLine: currentMapLine, line: lineIndex + 1,
+            discontinuity: pending.discontinuity, gap: pending.gap))
         result.places.append(URIPlace(lineIndex: lineIndex, start: start, end: end, text: uri, kind: .segment, msn: msn,
-                                      owner: result.segments.count - 1))
+                                      owner: result.segmentRecords.count - 1))
         elapsed += duration
         segmentFirstLine = lineIndex + 1
         pending = PendingSegment()
@@ -684,7 +683,7 @@ struct Analyzer {
         if pending.duration != nil {
             try report(.missingURI, "EXTINF is not followed by a URI line")
         }
-        if result.kind == .media && result.targetDuration == nil && (!result.segments.isEmpty || sawMediaTag) {
+        if result.kind == .media && result.targetDuration == nil && (!result.segmentRecords.isEmpty || sawMediaTag) {
             try report(.missingTag, "media playlist without EXT-X-TARGETDURATION", line: result.headerLine)
         }
     }

@@ -12,6 +12,8 @@ public struct Playlist: Sendable {
     /// True while the lines tile `storage` in order with their line endings, so that
     /// `storage` is the serialised playlist. Raw line edits clear it; `reanalyze` restores it.
     var compact = true
+    /// `segments` built on first use; replaced whenever the analysis changes.
+    var segmentCache = SegmentCache()
 
     /// Base for resolving relative URIs (RFC 3986) and source of `EXT-X-DEFINE:QUERYPARAM` values.
     public var url: URL? {
@@ -38,6 +40,7 @@ public struct Playlist: Sendable {
 
     /// Recomputes the views after an edit. Edited playlists are always analysed leniently.
     mutating func reanalyze() {
+        segmentCache = SegmentCache()
         compactStorage()
         do {
             analysis = try Analyzer.analyze(bytes: storage, lines: lines, url: url, strict: false)
@@ -70,7 +73,10 @@ public struct Playlist: Sendable {
     public var playlistType: String? { analysis.playlistType }
     public var endList: Bool { analysis.endList }
     public var iFramesOnly: Bool { analysis.iFramesOnly }
-    public var segments: [Segment] { analysis.segments }
+    /// The media segments. Built from the analysis on first use and kept until the next edit;
+    /// a proxy that only rewrites URIs never pays for them.
+    public var segments: [Segment] { segmentCache.value { analysis.materializedSegments() } }
+    public var segmentCount: Int { analysis.segmentRecords.count }
     /// `EXT-X-PART` tags after the last segment URI: the segment being produced (LL-HLS).
     public var trailingParts: [Part] { analysis.trailingParts }
     public var partTarget: Double? { analysis.partTarget }
@@ -82,7 +88,7 @@ public struct Playlist: Sendable {
     /// MSN the next segment after the last one will get.
     public var nextMSN: Int { analysis.nextMSN }
     /// Sum of segment durations.
-    public var totalDuration: Double { analysis.segments.reduce(0) { $0 + $1.duration } }
+    public var totalDuration: Double { analysis.segmentRecords.reduce(0) { $0 + $1.duration } }
 
     // MARK: lines
 
@@ -127,4 +133,20 @@ public struct Playlist: Sendable {
     }
 
     public var text: String { String(decoding: serialized(), as: UTF8.self) }
+}
+
+/// Holds the materialised `segments` of one analysis. Copies of a playlist share it, which is
+/// fine: it is only ever filled with the same value, under a lock.
+final class SegmentCache: @unchecked Sendable {
+    private let lock = NSLock()
+    private var segments: [Segment]?
+
+    func value(_ make: () -> [Segment]) -> [Segment] {
+        lock.lock()
+        defer { lock.unlock() }
+        if let segments { return segments }
+        let made = make()
+        segments = made
+        return made
+    }
 }

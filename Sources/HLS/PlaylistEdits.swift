@@ -67,7 +67,7 @@ extension Playlist {
     public mutating func addTag(_ line: String, toSegmentsWhere shouldAdd: (Segment) -> Bool) {
         let text = Self.singleLine(line)
         var targets: [Int] = []
-        for (segment, span) in zip(analysis.segments, analysis.segmentSpans) where shouldAdd(segment) {
+        for (segment, span) in zip(segments, analysis.segmentSpans) where shouldAdd(segment) {
             let alreadyThere = (span.firstLine..<span.uriLine).contains { self.line($0) == text }
             if !alreadyThere { targets.append(span.uriLine) }
         }
@@ -80,7 +80,7 @@ extension Playlist {
     public mutating func removeTag(named name: String, fromSegmentsWhere shouldRemove: (Segment) -> Bool) {
         let wanted = Self.normalizedTagName(name)
         var doomed: [Int] = []
-        for (segment, span) in zip(analysis.segments, analysis.segmentSpans) where shouldRemove(segment) {
+        for (segment, span) in zip(segments, analysis.segmentSpans) where shouldRemove(segment) {
             for index in span.firstLine..<span.uriLine where tagName(ofLine: index) == wanted { doomed.append(index) }
         }
         guard !doomed.isEmpty else { return }
@@ -95,7 +95,7 @@ extension Playlist {
     /// implicit byte-range offset are written out. Header values are not changed; see
     /// `removeLeadingSegments(_:)` for sliding a live window.
     public mutating func removeSegments(where shouldRemove: (Segment) -> Bool) {
-        let segments = analysis.segments
+        let segments = self.segments
         let spans = analysis.segmentSpans
         var doomed: [Int] = []
         var fixes: [(uriLine: Int, span: SegmentSpan, segment: Segment, discontinuity: Bool)] = []
@@ -156,7 +156,7 @@ extension Playlist {
     /// `EXT-X-MEDIA-SEQUENCE` and `EXT-X-DISCONTINUITY-SEQUENCE` so that the remaining
     /// segments keep their MSN and discontinuity sequence.
     public mutating func removeLeadingSegments(_ count: Int) {
-        let segments = analysis.segments
+        let segments = self.segments
         guard count > 0, !segments.isEmpty else { return }
         let removed = min(count, segments.count)
         let newMediaSequence = ValueParsing.add(analysis.mediaSequence, removed)
@@ -170,7 +170,7 @@ extension Playlist {
         let cutoff = segments[removed - 1].index
         removeSegments(where: { $0.index <= cutoff })
         // A discontinuity moved onto the new first segment is already counted in the sequence.
-        if removed < segments.count, let first = analysis.segments.first, first.discontinuity,
+        if removed < segments.count, let first = self.segments.first, first.discontinuity,
            !segments[removed].discontinuity {
             removeTag(named: "#EXT-X-DISCONTINUITY", fromSegmentsWhere: { $0.index == first.index })
         }

@@ -18,8 +18,6 @@ extension Playlist {
         var replaced: [(index: Int, text: String)] = []
         var inOrder = true
         var growth = 0
-        var changedKeyLines: [Int: String] = [:]
-        var changedMapLines: [Int: String] = [:]
         for index in 0..<placeCount {
             let place = analysis.places[index]
             guard let proposed = transform(reference(for: place, resolver: resolver)) else { continue }
@@ -32,7 +30,7 @@ extension Playlist {
             if replaced.isEmpty { replaced.reserveCapacity(placeCount - index) }
             replaced.append((index, text))
             growth += text.utf8.count - (place.end - place.start)
-            apply(text, to: place, keyLines: &changedKeyLines, mapLines: &changedMapLines)
+            apply(text, to: place)
         }
         guard !replaced.isEmpty else { return }
         // An implicit byte-range offset means "right after the previous (part of a) segment
@@ -91,7 +89,7 @@ extension Playlist {
         compact = true
         if pinRanges {
             for (segment, line) in analysis.implicitByteRangeLines {
-                if let range = analysis.segments[segment].byteRange {
+                if let range = analysis.segmentRecords[segment].byteRange {
                     replaceLine(line, with: Array("#EXT-X-BYTERANGE:\(range.length)@\(range.offset)".utf8))
                 }
             }
@@ -101,16 +99,11 @@ extension Playlist {
             reanalyze()
             return
         }
-        if !changedKeyLines.isEmpty || !changedMapLines.isEmpty {
-            for index in analysis.segments.indices {
-                if let uri = changedKeyLines[analysis.segmentKeyLines[index]] { analysis.segments[index].key?.uri = uri }
-                if let uri = changedMapLines[analysis.segmentMapLines[index]] { analysis.segments[index].map?.uri = uri }
-            }
-        }
+        segmentCache = SegmentCache()
     }
 
     /// Updates the typed view that shows the URI of `place`.
-    private mutating func apply(_ text: String, to place: URIPlace, keyLines: inout [Int: String], mapLines: inout [Int: String]) {
+    private mutating func apply(_ text: String, to place: URIPlace) {
         switch place.kind {
         case .variant:
             if let index = place.variantIndex { analysis.variants[index].uri = text }
@@ -125,18 +118,18 @@ extension Playlist {
                 analysis.renditions[index].attributes["URI"] = text
             }
         case .segment:
-            if let index = place.owner { analysis.segments[index].uri = text }
+            break  // a segment's URI is the text of its place
         case .part:
             guard let owner = place.owner, let part = place.partIndex else { return }
-            if owner < analysis.segments.count {
-                analysis.segments[owner].parts[part].uri = text
+            if owner < analysis.segmentRecords.count {
+                analysis.segmentRecords[owner].parts[part].uri = text
             } else if part < analysis.trailingParts.count {
                 analysis.trailingParts[part].uri = text
             }
         case .key:
-            keyLines[place.lineIndex] = text
+            analysis.keysByLine[place.lineIndex]?.uri = text
         case .map:
-            mapLines[place.lineIndex] = text
+            analysis.mapsByLine[place.lineIndex]?.uri = text
         case .preloadHint:
             if let index = place.owner { analysis.preloadHints[index].uri = text }
         case .renditionReport:

@@ -1,0 +1,222 @@
+import Foundation
+
+/// What `hlschaos inspect` prints: a readable table and a JSON document. Pure formatting,
+/// kept here so it is tested with the model.
+extension Playlist {
+    // MARK: JSON
+
+    /// The `inspect --json` document, keys in the documented order; absent values are omitted.
+    public func inspectionJSON() -> String {
+        var root: [(String, JSONValue?)] = []
+        switch kind {
+        case .multivariant:
+            root = [
+                ("type", .string("multivariant")),
+                ("variants", .array(variants.map { variant in
+                    .object([
+                        ("index", .int(variant.index)), ("bandwidth", .int(variant.bandwidth)),
+                        ("averageBandwidth", variant.averageBandwidth.map(JSONValue.int)),
+                        ("resolution", variant.resolution.map(JSONValue.string)),
+                        ("codecs", variant.codecs.map(JSONValue.string)),
+                        ("frameRate", variant.frameRate.map(JSONValue.double)),
+                        ("audio", variant.audio.map(JSONValue.string)),
+                        ("subtitles", variant.subtitles.map(JSONValue.string)),
+                        ("uri", .string(variant.uri)),
+                    ])
+                })),
+                ("renditions", .array(renditions.map { rendition in
+                    .object([
+                        ("type", .string(rendition.type)), ("groupId", .string(rendition.groupID)),
+                        ("language", rendition.language.map(JSONValue.string)), ("name", .string(rendition.name)),
+                        ("default", .bool(rendition.isDefault)), ("uri", rendition.uri.map(JSONValue.string)),
+                    ])
+                })),
+                ("iframeVariants", .array(iFrameVariants.map { variant in
+                    .object([
+                        ("index", .int(variant.index)), ("bandwidth", .int(variant.bandwidth)),
+                        ("resolution", variant.resolution.map(JSONValue.string)),
+                        ("codecs", variant.codecs.map(JSONValue.string)), ("uri", .string(variant.uri)),
+                    ])
+                })),
+                ("sessionData", .array(sessionData.map { data in
+                    .object([
+                        ("dataId", .string(data.dataID)), ("value", data.value.map(JSONValue.string)),
+                        ("uri", data.uri.map(JSONValue.string)), ("language", data.language.map(JSONValue.string)),
+                    ])
+                })),
+            ]
+        case .media:
+            root = [
+                ("type", .string("media")),
+                ("targetDuration", targetDuration.map(JSONValue.int)),
+                ("mediaSequence", .int(mediaSequence)),
+                ("discontinuitySequence", .int(discontinuitySequence)),
+                ("playlistType", playlistType.map(JSONValue.string)),
+                ("endList", .bool(endList)),
+                ("segments", .array(segments.map { segment in
+                    .object([
+                        ("msn", .int(segment.msn)), ("discontinuitySequence", .int(segment.discontinuitySequence)),
+                        ("duration", .double(segment.duration)), ("uri", .string(segment.uri)),
+                        ("byteRange", segment.byteRange.map { .object([("length", .int($0.length)), ("offset", .int($0.offset))]) }),
+                        ("gap", .bool(segment.gap)),
+                        ("key", segment.key.map {
+                            .object([("method", .string($0.method)), ("uri", $0.uri.map(JSONValue.string)),
+                                     ("iv", $0.iv.map(JSONValue.string))])
+                        }),
+                        ("map", segment.map.map { .object([("uri", .string($0.uri))]) }),
+                        ("programDateTime", segment.programDateTime.map { .string(Self.formatDate($0)) }),
+                    ])
+                })),
+            ]
+        }
+        var output = ""
+        JSONValue.object(root).write(to: &output)
+        return output
+    }
+
+    // MARK: table
+
+    /// The readable `inspect` summary.
+    public func inspectionTable() -> String {
+        var out: [String] = []
+        switch kind {
+        case .multivariant:
+            out.append("Multivariant playlist: \(variants.count) variants, \(renditions.count) renditions, "
+                       + "\(iFrameVariants.count) I-frame variants")
+            if let steering = contentSteering {
+                out.append("Content steering: \(steering.serverURI)" + (steering.pathwayID.map { " (pathway \($0))" } ?? ""))
+            }
+            out.append("")
+            out.append("Variants")
+            out += Self.table(["#", "BANDWIDTH", "AVG", "RESOLUTION", "CODECS", "AUDIO", "URI"], variants.map {
+                [String($0.index), String($0.bandwidth), $0.averageBandwidth.map(String.init) ?? "-", $0.resolution ?? "-",
+                 $0.codecs ?? "-", $0.audio ?? "-", $0.uri]
+            })
+            if !renditions.isEmpty {
+                out.append("")
+                out.append("Renditions")
+                out += Self.table(["#", "TYPE", "GROUP-ID", "LANGUAGE", "NAME", "DEFAULT", "URI"], renditions.map {
+                    [String($0.index), $0.type, $0.groupID, $0.language ?? "-", $0.name, $0.isDefault ? "yes" : "no", $0.uri ?? "-"]
+                })
+            }
+            if !iFrameVariants.isEmpty {
+                out.append("")
+                out.append("I-frame variants")
+                out += Self.table(["#", "BANDWIDTH", "RESOLUTION", "CODECS", "URI"], iFrameVariants.map {
+                    [String($0.index), String($0.bandwidth), $0.resolution ?? "-", $0.codecs ?? "-", $0.uri]
+                })
+            }
+            if !sessionData.isEmpty {
+                out.append("")
+                out.append("Session data")
+                out += Self.table(["DATA-ID", "VALUE", "URI", "LANGUAGE"], sessionData.map {
+                    [$0.dataID, $0.value ?? "-", $0.uri ?? "-", $0.language ?? "-"]
+                })
+            }
+        case .media:
+            var header = "Media playlist: \(segments.count) segments, "
+            header += String(format: "%.3f s", totalDuration)
+            header += ", target duration \(targetDuration.map { "\($0) s" } ?? "missing")"
+            header += ", media sequence \(mediaSequence), discontinuity sequence \(discontinuitySequence)"
+            if let playlistType { header += ", type \(playlistType)" }
+            header += endList ? ", ended" : ", live"
+            out.append(header)
+            out.append("")
+            out += Self.table(["MSN", "DISC-SEQ", "DURATION", "FLAGS", "URI"], segments.map { segment in
+                var flags: [String] = []
+                if segment.discontinuity { flags.append("discontinuity") }
+                if segment.gap { flags.append("gap") }
+                if let key = segment.key { flags.append("key=\(key.method)") }
+                if segment.map != nil { flags.append("map") }
+                if let range = segment.byteRange { flags.append("bytes=\(range.length)@\(range.offset)") }
+                if let date = segment.programDateTime { flags.append("pdt=\(Self.formatDate(date))") }
+                if !segment.parts.isEmpty { flags.append("parts=\(segment.parts.count)") }
+                return [String(segment.msn), String(segment.discontinuitySequence), String(format: "%.3f", segment.duration),
+                        flags.isEmpty ? "-" : flags.joined(separator: ","), segment.uri]
+            })
+            if !trailingParts.isEmpty || !preloadHints.isEmpty {
+                out.append("")
+                out.append("Next segment (MSN \(nextMSN)): \(trailingParts.count) parts"
+                           + (preloadHints.isEmpty ? "" : ", preload hint \(preloadHints.map(\.uri).joined(separator: ", "))"))
+            }
+        }
+        return out.joined(separator: "\n") + "\n"
+    }
+
+    private static func table(_ header: [String], _ rows: [[String]]) -> [String] {
+        let all = [header] + rows
+        var widths = [Int](repeating: 0, count: header.count)
+        for row in all {
+            for (column, cell) in row.enumerated() { widths[column] = max(widths[column], cell.count) }
+        }
+        return all.map { row in
+            row.enumerated().map { column, cell in
+                column == row.count - 1 ? cell : cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
+            }.joined(separator: "  ")
+        }
+    }
+}
+
+/// A minimal JSON value with ordered object keys (JSONEncoder's key order is not stable).
+indirect enum JSONValue {
+    case string(String)
+    case int(Int)
+    case double(Double)
+    case bool(Bool)
+    case array([JSONValue])
+    /// Members with a nil value are left out.
+    case object([(String, JSONValue?)])
+
+    func write(to output: inout String) {
+        switch self {
+        case .string(let text): Self.writeString(text, to: &output)
+        case .int(let value): output += String(value)
+        case .double(let value):
+            if !value.isFinite {
+                output += "null"
+            } else if value == value.rounded(), abs(value) < 1e15 {
+                output += String(Int(value))
+            } else {
+                output += String(value)
+            }
+        case .bool(let value): output += value ? "true" : "false"
+        case .array(let items):
+            output += "["
+            for (index, item) in items.enumerated() {
+                if index > 0 { output += "," }
+                item.write(to: &output)
+            }
+            output += "]"
+        case .object(let members):
+            output += "{"
+            var first = true
+            for (key, value) in members {
+                guard let value else { continue }
+                if !first { output += "," }
+                first = false
+                Self.writeString(key, to: &output)
+                output += ":"
+                value.write(to: &output)
+            }
+            output += "}"
+        }
+    }
+
+    private static func writeString(_ text: String, to output: inout String) {
+        output += "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": output += "\\\""
+            case "\\": output += "\\\\"
+            case "\n": output += "\\n"
+            case "\r": output += "\\r"
+            case "\t": output += "\\t"
+            case let control where control.value < 0x20:
+                let hex = String(control.value, radix: 16)
+                output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: output.unicodeScalars.append(scalar)
+            }
+        }
+        output += "\""
+    }
+}
