@@ -11,6 +11,7 @@ struct PlaylistResponder {
     var session: Session
     var recordsHistory: Bool
     var now: Duration
+    var cache: RewriteCache
 
     struct Result {
         var body: [UInt8]
@@ -18,10 +19,25 @@ struct PlaylistResponder {
         var isPlaylist: Bool
     }
 
-    /// Parses just enough to tell what an untagged entry playlist is (multivariant or media).
-    static func entryTag(for bytes: [UInt8], url: String) -> ResourceTag? {
-        guard let playlist = try? Playlist(bytes: bytes, url: URL(string: url)) else { return nil }
-        return ResourceTag(kind: playlist.kind == .multivariant ? .master : .media)
+    /// What an untagged entry playlist is: a multivariant playlist names variants (rfc8216bis 4.4.6);
+    /// anything else that starts like a playlist is a media playlist. nil: not a playlist.
+    static func entryTag(for bytes: [UInt8]) -> ResourceTag? {
+        let body = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes[3...] : bytes[...]
+        guard body.starts(with: Array("#EXTM3U".utf8)) else { return nil }
+        let variantTags = ["#EXT-X-STREAM-INF:", "#EXT-X-I-FRAME-STREAM-INF:"].map { Array($0.utf8) }
+        let isMultivariant = variantTags.contains { tag in Self.contains(tag, in: body) }
+        return ResourceTag(kind: isMultivariant ? .master : .media)
+    }
+
+    private static func contains(_ needle: [UInt8], in haystack: ArraySlice<UInt8>) -> Bool {
+        guard let first = needle.first, haystack.count >= needle.count else { return false }
+        var index = haystack.startIndex
+        let last = haystack.endIndex - needle.count
+        while index <= last {
+            if haystack[index] == first, haystack[index..<(index + needle.count)].elementsEqual(needle) { return true }
+            index += 1
+        }
+        return false
     }
 
     func respond(upstream bytes: [UInt8], effectiveURL: String, tag: ResourceTag, steps: [ContentStep]) -> Result {
@@ -33,23 +49,24 @@ struct PlaylistResponder {
             }
         }
         let served = PlaylistSurgery.body(serving: bytes, steps: steps, history: history, now: now)
+        let key = RewriteCache.Key(upstreamURL: effectiveURL, tag: tag, sessionPrefix: request.sessionPrefix, clientPath: clientPath)
+        if steps.isEmpty, let hit = cache.lookup(key, upstream: served) {
+            session.memory.withLockedValue { $0.catalog.learn(hit.summary, tag: tag) }
+            return Result(body: hit.output, tag: tag, isPlaylist: true)
+        }
         guard var playlist = try? Playlist(bytes: served, url: URL(string: effectiveURL)) else {
             // Not a playlist after all: the client gets exactly what the origin sent.
             return Result(body: served, tag: tag, isPlaylist: false)
         }
-        session.memory.withLockedValue { memory in
-            if playlist.kind == .multivariant {
-                memory.catalog.learn(multivariant: playlist)
-            } else {
-                memory.catalog.learn(media: playlist, tag: tag)
-            }
-        }
+        let summary = SessionCatalog.Summary(playlist)
+        session.memory.withLockedValue { $0.catalog.learn(summary, tag: tag) }
         PlaylistRewriter(request: request, clientPath: clientPath, playlistTag: tag, allowlist: allowlist)
             .rewrite(&playlist)
         if !steps.isEmpty {
             PlaylistSurgery.apply(steps, to: &playlist, backupURI: Self.backupURI)
         }
         let body = PlaylistSurgery.damage(playlist.serialized(), steps: steps, kind: playlist.kind)
+        if steps.isEmpty { cache.store(key, RewriteCache.Entry(upstream: served, output: body, summary: summary)) }
         return Result(body: body, tag: tag, isPlaylist: true)
     }
 

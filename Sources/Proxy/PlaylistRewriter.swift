@@ -13,11 +13,12 @@ struct PlaylistRewriter {
     var allowlist: HostAllowlist
 
     func rewrite(_ playlist: inout Playlist) {
+        var learned: Set<String> = []  // one allowlist update per host and playlist, not per URI
         playlist.rewriteURIs { reference in
-            guard let absolute = reference.absolute,
-                let upstream = UpstreamLocation(absolute: absolute.absoluteString)
-            else { return nil }  // data:, skd:// and other non-HTTP URIs stay as they are
-            allowlist.learn(upstream)
+            guard let absolute = reference.absoluteString, let upstream = UpstreamLocation(absolute: absolute) else {
+                return nil  // data:, skd:// and other non-HTTP URIs stay as they are
+            }
+            if learned.insert(upstream.authority).inserted { allowlist.learn(upstream) }
             let path = request.rewrittenPath(tag: tag(for: reference), upstream: upstream)
             // EXT-X-RENDITION-REPORT URIs must be relative to the playlist (rfc8216bis 4.4.5.4).
             guard reference.kind == .renditionReport else { return path }

@@ -17,6 +17,7 @@ struct ProxyHandler: Sendable {
     let rules: RuleBook
     let clock: any ChaosClock
     let events: EventLog
+    let rewrites = RewriteCache()
     let logger: Logger
 
     enum Disposition: Sendable { case keepAlive, close }
@@ -80,7 +81,7 @@ struct ProxyHandler: Sendable {
             exchange.prefetched = fetched
             if (200..<300).contains(fetched.status), let body = try await collectOrFail(fetched, client: client) {
                 exchange.prefetchedBody = body
-                exchange.tag = PlaylistResponder.entryTag(for: body, url: fetched.effectiveURL)
+                exchange.tag = PlaylistResponder.entryTag(for: body)
             }
         }
         return try await serve(&exchange)
@@ -133,11 +134,11 @@ struct ProxyHandler: Sendable {
             var collected = exchange.prefetchedBody
             if collected == nil { collected = try await collectOrFail(response, client: client) }
             guard let upstreamBody = collected else { return .keepAlive }
-            let tag = exchange.tag ?? PlaylistResponder.entryTag(for: upstreamBody, url: response.effectiveURL) ?? ResourceTag(kind: .media)
+            let tag = exchange.tag ?? PlaylistResponder.entryTag(for: upstreamBody) ?? ResourceTag(kind: .media)
             let result = PlaylistResponder(
                 request: exchange.path, clientPath: String(exchange.target.prefix { $0 != "?" }),
                 allowlist: allowlist, session: exchange.session,
-                recordsHistory: exchange.engine.needsPlaylistHistory, now: now
+                recordsHistory: exchange.engine.needsPlaylistHistory, now: now, cache: rewrites
             ).respond(upstream: upstreamBody, effectiveURL: response.effectiveURL, tag: tag, steps: plan.content)
             return try await sendBuffered(result.body, response: response, plan: plan, rewritten: result.isPlaylist, client: client)
         }

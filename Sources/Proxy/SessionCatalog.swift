@@ -35,37 +35,57 @@ struct SessionCatalog: Sendable {
         static let memory = 4096
     }
 
-    mutating func learn(multivariant playlist: Playlist) {
-        let bandwidths = playlist.variants.map(\.bandwidth)
-        let highest = bandwidths.max(), lowest = bandwidths.min()
-        variants = [:]
-        for variant in playlist.variants {
-            variants[variant.index] = VariantFacts(
-                index: variant.index, bandwidth: variant.bandwidth, resolution: variant.resolution,
-                name: variant.attributes["NAME"] ?? variant.attributes["STABLE-VARIANT-ID"],
-                isHighest: variant.bandwidth == highest, isLowest: variant.bandwidth == lowest)
+    /// What a session needs to remember of one playlist; computed once per distinct upstream body.
+    enum Summary: Sendable {
+        case multivariant(variants: [VariantFacts], renditions: [Int: RenditionFacts])
+        case media(segments: [(msn: Int, index: Int, startTime: Double)], isComplete: Bool)
+
+        init(_ playlist: Playlist) {
+            if playlist.kind == .multivariant {
+                let bandwidths = playlist.variants.map(\.bandwidth)
+                let highest = bandwidths.max(), lowest = bandwidths.min()
+                let variants = playlist.variants.map { variant in
+                    VariantFacts(
+                        index: variant.index, bandwidth: variant.bandwidth, resolution: variant.resolution,
+                        name: variant.attributes["NAME"] ?? variant.attributes["STABLE-VARIANT-ID"],
+                        isHighest: variant.bandwidth == highest, isLowest: variant.bandwidth == lowest)
+                }
+                var renditions: [Int: RenditionFacts] = [:]
+                for rendition in playlist.renditions {
+                    renditions[rendition.index] = RenditionFacts(type: rendition.type, language: rendition.language, name: rendition.name)
+                }
+                self = .multivariant(variants: variants, renditions: renditions)
+            } else {
+                self = .media(
+                    segments: playlist.segments.map { ($0.msn, $0.index, $0.startTime) },
+                    isComplete: playlist.playlistType != nil || playlist.endList)
+            }
         }
-        renditions = [:]
-        for rendition in playlist.renditions {
-            renditions[rendition.index] = RenditionFacts(
-                type: rendition.type, language: rendition.language, name: rendition.name)
+    }
+
+    mutating func learn(_ summary: Summary, tag: ResourceTag) {
+        switch summary {
+        case .multivariant(let variants, let renditions):
+            self.variants = Dictionary(variants.map { ($0.index, $0) }, uniquingKeysWith: { first, _ in first })
+            self.renditions = renditions
+        case .media(let segments, let isComplete):
+            learn(segments: segments, isComplete: isComplete, tag: tag)
         }
     }
 
     /// Records where the segments of a media playlist sit. VOD and EVENT playlists count `index` from
     /// their first segment; a live window's media times continue from the first version seen.
-    mutating func learn(media playlist: Playlist, tag: ResourceTag) {
+    private mutating func learn(segments: [(msn: Int, index: Int, startTime: Double)], isComplete: Bool, tag: ResourceTag) {
         let key = TimelineKey(tag)
         var timeline = timelines[key] ?? Timeline()
-        let isComplete = playlist.playlistType != nil || playlist.endList
         // Anchor a live window on a segment already known, so media time keeps growing across reloads.
         var offset = 0.0
-        if !isComplete, let known = playlist.segments.first(where: { timeline.positions[$0.msn] != nil }),
+        if !isComplete, let known = segments.first(where: { timeline.positions[$0.msn] != nil }),
             let position = timeline.positions[known.msn]
         {
             offset = position.mediaTime - known.startTime
         }
-        for segment in playlist.segments {
+        for segment in segments {
             timeline.positions[segment.msn] = Position(
                 index: isComplete ? segment.index : nil, mediaTime: offset + segment.startTime)
         }

@@ -9,22 +9,34 @@ public struct UpstreamLocation: Hashable, Sendable, CustomStringConvertible {
         let scheme = scheme.lowercased()
         guard scheme == "http" || scheme == "https", Self.isValidAuthority(authority) else { return nil }
         self.scheme = scheme
-        self.authority = authority.lowercased()
+        self.authority = authority.utf8.contains(where: { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) })
+            ? authority.lowercased() : authority
         self.pathAndQuery = pathAndQuery.hasPrefix("/") ? pathAndQuery : "/" + pathAndQuery
     }
 
     /// Parses "http://host:port/path?query#fragment"; nil for anything but absolute http(s) URLs.
+    /// Scans UTF-8 bytes: the proxy calls this for every URI of every playlist it rewrites.
     public init?(absolute text: String) {
-        guard let colon = text.firstIndex(of: ":"), text[colon...].hasPrefix("://") else { return nil }
-        let scheme = String(text[..<colon])
-        let rest = text[text.index(colon, offsetBy: 3)...]
-        let authorityEnd = rest.firstIndex(where: Self.endsAuthority) ?? rest.endIndex
-        var authority = String(rest[..<authorityEnd])
-        if let at = authority.lastIndex(of: "@") { authority = String(authority[authority.index(after: at)...]) }
-        var tail = rest[authorityEnd...]
-        if let hash = tail.firstIndex(of: "#") { tail = tail[..<hash] }
-        let pathAndQuery = tail.first == "?" ? "/" + tail : String(tail)
-        self.init(scheme: scheme, authority: authority, pathAndQuery: pathAndQuery.isEmpty ? "/" : pathAndQuery)
+        let bytes = text.utf8
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return nil }
+        var cursor = bytes.index(after: colon)
+        for _ in 0..<2 {
+            guard cursor < bytes.endIndex, bytes[cursor] == UInt8(ascii: "/") else { return nil }
+            cursor = bytes.index(after: cursor)
+        }
+        let authorityStart = cursor
+        while cursor < bytes.endIndex, !Self.endsAuthority(bytes[cursor]) { cursor = bytes.index(after: cursor) }
+        var authority = Substring(text.utf8[authorityStart..<cursor])
+        if let at = authority.utf8.lastIndex(of: UInt8(ascii: "@")) {
+            authority = authority[authority.utf8.index(after: at)...]
+        }
+        var end = bytes.endIndex
+        if let hash = bytes[cursor...].firstIndex(of: UInt8(ascii: "#")) { end = hash }
+        let tail = Substring(text.utf8[cursor..<end])
+        let pathAndQuery = tail.isEmpty ? "/" : (tail.utf8.first == UInt8(ascii: "?") ? "/" + tail : String(tail))
+        self.init(
+            scheme: String(decoding: bytes[..<colon], as: UTF8.self), authority: String(authority),
+            pathAndQuery: pathAndQuery)
     }
 
     public var url: String { "\(scheme)://\(authority)\(pathAndQuery)" }
@@ -37,7 +49,7 @@ public struct UpstreamLocation: Hashable, Sendable, CustomStringConvertible {
     /// The authority with the scheme's default port made explicit, so "h" and "h:80" compare equal.
     public var normalizedAuthority: String {
         let defaultPort = scheme == "https" ? "443" : "80"
-        if authority.hasSuffix("]") || !authority.contains(":") { return authority + ":" + defaultPort }
+        if authority.hasSuffix("]") || !authority.utf8.contains(UInt8(ascii: ":")) { return authority + ":" + defaultPort }
         return authority
     }
 
@@ -49,15 +61,18 @@ public struct UpstreamLocation: Hashable, Sendable, CustomStringConvertible {
         return ext.isEmpty ? nil : ext.lowercased()
     }
 
-    private static func endsAuthority(_ character: Character) -> Bool {
-        character == "/" || character == "?" || character == "#"
+    private static func endsAuthority(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#")
     }
 
     private static func isValidAuthority(_ authority: String) -> Bool {
         guard !authority.isEmpty, authority.utf8.count <= 300 else { return false }
-        return authority.unicodeScalars.allSatisfy { scalar in
-            switch scalar {
-            case "a"..."z", "A"..."Z", "0"..."9", ".", "-", "_", ":", "[", "]": return true
+        return authority.utf8.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: "_"),
+                UInt8(ascii: ":"), UInt8(ascii: "["), UInt8(ascii: "]"):
+                return true
             default: return false
             }
         }

@@ -71,6 +71,21 @@ import TestSupport
         await proxy.stop()
     }
 
+    @Test func repeatedPlaylistsKeepEachSessionsPrefixAndFollowTheOrigin() async throws {
+        let proxy = try await ProxyHarness.startWithDemo()
+        for _ in 0..<2 {
+            for session in ["a", "b"] {
+                let text = try await proxy.get("/s/\(session)/vod/ts/master.m3u8").text
+                let uris = text.split(separator: "\n").filter { !$0.hasPrefix("#") && !$0.isEmpty }
+                #expect(uris.count == 3)
+                #expect(uris.allSatisfy { $0.hasPrefix("/s/\(session)/~media.v") })
+            }
+        }
+        let plain = try await proxy.get("/vod/ts/master.m3u8").text
+        #expect(plain.contains("\n/~media.v0/"))
+        await proxy.stop()
+    }
+
     @Test func liveURIsAreStableAcrossReloads() async throws {
         let clock = ManualClock(Date(timeIntervalSince1970: 1_700_000_000))
         let proxy = try await ProxyHarness.startWithDemo(clock: { clock.now })

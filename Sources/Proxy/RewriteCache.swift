@@ -1,0 +1,34 @@
+import NIOConcurrencyHelpers
+
+/// Rewritten playlists, so that a VOD playlist many devices (or one player, again and again) fetch
+/// is parsed and rewritten once. An entry is used only when the upstream bytes are the same and no
+/// rule changed the playlist; rewriting depends on nothing else than the key.
+final class RewriteCache: Sendable {
+    struct Key: Hashable {
+        var upstreamURL: String
+        var tag: ResourceTag
+        var sessionPrefix: String
+        var clientPath: String
+    }
+
+    struct Entry: Sendable {
+        var upstream: [UInt8]
+        var output: [UInt8]
+        var summary: SessionCatalog.Summary
+    }
+
+    static let capacity = 512
+    private let entries = NIOLockedValueBox([Key: Entry]())
+
+    func lookup(_ key: Key, upstream: [UInt8]) -> Entry? {
+        guard let entry = entries.withLockedValue({ $0[key] }), entry.upstream == upstream else { return nil }
+        return entry
+    }
+
+    func store(_ key: Key, _ entry: Entry) {
+        entries.withLockedValue { entries in
+            if entries.count >= Self.capacity, entries[key] == nil { entries.removeAll(keepingCapacity: true) }
+            entries[key] = entry
+        }
+    }
+}
