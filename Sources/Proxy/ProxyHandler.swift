@@ -248,6 +248,10 @@ struct ProxyHandler: Sendable {
             return .keepAlive
         }
         var shaper = BodyShaper(plan.response, contentLength: body.count)
+        if shaper.isPassthrough {
+            try await client.sendBody(body, end: true)
+            return .keepAlive
+        }
         if try await shaper.send(body, to: client) == .cut { return .close }
         if try await shaper.finish(client: client) == .cut { return .close }
         try await client.sendEnd()
@@ -266,7 +270,12 @@ struct ProxyHandler: Sendable {
         var shaper = BodyShaper(plan.response, contentLength: headers.first(name: "content-length").flatMap(Int.init))
         do {
             for try await chunk in response.body {
-                if try await shaper.send(chunk, to: client) == .cut {
+                if shaper.isPassthrough {
+                    // The usual case: a last chunk leaves with the end of the response.
+                    let last = response.body.isDrained
+                    try await client.sendBody(chunk, end: last)
+                    if last { return .keepAlive }
+                } else if try await shaper.send(chunk, to: client) == .cut {
                     response.body.cancel()
                     return .close
                 }

@@ -101,6 +101,10 @@ public final class ProxyServer: Sendable {
     private func serve(_ connection: Connection) async {
         let id = connections.register(connection.channel)
         defer { connections.unregister(id) }
+        // The request in progress is cancelled when the client disconnects, so its upstream transfer
+        // and any fault timer stop at once. One close callback per connection, not per request.
+        let current = NIOLockedValueBox<Task<ProxyHandler.Disposition, Never>?>(nil)
+        connection.channel.closeFuture.whenComplete { _ in current.withLockedValue { $0?.cancel() } }
         do {
             try await connection.executeThenClose { inbound, outbound in
                 var parts = inbound.makeAsyncIterator()
@@ -113,7 +117,13 @@ public final class ProxyServer: Sendable {
                     let client = ClientChannel(
                         channel: connection.channel, outbound: outbound, requestHead: head,
                         cors: configuration.cors)
-                    let disposition = await handleCancellingOnClose(client)
+                    let task = Task { await handler.handle(client) }
+                    let closed = current.withLockedValue { current -> Bool in
+                        current = task
+                        return !connection.channel.isActive
+                    }
+                    if closed { task.cancel() }
+                    let disposition = await task.value
                     guard connections.markIdle(id), disposition == .keepAlive, head.isKeepAlive else { return }
                 }
             }
@@ -122,13 +132,6 @@ public final class ProxyServer: Sendable {
         }
     }
 
-    /// Runs the handler in a task that is cancelled when the client disconnects, so the upstream
-    /// transfer and any fault timer stop at once.
-    private func handleCancellingOnClose(_ client: ClientChannel) async -> ProxyHandler.Disposition {
-        let task = Task { await handler.handle(client) }
-        client.channel.closeFuture.whenComplete { _ in task.cancel() }
-        return await task.value
-    }
 }
 
 /// Tracks open connections so a shutdown can close the idle ones and wait for the busy ones.

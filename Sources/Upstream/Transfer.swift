@@ -203,6 +203,15 @@ final class Transfer: @unchecked Sendable {
         }
     }
 
+    /// True once the origin has sent the whole body and the consumer has taken every byte: the
+    /// chunk just taken was the last one (lets the proxy send it and the end in one write).
+    var isDrained: Bool {
+        shared.withLock { state in
+            guard state.buffer.isEmpty, case .success = state.end else { return false }
+            return true
+        }
+    }
+
     /// Buffered bytes, or the end of the body, or nil (after parking `waiter` when given).
     private func takeReady(orPark waiter: ChunkContinuation? = nil) -> Result<[UInt8]?, UpstreamError>? {
         let (result, unpause) = shared.withLock { state -> (Result<[UInt8]?, UpstreamError>?, Bool) in

@@ -40,6 +40,10 @@ public final class UpstreamBody: AsyncSequence, Sendable {
         transfer.cancel()
     }
 
+    /// True when the origin has sent everything and every chunk has been taken: the chunk the
+    /// consumer holds is the last one.
+    public var isDrained: Bool { transfer.isDrained }
+
     /// The whole body, for playlists. Throws `.tooLarge` (and cancels the transfer) past `maxBytes`.
     public func collect(upTo maxBytes: Int) async throws(UpstreamError) -> [UInt8] {
         var collected: [UInt8] = []
