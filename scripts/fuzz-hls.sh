@@ -15,6 +15,8 @@ sed -n 's/^ *case [a-zA-Z]* = "\(#EXT[A-Z0-9-]*\)".*/"\1"/p' Sources/HLS/TagName
 for word in URI= BANDWIDTH= METHOD= BYTERANGE= DURATION= GROUP-ID= TYPE= NAME= VALUE= '{$' '"' , @ : YES NONE; do
     printf '"%s"\n' "$(printf '%s' "$word" | sed 's/"/\\"/g')" >> "$out/hls.dict"
 done
+# libFuzzer reports crashes itself; Swift's backtracer can linger after a crash.
+export SWIFT_BACKTRACE=enable=no
 exec "$out/hls-fuzz" -max_total_time="$seconds" -max_len=8192 -timeout=10 -rss_limit_mb=2048 \
     -dict="$out/hls.dict" -artifact_prefix="$out/artifacts/" -print_final_stats=1 \
     "$out/corpus" Tests/HLSTests/Corpus/ffmpeg Tests/HLSTests/Corpus/rfc8216 Tests/HLSTests/Corpus/rfc8216bis \

@@ -13,6 +13,7 @@ extension Playlist {
     /// text. Only the URI text changes; the rest of each line keeps its bytes. A `"` or line
     /// break in the new text is percent-encoded so it cannot break the line.
     public mutating func rewriteURIs(_ transform: (URIReference) -> String?) {
+        if !compact { reanalyze() }  // every edit leaves it compact; this keeps offsets honest regardless
         let resolver = URIResolver(base: url)
         let placeCount = analysis.places.count
         var replaced: [(index: Int, text: String)] = []
@@ -40,7 +41,6 @@ extension Playlist {
         if !inOrder { replaced.sort { analysis.places[$0.index].start < analysis.places[$1.index].start } }
 
         // The new buffer: unchanged stretches copied in one go, new URI text in between.
-        if !compact { compactStorage() }
         var output: [UInt8] = []
         output.reserveCapacity(storage.count + max(0, growth))
         var cursor = 0

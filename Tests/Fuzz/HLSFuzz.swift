@@ -42,7 +42,9 @@ public func hlsFuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     edited.removeIFrameVariants(where: { $0.index == 0 })
     edited.setHeaderTag("#EXT-X-TARGETDURATION", value: "7")
     edited.setEndList(!edited.endList)
-    edited.insertLines(["#EXT-X-FUZZ", "garbage"], afterLine: size % 7)
+    // Raw lines go after #EXTM3U: above it they would (rightly) make the input non-HLS.
+    let header = (0..<edited.lineCount).first { edited.line($0)?.contains("#EXTM3U") == true } ?? 0
+    edited.insertLines(["#EXT-X-FUZZ", "garbage"], afterLine: header + size % 7)
     if (try? Playlist(bytes: edited.serialized(), url: base)) == nil && playlist.kind == .media {
         fatalError("edited playlist no longer parses")
     }
