@@ -124,3 +124,25 @@ import TestSupport
         #expect(await demo.wait(timeout: 10).status == 0)
     }
 }
+
+extension CLITests {
+    @Test func inspectReadsAURLThroughTheProxyAndReportsFailures() async throws {
+        let origin = try await TestOrigin.start()
+        origin.route("/v/index.m3u8", .bytes(body: Array("#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-MEDIA-SEQUENCE:7\n#EXTINF:2,\ns7.ts\n#EXTINF:2,\ns8.ts\n".utf8)))
+        let json = try await CLI.run(["inspect", "--json", origin.baseURL + "/v/index.m3u8"])
+        #expect(json.status == 0, "\(json.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(object["type"] as? String == "media")
+        let segments = try #require(object["segments"] as? [[String: Any]])
+        #expect(segments.map { $0["msn"] as? Int } == [7, 8])
+        #expect(segments.first?["uri"] as? String == "s7.ts")
+
+        let missing = try await CLI.run(["inspect", origin.baseURL + "/nope.m3u8"])
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("answered HTTP 404"))
+        let down = try await CLI.run(["inspect", "http://127.0.0.1:1/x.m3u8"])
+        #expect(down.status == 1)
+        #expect(down.stderr.contains("cannot fetch http://127.0.0.1:1/x.m3u8"))
+        try await origin.shutdown()
+    }
+}
