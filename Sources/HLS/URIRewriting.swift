@@ -56,7 +56,8 @@ extension Playlist {
             let place = analysis.places[item.index]
             output.append(contentsOf: storage[cursor..<place.start])
             let start = output.count
-            output.append(contentsOf: item.text.utf8)
+            var text = item.text
+            text.withUTF8 { output.append(contentsOf: $0) }
             oldEnds.append(place.end)
             growthBefore.append(growthBefore[growthBefore.count - 1] + (output.count - start) - (place.end - place.start))
             analysis.places[item.index].text = item.text
