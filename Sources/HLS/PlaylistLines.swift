@@ -7,10 +7,6 @@ extension Playlist {
         return .lf
     }
 
-    func lineBytes(_ index: Int) -> ArraySlice<UInt8> {
-        storage[lines[index].start..<lines[index].end]
-    }
-
     /// The tag name of a line (`#EXT-X-GAP`), or nil when the line is not a tag.
     func tagName(ofLine index: Int) -> String? {
         guard let text = line(index) else { return nil }

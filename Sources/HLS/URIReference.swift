@@ -27,6 +27,19 @@ public struct URIReference: Sendable, Hashable {
     /// 1-based line number.
     public var line: Int
 
+    /// For tests of transforms; the playlist builds these itself.
+    public init(original: String, absoluteString: String? = nil, kind: URIKind, variantIndex: Int? = nil,
+                rendition: Rendition? = nil, msn: Int? = nil, partIndex: Int? = nil, line: Int = 0) {
+        self.original = original
+        self.absoluteString = absoluteString
+        self.kind = kind
+        self.variantIndex = variantIndex
+        self.rendition = rendition
+        self.msn = msn
+        self.partIndex = partIndex
+        self.line = line
+    }
+
     /// `absoluteString` as a `URL`. Built on demand so that transforms that only need the
     /// string do not pay for URL parsing.
     public var absolute: URL? {

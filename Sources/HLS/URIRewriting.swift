@@ -9,9 +9,10 @@ extension Playlist {
     /// Calls `transform` for every URI-bearing place (URI lines and the URI attributes of
     /// EXT-X-MEDIA, I-FRAME-STREAM-INF, KEY, SESSION-KEY, SESSION-DATA, MAP, PART,
     /// PRELOAD-HINT, RENDITION-REPORT, CONTENT-STEERING SERVER-URI and DATERANGE
-    /// X-ASSET-URI / X-ASSET-LIST), in document order. Returning nil keeps the original
-    /// text. Only the URI text changes; the rest of each line keeps its bytes. A `"` or line
-    /// break in the new text is percent-encoded so it cannot break the line.
+    /// X-ASSET-URI / X-ASSET-LIST), in document order. Returning nil (or an empty string)
+    /// keeps the original text. Only the URI text changes; the rest of each line keeps its bytes. A `"` or line
+    /// break in the new text, and a `#` starting a URI line, are percent-encoded so they cannot
+    /// change the playlist's structure.
     public mutating func rewriteURIs(_ transform: (URIReference) -> String?) {
         if !compact { reanalyze() }  // every edit leaves it compact; this keeps offsets honest regardless
         let resolver = URIResolver(base: url)
@@ -21,7 +22,10 @@ extension Playlist {
         var growth = 0
         for index in 0..<placeCount {
             let place = analysis.places[index]
-            guard let proposed = transform(reference(for: place, resolver: resolver)) else { continue }
+            guard var proposed = transform(reference(for: place, resolver: resolver)), !proposed.isEmpty else { continue }
+            if (place.kind == .segment || place.kind == .variant) && proposed.hasPrefix("#") {
+                proposed = "%23" + proposed.dropFirst()  // a URI line starting with # would become a comment
+            }
             var text = Self.safeURIText(proposed)
             let same = text.withUTF8 { new in
                 storage.withUnsafeBufferPointer { old in new.elementsEqual(old[place.start..<place.end]) }
@@ -52,7 +56,8 @@ extension Playlist {
             let place = analysis.places[item.index]
             output.append(contentsOf: storage[cursor..<place.start])
             let start = output.count
-            output.append(contentsOf: item.text.utf8)
+            var text = item.text
+            text.withUTF8 { output.append(contentsOf: $0) }
             oldEnds.append(place.end)
             growthBefore.append(growthBefore[growthBefore.count - 1] + (output.count - start) - (place.end - place.start))
             analysis.places[item.index].text = item.text

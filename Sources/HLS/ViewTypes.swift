@@ -68,18 +68,37 @@ public struct Key: Sendable, Hashable {
     public var iv: String?
     public var keyFormat: String?
     public var keyFormatVersions: String?
+
+    public init(method: String, uri: String? = nil, iv: String? = nil, keyFormat: String? = nil,
+                keyFormatVersions: String? = nil) {
+        self.method = method
+        self.uri = uri
+        self.iv = iv
+        self.keyFormat = keyFormat
+        self.keyFormatVersions = keyFormatVersions
+    }
 }
 
 /// A resolved byte range: the offset is always known (implicit offsets are resolved).
 public struct ByteRange: Sendable, Hashable {
     public var length: Int
     public var offset: Int
+
+    public init(length: Int, offset: Int) {
+        self.length = length
+        self.offset = offset
+    }
 }
 
 /// The `EXT-X-MAP` in effect for a segment.
 public struct MapInfo: Sendable, Hashable {
     public var uri: String
     public var byteRange: ByteRange?
+
+    public init(uri: String, byteRange: ByteRange? = nil) {
+        self.uri = uri
+        self.byteRange = byteRange
+    }
 }
 
 /// An `EXT-X-PART` (LL-HLS partial segment).
@@ -122,6 +141,11 @@ public struct Segment: Sendable, Hashable {
 public struct ContentSteering: Sendable, Hashable {
     public var serverURI: String
     public var pathwayID: String?
+
+    public init(serverURI: String, pathwayID: String? = nil) {
+        self.serverURI = serverURI
+        self.pathwayID = pathwayID
+    }
 }
 
 /// `EXT-X-SERVER-CONTROL`.

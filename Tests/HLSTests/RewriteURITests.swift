@@ -47,6 +47,14 @@ import Testing
         #expect(playlist.renditions[0].uri == "main/english-audio.m3u8")
     }
 
+    @Test func rewritingCannotChangeTheStructure() throws {
+        var playlist = try Corpus.playlist("ffmpeg/ffmpeg-ts-vod.m3u8")
+        playlist.rewriteURIs { $0.msn == 0 ? "" : $0.msn == 1 ? "#EXT-X-ENDLIST" : "a\r\nb.ts" }
+        #expect(playlist.segments.map(\.uri) == ["ffmpeg-ts-vod0.ts", "%23EXT-X-ENDLIST", "a%0D%0Ab.ts", "a%0D%0Ab.ts"])
+        let reparsed = try Playlist(bytes: playlist.serialized(), strict: true)
+        #expect(reparsed.segments == playlist.segments)
+    }
+
     @Test func rewritingTwiceAndOtherPlacesOnTheSameLine() throws {
         var playlist = try Corpus.playlist("rfc8216bis/interstitials-daterange.m3u8")
         playlist.rewriteURIs { $0.kind == .dateRangeAsset ? "A" + $0.original : nil }
