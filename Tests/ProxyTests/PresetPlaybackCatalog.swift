@@ -104,9 +104,11 @@ enum PresetPlaybackCatalog {
                 #expect(run.frames == PresetChecks.wholeVODFrames - PresetChecks.framesPerSegment, "frames: \(run.frames)")
                 #expect(faults.msns(rule: "segment-timeout") == [8], "\(faults.summary)")
             },
-            hlsjs: HlsjsPlan(timeout: 90) { log, faults in
-                #expect(log.errors("fragLoadTimeOut").contains { $0.sn == 8 && $0.level == 2 && $0.fatal == false }, "\(log.summary)")
-                PresetChecks.expectApplied("segment-timeout", faults)
+            // No fragLoadTimeOut: hls.js's ABR abandons the hanging request (emergency abort) and
+            // loads sn 8 from a lower level.
+            hlsjs: HlsjsPlan(timeout: 60) { log, faults in
+                #expect(faults.msns(rule: "segment-timeout") == [8], "hls.js did not ask for sn 8 of the top variant:\n\(faults.summary)")
+                #expect(!log.videoFragments.contains { $0.sn == 8 && $0.level == 2 }, "\(log.summary)")
                 PresetChecks.expectLowerLevelServed(8, log)
                 PresetChecks.expectEndedCleanly(log)
             }),
@@ -118,8 +120,11 @@ enum PresetPlaybackCatalog {
                 #expect(run.mentions("master.m3u8: Connection timed out"), "\(run.stderr)")
                 PresetChecks.expectApplied("master-timeout", faults, kind: "master")
             },
-            hlsjs: HlsjsPlan(timeout: 60) { log, faults in
-                #expect(log.errors("manifestLoadTimeOut").contains { $0.fatal == false }, "\(log.summary)")
+            // No ERROR event: the loader times out after the manifest policy's 20 s load limit and
+            // retries by itself; the second request passes.
+            hlsjs: HlsjsPlan(timeout: 75) { log, faults in
+                let parsed = log.events.first { $0.event == "manifestParsed" }
+                #expect((parsed?.t ?? 0) >= 15_000, "the manifest was not held up: \(parsed.map { "\($0.t ?? -1) ms" } ?? "never parsed")")
                 #expect(faults.matching(rule: "master-timeout").count == 1, "\(faults.summary)")
                 PresetChecks.expectEndedCleanly(log)
             }),
@@ -224,12 +229,16 @@ enum PresetPlaybackCatalog {
                 #expect(run.frames < 30 * 25, "frames: \(run.frames)")
                 PresetChecks.expectApplied("primary-404", faults, kind: "media")
             },
-            // hls.js folds the backup into the same level: after the primary's 404 it loads the
-            // backup copy, with no ERROR event and no down-switch.
+            // hls.js folds the backup into the same level: after non-fatal levelLoadErrors (404)
+            // on the primary it loads the backup copy of the same level, no down-switch.
             hlsjs: HlsjsPlan(until: "seconds:22", timeout: 40) { log, faults in
                 PresetChecks.expectApplied("primary-404", faults, kind: "media")
-                #expect(log.videoFragments.contains { $0.level == 2 && ($0.url ?? "").contains(".b/http/") }, "no fragment from the backup:\n\(log.summary)")
-                #expect(log.errors.filter { $0.type == "networkError" }.isEmpty, "\(log.summary)")
+                let errors = log.errors("levelLoadError")
+                #expect(errors.contains { $0.code == 404 && $0.fatal == false }, "\(log.summary)")
+                let failed = errors.first?.t ?? .infinity
+                #expect(log.videoFragments.contains { ($0.t ?? 0) > failed && $0.level == 2 && ($0.url ?? "").contains(".b/http/") },
+                        "no top-level fragment from the backup after the 404:\n\(log.summary)")
+                #expect(log.fragments.contains { ($0.t ?? 0) > failed && $0.type == "audio" }, "audio stopped:\n\(log.summary)")
                 PresetChecks.expectLivePlayback(log)
             }),
         "live-lag": PresetPlan(
@@ -282,12 +291,15 @@ enum PresetPlaybackCatalog {
                 #expect(!run.openedSegmentsTwice(variant: 2).isEmpty, "no segment fetched twice:\n\(run.stderr)")
                 PresetChecks.expectApplied("msn-minus-3", faults, kind: "media")
             },
+            // hls.js: "media sequence mismatch" when the sequence drops (20 s), non-fatal, and a
+            // down-switch; again when it comes back (30 s), where it was seen turning fatal on the
+            // audio playlist (no alternate to switch to) in some runs.
             hlsjs: HlsjsPlan(until: "seconds:36", timeout: 50) { log, faults in
                 let mismatch = log.errors("levelParsingError").filter { ($0.reason ?? "").contains("media sequence mismatch") }
-                #expect(mismatch.contains { $0.fatal == false }, "\(log.summary)")
+                #expect(mismatch.first?.fatal == false, "\(log.summary)")
+                #expect(log.fatalError.map { $0.details == "levelParsingError" } ?? true, "an unexpected fatal error:\n\(log.summary)")
                 PresetChecks.expectApplied("msn-minus-3", faults, kind: "media")
                 PresetChecks.expectSwitchedDownAfter(mismatch.first, log)
-                PresetChecks.expectLivePlayback(log)
             }),
         "stale-live-freeze": PresetPlan(
             stream: liveTS,

@@ -22,7 +22,7 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: PresetPlayback.ffmpeg != nil), .timeLimit(.minutes(5)), arguments: selected)
+    @Test(.enabled(if: PresetPlayback.ffmpeg != nil), arguments: selected)
     func ffmpeg(preset: String) async throws {
         let plan = try #require(PresetPlaybackCatalog.plans[preset], "no playback plan for \(preset)")
         try await PresetPlayback.slots.run {
@@ -42,7 +42,7 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: PresetPlayback.hlsjsScript != nil), .timeLimit(.minutes(5)), arguments: selected)
+    @Test(.enabled(if: PresetPlayback.hlsjsScript != nil), arguments: selected)
     func hlsjs(preset: String) async throws {
         let plan = try #require(PresetPlaybackCatalog.plans[preset], "no playback plan for \(preset)")
         try await PresetPlayback.slots.run {
