@@ -1,0 +1,47 @@
+import Foundation
+import Proxy
+import Testing
+
+/// How one preset is played by each player and what the player must have logged.
+/// The checks are what ffmpeg 5.1 and hls.js 1.6 were observed to do (rules/README.md,
+/// "Observed player reactions"); where a player cannot show a preset's effect, the check is
+/// on the proxy's fault events plus what the player did.
+struct PresetPlan: Sendable {
+    /// Demo stream the preset is played on, e.g. "/vod/ts/master.m3u8".
+    var stream: String
+    var ffmpeg: FFmpegPlan
+    var hlsjs: HlsjsPlan
+}
+
+struct FFmpegPlan: Sendable {
+    /// Variant index read (`-map 0:p:N:v:0`); nil reads the first video stream.
+    var program: Int? = 2
+    /// `-t`: how much media to read (live streams never end by themselves).
+    var seconds: Int? = nil
+    /// `-rw_timeout` in seconds: how long ffmpeg waits on a silent connection.
+    var rwTimeout: Int = 5
+    var check: @Sendable (FFmpegRun, Faults) -> Void
+}
+
+struct HlsjsPlan: Sendable {
+    /// Presets added to the device URL after the tested one (`/s/<id>+<preset>+<extra>/…`),
+    /// to steer hls.js's ABR onto the variant the preset targets.
+    var extraPresets: [String] = []
+    /// Tests/Players/hlsjs.py `--until`: "ended", "fatal" or "seconds:N" (live).
+    var until: String = "ended"
+    /// Overall limit; a run that reaches it reports `timedOut`.
+    var timeout: Int = 60
+    var check: @Sendable (HlsjsLog, Faults) -> Void
+}
+
+/// The faults the proxy applied to the player's session.
+struct Faults: Sendable {
+    var events: [FaultEvent]
+
+    func matching(rule: String) -> [FaultEvent] { events.filter { $0.rules.contains { $0.hasSuffix("/" + rule) } } }
+    func segments(rule: String) -> [FaultEvent] { matching(rule: rule).filter { $0.kind == "segment" } }
+    func msns(rule: String, kind: String = "segment") -> Set<Int> {
+        Set(matching(rule: rule).filter { $0.kind == kind }.compactMap(\.msn))
+    }
+    var summary: String { events.map { "\($0.kind) msn=\($0.msn.map(String.init) ?? "-") \($0.rules) \($0.actions)" }.joined(separator: "\n") }
+}

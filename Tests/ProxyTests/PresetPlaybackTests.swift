@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+
+/// Every preset in rules/ played through the proxy with ffmpeg and with hls.js (headless
+/// Chromium), each against its own demo origin and session (`/s/<id>+<preset>/…`), asserting
+/// what the player logged. Players run two at a time (`PresetPlayback.slots`).
+///
+/// `PRESET_PLAYBACK_CONTROL=1` plays the same URLs without the preset: every case must then
+/// fail, which shows the checks depend on the preset (see rules/README.md).
+@Suite struct PresetPlaybackTests {
+    static let presets = PresetPlayback.presetNames()
+    static let selected = PresetPlayback.selectedPresetNames()
+    static let control = ProcessInfo.processInfo.environment["PRESET_PLAYBACK_CONTROL"] == "1"
+
+    @Test func everyPresetHasAPlaybackPlan() {
+        #expect(Self.presets.count >= 30, "presets found: \(Self.presets)")
+        for preset in Self.presets {
+            #expect(PresetPlaybackCatalog.plans[preset] != nil, "no playback plan for preset \(preset)")
+        }
+        for preset in PresetPlaybackCatalog.plans.keys {
+            #expect(Self.presets.contains(preset), "a playback plan for a preset that does not exist: \(preset)")
+        }
+    }
+
+    @Test(.enabled(if: PresetPlayback.ffmpeg != nil), arguments: selected)
+    func ffmpeg(preset: String) async throws {
+        let plan = try #require(PresetPlaybackCatalog.plans[preset], "no playback plan for \(preset)")
+        try await PresetPlayback.slots.run {
+            let proxy = try await PresetPlayback.startProxy()
+            let session = "ffmpeg-\(preset)"
+            let url = PresetPlayback.deviceURL(proxy, session: session, preset: Self.control ? nil : preset, stream: plan.stream)
+            let run: FFmpegRun
+            do {
+                run = try await FFmpegPlayer.play(url, program: plan.ffmpeg.program, seconds: plan.ffmpeg.seconds, rwTimeout: plan.ffmpeg.rwTimeout)
+            } catch {
+                await proxy.stop()
+                throw error
+            }
+            let faults = Faults(events: PresetPlayback.faults(proxy, session: session))
+            await proxy.stop()
+            plan.ffmpeg.check(run, faults)
+        }
+    }
+
+    @Test(.enabled(if: PresetPlayback.hlsjsScript != nil), arguments: selected)
+    func hlsjs(preset: String) async throws {
+        let plan = try #require(PresetPlaybackCatalog.plans[preset], "no playback plan for \(preset)")
+        try await PresetPlayback.slots.run {
+            let proxy = try await PresetPlayback.startProxy()
+            let session = "hlsjs-\(preset)"
+            let presets = ([preset] + plan.hlsjs.extraPresets).joined(separator: "+")
+            let url = PresetPlayback.deviceURL(proxy, session: session, preset: Self.control ? nil : presets, stream: plan.stream)
+            let log: HlsjsLog
+            do {
+                log = try await HlsjsPlayer.play(url, until: plan.hlsjs.until, timeout: plan.hlsjs.timeout)
+            } catch {
+                await proxy.stop()
+                throw error
+            }
+            let faults = Faults(events: PresetPlayback.faults(proxy, session: session))
+            await proxy.stop()
+            plan.hlsjs.check(log, faults)
+        }
+    }
+}
