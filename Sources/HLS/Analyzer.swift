@@ -707,6 +707,14 @@ struct Analyzer {
         if pending.duration != nil {
             try report(.missingURI, "EXTINF is not followed by a URI line")
         }
+        if let target = result.targetDuration,
+            let long = result.segmentRecords.first(where: { $0.duration.rounded() > Double(target) })
+        {
+            try report(
+                .invalidValue,
+                "EXTINF duration \(long.duration) rounds above EXT-X-TARGETDURATION \(target) (RFC 8216 4.3.3.1)",
+                line: long.line - 1)
+        }
         if result.kind == .media && result.targetDuration == nil && (!result.segmentRecords.isEmpty || sawMediaTag) {
             try report(.missingTag, "media playlist without EXT-X-TARGETDURATION", line: result.headerLine)
         }

@@ -19,6 +19,19 @@ import Testing
         #expect(throws: PlaylistError.self) { _ = try Playlist(string: text, strict: true) }
     }
 
+    @Test func segmentLongerThanTheTargetDurationIsAWarningOrAStrictError() throws {
+        let text = "#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2.4,\na.ts\n#EXTINF:2.6,\nb.ts\n"
+        let lenient = try Playlist(string: text)
+        #expect(lenient.warnings.map(\.line) == [6])
+        #expect(lenient.warnings.first?.kind == .invalidValue)
+        #expect(lenient.text == text)
+        #expect {
+            _ = try Playlist(string: text, strict: true)
+        } throws: { error in
+            (error as? PlaylistError)?.description.contains("EXT-X-TARGETDURATION 2") == true
+        }
+    }
+
     @Test func malformedTagsAreReportedWithLineAndReason() throws {
         let text = """
         #EXTM3U
