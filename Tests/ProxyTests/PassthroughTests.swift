@@ -167,3 +167,26 @@ import TestSupport
         try await origin.shutdown()
     }
 }
+
+extension PassthroughTests {
+    @Test func absoluteURIsOnOtherHostsComeBackThroughTheProxyAndOnlyThose() async throws {
+        let origin = try await TestOrigin.start()
+        let cdn = try await TestOrigin.start()
+        let stranger = try await TestOrigin.start()
+        cdn.route("/media/seg0.ts", .bytes(body: [9, 9, 9]))
+        stranger.route("/media/seg0.ts", .bytes(body: [6, 6, 6]))
+        origin.route("/index.m3u8", .bytes(body: Array("#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2,\n\(cdn.baseURL)/media/seg0.ts?token=a%2Fb\n".utf8)))
+        let proxy = try await ProxyHarness.start(upstreamURL: origin.baseURL)
+        let playlist = try await proxy.get("/index.m3u8")
+        let uri = try #require(playlist.text.split(separator: "\n").last)
+        #expect(uri == "/~seg.n0/http/127.0.0.1:\(cdn.port)/media/seg0.ts?token=a%2Fb")
+        let segment = try await proxy.get(String(uri))
+        #expect(segment.body == [9, 9, 9])
+        #expect(cdn.requestLog.last?.uri == "/media/seg0.ts?token=a%2Fb")
+        let refused = try await proxy.get("/~seg.n0/http/127.0.0.1:\(stranger.port)/media/seg0.ts")
+        #expect(refused.status == 403)
+        #expect(stranger.requestLog.isEmpty)
+        await proxy.stop()
+        for server in [origin, cdn, stranger] { try await server.shutdown() }
+    }
+}
