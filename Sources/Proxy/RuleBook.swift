@@ -17,6 +17,7 @@ public final class RuleBook: Sendable {
         var scenarios: [Scenario] = []
         var stamps: [String: Date] = [:]
         var presets: [String: Scenario] = [:]
+        var presetStamps: [String: Date] = [:]
         var engines: [String: RuleEngine] = [:]
     }
 
@@ -41,6 +42,7 @@ public final class RuleBook: Sendable {
             $0.scenarios = scenarios
             $0.stamps = stamps
             $0.presets = presets
+            $0.presetStamps = Self.presetStamps(presetDirectory)
         }
     }
 
@@ -71,13 +73,18 @@ public final class RuleBook: Sendable {
     @discardableResult
     public func reload(onlyIfChanged: Bool = false) -> [RuleProblem] {
         if onlyIfChanged {
-            let known = state.withLockedValue { $0.stamps }
+            let (known, knownPresets) = state.withLockedValue { ($0.stamps, $0.presetStamps) }
             let changed = ruleFiles.contains { Self.modificationDate($0) != known[$0] }
+                || Self.presetStamps(presetDirectory) != knownPresets
             guard changed else { return [] }
         }
         let (scenarios, stamps, problems) = Self.read(ruleFiles)
+        let presetStamps = Self.presetStamps(presetDirectory)
         guard problems.isEmpty else {
-            state.withLockedValue { $0.stamps = stamps }  // do not report the same broken file every second
+            state.withLockedValue {  // do not report the same broken file every second
+                $0.stamps = stamps
+                $0.presetStamps = presetStamps
+            }
             for problem in problems { logger.error("rules not reloaded, the running rules stay: \(problem)") }
             return problems
         }
@@ -86,6 +93,7 @@ public final class RuleBook: Sendable {
             $0.scenarios = scenarios
             $0.stamps = stamps
             $0.presets = presets
+            $0.presetStamps = presetStamps
             $0.engines = [:]
         }
         logger.info("rules reloaded: \(scenarios.map(\.name).joined(separator: ", "))")
@@ -123,6 +131,17 @@ public final class RuleBook: Sendable {
             }
         }
         return presets
+    }
+
+    /// Modification times of the preset folder's JSON files: a preset edited, added or removed
+    /// while the proxy runs is picked up like a `--rules` file.
+    private static func presetStamps(_ directory: String?) -> [String: Date] {
+        guard let directory, let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [:] }
+        var stamps: [String: Date] = [:]
+        for name in names where name.hasSuffix(".json") {
+            stamps[name] = modificationDate((directory as NSString).appendingPathComponent(name))
+        }
+        return stamps
     }
 
     private static func modificationDate(_ path: String) -> Date? {

@@ -75,6 +75,10 @@ import Testing
         #expect(try matches(#"{"copy": "backup"}"#, segment(3, copy: .backup)))
         #expect(try !matches(#"{"copy": "backup"}"#, segment(3)))
         #expect(try matches(#"{"copy": "primary"}"#, segment(3)))
+        // Renditions have no backup copy: neither primary nor backup matches them.
+        let audio = RequestFacts(sessionID: "s1", kind: .media, rendition: RenditionFacts(type: "AUDIO", language: "en", name: "English"))
+        #expect(try !matches(#"{"copy": "primary"}"#, audio))
+        #expect(try !matches(#"{"copy": "backup"}"#, audio))
         #expect(try matches(#"{"session": "tv-1"}"#, segment(3, session: "tv-1")))
         #expect(try !matches(#"{"session": "tv-1"}"#, segment(3, session: "tv-10")))
         #expect(try matches(#"{"session": "tv-*"}"#, segment(3, session: "tv-10")))

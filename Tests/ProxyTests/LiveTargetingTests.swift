@@ -37,6 +37,13 @@ import TestSupport
         let unknown = try await proxy.get("/s/tv3+master-05/vod/ts/master.m3u8")
         #expect(unknown.status == 404)
         #expect(unknown.text.contains("did you mean \"master-500\""))
+
+        // An edited preset is picked up by the next reload check (the running proxy polls every second).
+        try await Task.sleep(for: .milliseconds(1100))
+        try #"{"name": "master-500", "description": "t", "rules": [{"id": "m", "match": {"kind": "master"}, "action": {"status": 503}}]}"#
+            .write(to: presets.appendingPathComponent("master-500.json"), atomically: true, encoding: .utf8)
+        #expect(proxy.server.rules.reload(onlyIfChanged: true).isEmpty)
+        #expect(await proxy.status("/s/tv4+master-500/vod/ts/master.m3u8") == 503)
         await proxy.stop()
     }
 }
