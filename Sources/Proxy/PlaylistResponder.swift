@@ -1,5 +1,8 @@
 import Chaos
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import HLS
 
 /// Turns an upstream playlist into the one the client gets: the version to serve (`freeze`, `lag`),
@@ -24,20 +27,24 @@ struct PlaylistResponder {
     static func entryTag(for bytes: [UInt8]) -> ResourceTag? {
         let body = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes[3...] : bytes[...]
         guard body.starts(with: Array("#EXTM3U".utf8)) else { return nil }
-        let variantTags = ["#EXT-X-STREAM-INF:", "#EXT-X-I-FRAME-STREAM-INF:"].map { Array($0.utf8) }
-        let isMultivariant = variantTags.contains { tag in Self.contains(tag, in: body) }
-        return ResourceTag(kind: isMultivariant ? .master : .media)
-    }
-
-    private static func contains(_ needle: [UInt8], in haystack: ArraySlice<UInt8>) -> Bool {
-        guard let first = needle.first, haystack.count >= needle.count else { return false }
-        var index = haystack.startIndex
-        let last = haystack.endIndex - needle.count
-        while index <= last {
-            if haystack[index] == first, haystack[index..<(index + needle.count)].elementsEqual(needle) { return true }
-            index += 1
+        let needles = [Array("#EXT-X-STREAM-INF:".utf8), Array("#EXT-X-I-FRAME-STREAM-INF:".utf8)]
+        let isMultivariant = body.withUnsafeBytes { raw -> Bool in
+            // Only line starts can begin a tag: compare there, not at every byte.
+            var start = 0
+            while start < raw.count {
+                if raw[start] == UInt8(ascii: "#") {
+                    for needle in needles where raw.count - start >= needle.count {
+                        if needle.withUnsafeBytes({ memcmp(raw.baseAddress! + start, $0.baseAddress!, needle.count) }) == 0 {
+                            return true
+                        }
+                    }
+                }
+                guard let newline = raw[start...].firstIndex(of: UInt8(ascii: "\n")) else { return false }
+                start = newline + 1
+            }
+            return false
         }
-        return false
+        return ResourceTag(kind: isMultivariant ? .master : .media)
     }
 
     func respond(upstream bytes: [UInt8], effectiveURL: String, tag: ResourceTag, steps: [ContentStep]) -> Result {

@@ -32,6 +32,9 @@ struct SessionCatalog: Sendable {
 
     private struct Timeline {
         var positions: [Int: Position] = [:]
+        /// First MSN and count of the complete (VOD/EVENT) playlist last learnt: the same again
+        /// teaches nothing new, and players reload VOD playlists often.
+        var complete: (first: Int, count: Int)?
         static let memory = 4096
     }
 
@@ -77,7 +80,10 @@ struct SessionCatalog: Sendable {
     /// their first segment; a live window's media times continue from the first version seen.
     private mutating func learn(segments: [(msn: Int, index: Int, startTime: Double)], isComplete: Bool, tag: ResourceTag) {
         let key = TimelineKey(tag)
-        var timeline = timelines[key] ?? Timeline()
+        if isComplete, let known = timelines[key]?.complete, known.first == segments.first?.msn, known.count == segments.count {
+            return
+        }
+        var timeline = timelines.removeValue(forKey: key) ?? Timeline()  // removed: mutated without a copy
         // Anchor a live window on a segment already known, so media time keeps growing across reloads.
         var offset = 0.0
         if !isComplete, let known = segments.first(where: { timeline.positions[$0.msn] != nil }),
@@ -89,6 +95,7 @@ struct SessionCatalog: Sendable {
             timeline.positions[segment.msn] = Position(
                 index: isComplete ? segment.index : nil, mediaTime: offset + segment.startTime)
         }
+        timeline.complete = isComplete ? (segments.first?.msn ?? 0, segments.count) : nil
         if timeline.positions.count > Timeline.memory {
             let keep = timeline.positions.keys.sorted().suffix(Timeline.memory / 2)
             timeline.positions = timeline.positions.filter { keep.contains($0.key) }
