@@ -39,8 +39,10 @@ struct PlaylistResponder {
                         }
                     }
                 }
-                guard let newline = raw[start...].firstIndex(of: UInt8(ascii: "\n")) else { return false }
-                start = newline + 1
+                guard let newline = memchr(raw.baseAddress! + start, Int32(UInt8(ascii: "\n")), raw.count - start) else {
+                    return false
+                }
+                start = raw.baseAddress!.distance(to: UnsafeRawPointer(newline)) + 1
             }
             return false
         }

@@ -1,4 +1,7 @@
 import NIOConcurrencyHelpers
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Rewritten playlists, so that a VOD playlist many devices (or one player, again and again) fetch
 /// is parsed and rewritten once. An entry is used only when the upstream bytes are the same and no
@@ -21,8 +24,14 @@ final class RewriteCache: Sendable {
     private let entries = NIOLockedValueBox([Key: Entry]())
 
     func lookup(_ key: Key, upstream: [UInt8]) -> Entry? {
-        guard let entry = entries.withLockedValue({ $0[key] }), entry.upstream == upstream else { return nil }
+        guard let entry = entries.withLockedValue({ $0[key] }), Self.same(entry.upstream, upstream) else { return nil }
         return entry
+    }
+
+    /// Byte equality with memcmp (Array's == compares element by element).
+    private static func same(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        guard a.count == b.count else { return false }
+        return a.withUnsafeBytes { x in b.withUnsafeBytes { y in x.count == 0 || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0 } }
     }
 
     func store(_ key: Key, _ entry: Entry) {
