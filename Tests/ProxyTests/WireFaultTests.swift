@@ -255,3 +255,22 @@ extension WireFaultTests {
         }
     }
 }
+
+extension WireFaultTests {
+    @Test func indexAndMediaTimeComeFromTheSessionsPlaylists() async throws {
+        let rules = Self.scenario(#"""
+            {"id": "by-time", "match": {"kind": "segment", "variant": {"index": 0}, "time": {"from": "4s", "to": "6s"}}, "action": {"status": 500}},
+            {"id": "by-index", "match": {"kind": "segment", "variant": {"index": 1}, "index": {"every": 2}}, "action": {"status": 502}}
+            """#)
+        try await Self.withFixture(rules) { proxy, origin in
+            var v0: [Int] = []
+            var v1: [Int] = []
+            for msn in 0..<HLSFixture.segmentCount {
+                v0.append(await proxy.status(HLSFixture.segmentPath(port: origin.port, variant: 0, msn: msn)))
+                v1.append(await proxy.status(HLSFixture.segmentPath(port: origin.port, variant: 1, msn: msn)))
+            }
+            #expect(v0 == [200, 200, 500, 200, 200])  // 2 s segments: the one starting at 4 s
+            #expect(v1 == [502, 200, 502, 200, 502])
+        }
+    }
+}
