@@ -44,8 +44,11 @@ struct DemoCommand: AsyncParsableCommand {
             for host in hosts { lines.append("    http://\(host):\(proxyPort)\(path)") }
         }
         lines.append("")
-        lines.append("A device gets its own session with /s/<name>/ before the path, e.g.")
-        lines.append("    http://\(hosts.last ?? "localhost"):\(proxyPort)/s/tv1\(DemoOrigin.catalogue.first?.path ?? "/")")
+        let example = hosts.dropFirst().first ?? "localhost"
+        lines.append("A device gets its own session with /s/<name>/ before the path, and presets from rules/")
+        lines.append("with +<preset> after the name, e.g.")
+        lines.append("    http://\(example):\(proxyPort)/s/tv1/vod/ts/master.m3u8")
+        lines.append("    http://\(example):\(proxyPort)/s/tv1+status-503/vod/ts/master.m3u8")
         lines.append("Play one with:  ffplay URL   |   mpv URL   |   Safari / VLC on a phone")
         lines.append("Stop with Ctrl-C.")
         return lines.joined(separator: "\n")
