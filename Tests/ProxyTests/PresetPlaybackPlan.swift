@@ -18,8 +18,9 @@ struct FFmpegPlan: Sendable {
     var program: Int? = 2
     /// `-t`: how much media to read (live streams never end by themselves).
     var seconds: Int? = nil
-    /// `-rw_timeout` in seconds: how long ffmpeg waits on a silent connection.
-    var rwTimeout: Int = 5
+    /// `-rw_timeout` in seconds: how long ffmpeg waits on a silent connection (short only for the
+    /// hang presets; elsewhere generous, so a busy machine is not mistaken for a fault).
+    var rwTimeout: Int = 20
     var check: @Sendable (FFmpegRun, Faults) -> Void
 }
 
