@@ -74,37 +74,10 @@ import TestSupport
         return script
     }()
 
-    struct HlsjsRun: Decodable {
-        struct Event: Decodable {
-            var event: String
-            var details: String?
-            var code: Int?
-            var sn: Int?
-            var level: Int?
-            var fatal: Bool?
-            var type: String?
-        }
-        var ended: Bool
-        var currentTime: Double
-        var events: [Event]
-        var timedOut: Bool
-    }
-
-    static func playWithHlsjs(_ url: String, until: String = "ended", timeout: Int = 120) async throws -> HlsjsRun {
-        let result = try await runCommand(
-            "/usr/bin/env", ["python3", try #require(hlsjsHarness), url, "--until", until, "--timeout", String(timeout)],
-            timeout: TimeInterval(timeout + 60))
-        guard result.status == 0, let data = result.stdout.data(using: .utf8) else {
-            Issue.record("hls.js harness failed: \(result.stderr)")
-            throw CancellationError()
-        }
-        return try JSONDecoder().decode(HlsjsRun.self, from: data)
-    }
-
     @Test(.enabled(if: hlsjsHarness != nil))
     func hlsjsPlaysTheDemoVODThroughTheProxyToTheEnd() async throws {
         let proxy = try await ProxyHarness.startWithDemo()
-        let run = try await Self.playWithHlsjs("http://127.0.0.1:\(proxy.port)/s/hlsjs/vod/fmp4/master.m3u8")
+        let run = try await HlsjsPlayer.play("http://127.0.0.1:\(proxy.port)/s/hlsjs/vod/fmp4/master.m3u8", timeout: 120)
         #expect(run.ended, "hls.js did not reach ended: \(run.events.map(\.event))")
         // Media-level notes such as bufferSeekOverHole come from the content (fMP4 start offsets) and
         // show up direct from the origin too; a network error or a fatal one would be the proxy's.
