@@ -1,4 +1,5 @@
 import Foundation
+import HLS
 
 /// The simulated live timeline shared by every rendition of every flavour.
 ///
@@ -72,39 +73,5 @@ struct LiveMediaPlaylistWriter: Sendable {
             lines.append("seg-\(msn).\(segment.fileExtension)")
         }
         return lines.joined(separator: "\n") + "\n"
-    }
-}
-
-/// ISO 8601 UTC with milliseconds (`2026-11-23T04:05:06.789Z`), without a formatter object.
-enum ProgramDateTime {
-    static func format(_ date: Date) -> String {
-        let milliseconds1970 = (date.timeIntervalSince1970 * 1000).rounded(.down)
-        // Years 0...9999 keep the fixed-width format (and Int64 conversion) valid.
-        let clamped = milliseconds1970.isNaN ? 0 : min(max(milliseconds1970, -62_167_219_200_000), 253_402_300_799_999)
-        let totalMilliseconds = Int64(clamped)
-        let milliseconds = Int(((totalMilliseconds % 1000) + 1000) % 1000)
-        let totalSeconds = (totalMilliseconds - Int64(milliseconds)) / 1000
-        var days = totalSeconds / 86_400
-        var secondsOfDay = totalSeconds % 86_400
-        if secondsOfDay < 0 {
-            secondsOfDay += 86_400
-            days -= 1
-        }
-        let (year, month, day) = civil(fromDays: days)
-        return String(format: "%04lld-%02lld-%02lldT%02lld:%02lld:%02lld.%03dZ",
-                      year, month, day, secondsOfDay / 3600, (secondsOfDay % 3600) / 60, secondsOfDay % 60, milliseconds)
-    }
-
-    /// Days since 1970-01-01 to a proleptic Gregorian date (H. Hinnant's `civil_from_days`).
-    private static func civil(fromDays days: Int64) -> (Int64, Int64, Int64) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 }

@@ -64,7 +64,7 @@ extension Playlist {
                                      ("iv", $0.iv.map(JSONValue.string))])
                         }),
                         ("map", segment.map.map { .object([("uri", .string($0.uri))]) }),
-                        ("programDateTime", segment.programDateTime.map { .string(Self.formatDate($0)) }),
+                        ("programDateTime", segment.programDateTime.map { .string(ProgramDateTime.format($0)) }),
                     ])
                 })),
             ]
@@ -129,7 +129,7 @@ extension Playlist {
                 if let key = segment.key { flags.append("key=\(key.method)") }
                 if segment.map != nil { flags.append("map") }
                 if let range = segment.byteRange { flags.append("bytes=\(range.length)@\(range.offset)") }
-                if let date = segment.programDateTime { flags.append("pdt=\(Self.formatDate(date))") }
+                if let date = segment.programDateTime { flags.append("pdt=\(ProgramDateTime.format(date))") }
                 if !segment.parts.isEmpty { flags.append("parts=\(segment.parts.count)") }
                 return [String(segment.msn), String(segment.discontinuitySequence), String(format: "%.3f", segment.duration),
                         flags.isEmpty ? "-" : flags.joined(separator: ","), segment.uri]

@@ -1,4 +1,5 @@
 import Foundation
+import enum HLS.ProgramDateTime
 import Testing
 @testable import DemoOrigin
 
