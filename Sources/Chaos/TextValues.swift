@@ -53,8 +53,8 @@ enum TextValues {
 }
 
 extension Duration {
-    /// Seconds as a Double (for arithmetic with media times).
-    var seconds: Double {
+    /// Seconds as a Double (for arithmetic with media times and the proxy's configuration).
+    public var seconds: Double {
         Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 }

@@ -151,7 +151,3 @@ public enum ConfigFile {
         }
     }
 }
-
-extension Duration {
-    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
-}

@@ -12,7 +12,7 @@ enum HeaderPolicy {
     /// Request headers to send upstream. `Host` is curl's to set from the URL; `Accept-Encoding` is
     /// dropped for playlists because the proxy must read them (curl offers and decodes compression).
     static func upstreamRequestHeaders(from headers: HTTPHeaders, isPlaylist: Bool) -> [(name: String, value: String)] {
-        let named = namedInConnection(headers)
+        let named = namedInConnection(headers.map { ($0.name, $0.value) })
         return headers.compactMap { name, value in
             let lower = name.lowercased()
             if hopByHop.contains(lower) || named.contains(lower) || lower == "host" || lower == "expect" { return nil }
@@ -26,10 +26,7 @@ enum HeaderPolicy {
     static func clientResponseHeaders(
         from upstream: [(name: String, value: String)], isPlaylist: Bool
     ) -> HTTPHeaders {
-        var named: Set<String> = []
-        for (name, value) in upstream where name.lowercased() == "connection" {
-            named.formUnion(value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() })
-        }
+        let named = namedInConnection(upstream)
         var headers = HTTPHeaders()
         for (name, value) in upstream {
             let lower = name.lowercased()
@@ -44,9 +41,10 @@ enum HeaderPolicy {
         "content-length", "content-encoding", "content-range", "etag", "content-md5", "accept-ranges",
     ]
 
-    private static func namedInConnection(_ headers: HTTPHeaders) -> Set<String> {
-        Set(headers["connection"].flatMap { $0.split(separator: ",") }.map {
-            $0.trimmingCharacters(in: .whitespaces).lowercased()
-        })
+    /// Header names listed in `Connection` (they are hop-by-hop too).
+    private static func namedInConnection(_ headers: [(name: String, value: String)]) -> Set<String> {
+        Set(headers.filter { $0.name.lowercased() == "connection" }
+            .flatMap { $0.value.split(separator: ",") }
+            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() })
     }
 }

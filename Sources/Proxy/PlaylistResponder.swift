@@ -81,11 +81,10 @@ struct PlaylistResponder {
 
     /// The backup copy of a variant: the same rewritten URI with the tag marked `.b`.
     static func backupURI(_ primary: Variant) -> String {
-        guard var path = try? ProxyPath(parsing: primary.uri), case .rewritten(var tag, let upstream) = path.route else {
+        guard let path = try? ProxyPath(parsing: primary.uri), case .rewritten(var tag, let upstream) = path.route else {
             return primary.uri
         }
         tag.backup = true
-        path.route = .rewritten(tag: tag, upstream: upstream)
         return path.rewrittenPath(tag: tag, upstream: upstream)
     }
 }
