@@ -18,7 +18,7 @@ struct PlaylistResponder {
 
     struct Result {
         var body: [UInt8]
-        var tag: ResourceTag
+        /// False when the body did not parse as a playlist and is the origin's, untouched.
         var isPlaylist: Bool
     }
 
@@ -61,11 +61,11 @@ struct PlaylistResponder {
         let key = RewriteCache.Key(upstreamURL: effectiveURL, tag: tag, sessionPrefix: request.sessionPrefix, clientPath: clientPath)
         if steps.isEmpty, let hit = cache.lookup(key, upstream: served) {
             session.memory.withLockedValue { $0.catalog.learn(hit.summary, tag: tag) }
-            return Result(body: hit.output, tag: tag, isPlaylist: true)
+            return Result(body: hit.output, isPlaylist: true)
         }
         guard var playlist = try? Playlist(bytes: served, url: URL(string: effectiveURL)) else {
             // Not a playlist after all: the client gets exactly what the origin sent.
-            return Result(body: served, tag: tag, isPlaylist: false)
+            return Result(body: served, isPlaylist: false)
         }
         let summary = SessionCatalog.Summary(playlist)
         session.memory.withLockedValue { $0.catalog.learn(summary, tag: tag) }
@@ -76,7 +76,7 @@ struct PlaylistResponder {
         }
         let body = PlaylistSurgery.damage(playlist.serialized(), steps: steps, kind: playlist.kind)
         if steps.isEmpty { cache.store(key, RewriteCache.Entry(upstream: served, output: body, summary: summary)) }
-        return Result(body: body, tag: tag, isPlaylist: true)
+        return Result(body: body, isPlaylist: true)
     }
 
     /// The backup copy of a variant: the same rewritten URI with the tag marked `.b`.

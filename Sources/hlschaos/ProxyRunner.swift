@@ -5,7 +5,6 @@ import NIOCore
 import NIOPosix
 import Proxy
 import Upstream
-import Chaos
 
 /// Runs the data plane until SIGINT or SIGTERM, then lets in-flight responses finish and returns.
 struct ProxyRunner {
