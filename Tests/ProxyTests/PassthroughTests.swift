@@ -108,19 +108,15 @@ import TestSupport
     }
 
     @Test func originDownAnswers502NamingTheFailure() async throws {
-        // A port nobody listens on: bind and close to find one.
-        let closedPort = try await { () async throws -> Int in
-            let origin = try await TestOrigin.start()
-            let port = origin.port
-            try await origin.shutdown()
-            return port
-        }()
+        let refusing = try RefusingPort()
+        let closedPort = refusing.port
         let proxy = try await ProxyHarness.start(upstreamURL: "http://127.0.0.1:\(closedPort)")
         let response = try await proxy.get("/seg.ts")
         #expect(response.status == 502)
         #expect(response.text.contains("127.0.0.1:\(closedPort)"))
         #expect(response.text.split(separator: "\n").count == 1)
         await proxy.stop()
+        withExtendedLifetime(refusing) {}
     }
 
     @Test func originTooSlowAnswers504() async throws {
