@@ -34,7 +34,7 @@ let package = Package(
         // Rule schema, validation, matching, session clock, fault plans. Pure.
         .target(name: "Chaos", dependencies: ["HLS"]),
         // Async streaming HTTP client over libcurl.
-        .target(name: "Upstream", dependencies: ["CurlShim", logging]),
+        .target(name: "Upstream", dependencies: ["CurlShim", logging, .product(name: "NIOCore", package: "swift-nio")]),
         // Embedded demo origin: bundled VOD media and a simulated live window.
         .target(
             name: "DemoOrigin",

@@ -9,14 +9,14 @@ import NIOPosix
 /// a last chunk goes out with the end: fewer writes and flushes, one syscall for a small response.
 struct ClientChannel: Sendable {
     let channel: Channel
-    let outbound: NIOAsyncChannelOutboundWriter<HTTPServerResponsePart>
     let requestHead: HTTPRequestHead
     let cors: Bool
+    private let writability: WritabilityGate
     private let pending = PendingHead()
 
-    init(channel: Channel, outbound: NIOAsyncChannelOutboundWriter<HTTPServerResponsePart>, requestHead: HTTPRequestHead, cors: Bool) {
+    init(channel: Channel, writability: WritabilityGate, requestHead: HTTPRequestHead, cors: Bool) {
         self.channel = channel
-        self.outbound = outbound
+        self.writability = writability
         self.requestHead = requestHead
         self.cors = cors
     }
@@ -26,6 +26,7 @@ struct ClientChannel: Sendable {
         var head: HTTPResponseHead?
     }
 
+    /// Writes and flushes `parts` (after the held-back head), then waits while the client is behind.
     private func write(_ parts: [HTTPServerResponsePart]) async throws {
         var parts = parts
         if let head = pending.head {
@@ -33,7 +34,10 @@ struct ClientChannel: Sendable {
             parts.insert(.head(head), at: 0)
         }
         guard !parts.isEmpty else { return }
-        try await outbound.write(contentsOf: parts)
+        guard channel.isActive else { throw ChannelError.ioOnClosedChannel }
+        for part in parts.dropLast() { channel.write(part, promise: nil) }
+        channel.writeAndFlush(parts[parts.count - 1], promise: nil)
+        if !channel.isWritable { try await writability.waitUntilWritable() }
     }
 
     var isHEAD: Bool { requestHead.method == .HEAD }
@@ -52,6 +56,14 @@ struct ClientChannel: Sendable {
     func sendBody(_ bytes: some Collection<UInt8>, end: Bool = false) async throws {
         var parts: [HTTPServerResponsePart] = []
         if !isHEAD, !bytes.isEmpty { parts.append(.body(.byteBuffer(channel.allocator.buffer(bytes: bytes)))) }
+        if end { parts.append(.end(nil)) }
+        try await write(parts)
+    }
+
+    /// Body bytes already in a buffer (what the upstream delivers): written without a copy.
+    func sendBody(_ buffer: ByteBuffer, end: Bool = false) async throws {
+        var parts: [HTTPServerResponsePart] = []
+        if !isHEAD, buffer.readableBytes > 0 { parts.append(.body(.byteBuffer(buffer))) }
         if end { parts.append(.end(nil)) }
         try await write(parts)
     }

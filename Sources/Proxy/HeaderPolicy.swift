@@ -1,25 +1,32 @@
-import Foundation
 import NIOHTTP1
 
 /// Which headers cross the proxy. End-to-end headers pass in both directions; hop-by-hop headers
 /// (RFC 9110 §7.6.1) and those the proxy recomputes do not.
+///
+/// Runs for every request and response, so names are compared as ASCII bytes, without building
+/// lowercased copies.
 enum HeaderPolicy {
-    private static let hopByHop: Set<String> = [
+    private static let hopByHop = NameSet([
         "connection", "keep-alive", "proxy-connection", "proxy-authenticate", "proxy-authorization",
         "te", "trailer", "trailers", "transfer-encoding", "upgrade",
-    ]
+    ])
 
     /// Request headers to send upstream. `Host` is curl's to set from the URL; `Accept-Encoding` is
     /// dropped for playlists because the proxy must read them (curl offers and decodes compression).
     static func upstreamRequestHeaders(from headers: HTTPHeaders, isPlaylist: Bool) -> [(name: String, value: String)] {
-        let named = namedInConnection(headers.map { ($0.name, $0.value) })
-        return headers.compactMap { name, value in
-            let lower = name.lowercased()
-            if hopByHop.contains(lower) || named.contains(lower) || lower == "host" || lower == "expect" { return nil }
-            if isPlaylist && (lower == "accept-encoding" || lower == "range" || lower.hasPrefix("if-")) { return nil }
-            return (name, value)
+        let named = namedInConnection(headers.lazy.map { ($0.name, $0.value) })
+        var kept: [(name: String, value: String)] = []
+        kept.reserveCapacity(headers.count)
+        for (name, value) in headers {
+            if hopByHop.contains(name) || named.contains(name) || requestOwnedByCurl.contains(name) { continue }
+            if isPlaylist && (playlistRequestDropped.contains(name) || hasASCIIPrefix(name, "if-")) { continue }
+            kept.append((name, value))
         }
+        return kept
     }
+
+    private static let requestOwnedByCurl = NameSet(["host", "expect"])
+    private static let playlistRequestDropped = NameSet(["accept-encoding", "range"])
 
     /// Response headers to send to the client. For playlists the body is rewritten, so length,
     /// encoding and validators that describe the origin's bytes are dropped.
@@ -28,23 +35,64 @@ enum HeaderPolicy {
     ) -> HTTPHeaders {
         let named = namedInConnection(upstream)
         var headers = HTTPHeaders()
+        headers.reserveCapacity(upstream.count + 3)
         for (name, value) in upstream {
-            let lower = name.lowercased()
-            if hopByHop.contains(lower) || named.contains(lower) { continue }
-            if isPlaylist && playlistRecomputed.contains(lower) { continue }
+            if hopByHop.contains(name) || named.contains(name) { continue }
+            if isPlaylist && playlistRecomputed.contains(name) { continue }
             headers.add(name: name, value: value)
         }
         return headers
     }
 
-    private static let playlistRecomputed: Set<String> = [
+    private static let playlistRecomputed = NameSet([
         "content-length", "content-encoding", "content-range", "etag", "content-md5", "accept-ranges",
-    ]
+    ])
 
-    /// Header names listed in `Connection` (they are hop-by-hop too).
-    private static func namedInConnection(_ headers: [(name: String, value: String)]) -> Set<String> {
-        Set(headers.filter { $0.name.lowercased() == "connection" }
-            .flatMap { $0.value.split(separator: ",") }
-            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() })
+    /// Header names listed in `Connection` (they are hop-by-hop too). Empty, without allocating,
+    /// when there is no such header, which is almost always.
+    static func namedInConnection(_ headers: some Sequence<(String, String)>) -> NameSet {
+        var names: [String] = []
+        for (name, value) in headers where asciiEqualsIgnoringCase(name, "connection") {
+            for token in value.utf8.split(separator: UInt8(ascii: ",")) {
+                let trimmed = token.drop { $0 == 0x20 || $0 == 0x09 }.reversed().drop { $0 == 0x20 || $0 == 0x09 }.reversed()
+                let lowercased = trimmed.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 | 0x20 : $0 }
+                if !lowercased.isEmpty { names.append(String(decoding: lowercased, as: UTF8.self)) }
+            }
+        }
+        return NameSet(names)
+    }
+
+    /// A few lowercase header names, matched case-insensitively.
+    struct NameSet {
+        private let names: [String]
+
+        init(_ names: [String]) {
+            self.names = names
+        }
+
+        func contains(_ name: String) -> Bool {
+            names.contains { asciiEqualsIgnoringCase(name, $0) }
+        }
+    }
+
+    /// `a` equals `b` ignoring ASCII case; `b` must be lowercase.
+    static func asciiEqualsIgnoringCase(_ a: String, _ b: String) -> Bool {
+        var a = a, b = b
+        return a.withUTF8 { x in
+            b.withUTF8 { y in
+                guard x.count == y.count else { return false }
+                for i in 0..<x.count where x[i] != y[i] {
+                    // Letters differ only in bit 0x20; anything else must be identical.
+                    guard x[i] | 0x20 == y[i], y[i] >= UInt8(ascii: "a"), y[i] <= UInt8(ascii: "z") else { return false }
+                }
+                return true
+            }
+        }
+    }
+
+    private static func hasASCIIPrefix(_ name: String, _ lowercasePrefix: String) -> Bool {
+        let count = lowercasePrefix.utf8.count
+        guard name.utf8.count >= count else { return false }
+        return asciiEqualsIgnoringCase(String(name.utf8.prefix(count))!, lowercasePrefix)
     }
 }

@@ -275,7 +275,7 @@ struct ProxyHandler: Sendable {
                     let last = response.body.isDrained
                     try await client.sendBody(chunk, end: last)
                     if last { return .keepAlive }
-                } else if try await shaper.send(chunk, to: client) == .cut {
+                } else if try await shaper.send(Array(chunk.readableBytesView), to: client) == .cut {
                     response.body.cancel()
                     return .close
                 }

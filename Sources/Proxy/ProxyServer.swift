@@ -9,8 +9,6 @@ import Upstream
 
 /// The data plane: an HTTP/1.1 server whose every request goes through `ProxyHandler`.
 public final class ProxyServer: Sendable {
-    typealias Connection = NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>
-
     public let configuration: ProxyConfiguration
     public let sessions: SessionStore
     public let allowlist: HostAllowlist
@@ -18,10 +16,8 @@ public final class ProxyServer: Sendable {
     public let events: EventLog
     /// The port actually bound (useful with port 0).
     public let port: Int
-    private let serverChannel: NIOAsyncChannel<Connection, Never>
-    private let handler: ProxyHandler
-    private let connections = ConnectionRegistry()
-    private let logger: Logger
+    private let serverChannel: Channel
+    private let connections: ConnectionRegistry
 
     public struct BindError: Error, CustomStringConvertible {
         public var description: String
@@ -36,19 +32,30 @@ public final class ProxyServer: Sendable {
         group: EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         logger: Logger = Logger(label: "hlschaos.proxy")
     ) async throws -> ProxyServer {
-        let channel: NIOAsyncChannel<Connection, Never>
+        let rules = try rules ?? RuleBook(ruleFiles: [], presetDirectory: nil)
+        let events = EventLog(logger: logger)
+        let sessions = SessionStore(idleTimeout: configuration.sessionIdleTimeout)
+        let allowlist = HostAllowlist(origins: configuration.allOrigins)
+        let connections = ConnectionRegistry()
+        let handler = ProxyHandler(
+            configuration: configuration, upstream: upstream, sessions: sessions,
+            allowlist: allowlist, rules: rules, clock: clock, events: events, logger: logger)
+        let channel: Channel
         do {
             channel = try await ServerBootstrap(group: group)
                 .serverChannelOption(.backlog, value: 512)
                 .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
                 .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
                 .childChannelOption(.allowRemoteHalfClosure, value: false)
-                .bind(host: configuration.host, port: configuration.port) { channel in
+                .childChannelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
                         try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
-                        return try Connection(wrappingChannelSynchronously: channel)
+                        try channel.pipeline.syncOperations.addHandler(ClientConnectionHandler(
+                            handler: handler, registry: connections, cors: configuration.cors, eventLoop: channel.eventLoop))
                     }
                 }
+                .bind(host: configuration.host, port: configuration.port)
+                .get()
         } catch let error as IOError where error.errnoCode == EADDRINUSE {
             throw BindError(description: "port \(configuration.port) on \(configuration.host) is already in use: stop the other program or choose another port with --port")
         } catch let error as IOError where error.errnoCode == EACCES {
@@ -56,82 +63,37 @@ public final class ProxyServer: Sendable {
         } catch {
             throw BindError(description: "cannot listen on \(configuration.host):\(configuration.port): \(error)")
         }
-        let rules = try rules ?? RuleBook(ruleFiles: [], presetDirectory: nil)
-        return ProxyServer(configuration: configuration, upstream: upstream, rules: rules, clock: clock, channel: channel, logger: logger)
+        return ProxyServer(
+            configuration: configuration, rules: rules, events: events, sessions: sessions, allowlist: allowlist,
+            connections: connections, channel: channel)
     }
 
     private init(
-        configuration: ProxyConfiguration, upstream: UpstreamClient, rules: RuleBook, clock: any ChaosClock,
-        channel: NIOAsyncChannel<Connection, Never>, logger: Logger
+        configuration: ProxyConfiguration, rules: RuleBook, events: EventLog, sessions: SessionStore,
+        allowlist: HostAllowlist, connections: ConnectionRegistry, channel: Channel
     ) {
-        self.rules = rules
-        self.events = EventLog(logger: logger)
         self.configuration = configuration
-        self.sessions = SessionStore(idleTimeout: configuration.sessionIdleTimeout)
-        self.allowlist = HostAllowlist(origins: configuration.allOrigins)
+        self.rules = rules
+        self.events = events
+        self.sessions = sessions
+        self.allowlist = allowlist
+        self.connections = connections
         self.serverChannel = channel
-        self.port = channel.channel.localAddress?.port ?? configuration.port
-        self.logger = logger
-        self.handler = ProxyHandler(
-            configuration: configuration, upstream: upstream, sessions: sessions,
-            allowlist: allowlist, rules: rules, clock: clock, events: events, logger: logger)
+        self.port = channel.localAddress?.port ?? configuration.port
     }
 
-    /// Accepts connections until `shutdown()`; returns once every connection has finished.
+    /// Serves until `shutdown()`; returns once every connection has finished.
     public func run() async {
-        await withDiscardingTaskGroup { group in
-            do {
-                try await serverChannel.executeThenClose { inbound in
-                    for try await connection in inbound {
-                        group.addTask { await self.serve(connection) }
-                    }
-                }
-            } catch {
-                logger.error("accept loop ended: \(error)")
-            }
-        }
+        try? await serverChannel.closeFuture.get()
+        connections.beginShutdown()  // also when the listening socket failed on its own
+        await connections.waitUntilEmpty()
     }
 
     /// Stops accepting, closes idle keep-alive connections and lets in-flight responses finish.
     public func shutdown() {
         connections.beginShutdown()
-        serverChannel.channel.close(promise: nil)
+        serverChannel.close(promise: nil)
     }
-
-    private func serve(_ connection: Connection) async {
-        let id = connections.register(connection.channel)
-        defer { connections.unregister(id) }
-        // The request in progress is cancelled when the client disconnects, so its upstream transfer
-        // and any fault timer stop at once. One close callback per connection, not per request.
-        let current = NIOLockedValueBox<Task<ProxyHandler.Disposition, Never>?>(nil)
-        connection.channel.closeFuture.whenComplete { _ in current.withLockedValue { $0?.cancel() } }
-        do {
-            try await connection.executeThenClose { inbound, outbound in
-                var parts = inbound.makeAsyncIterator()
-                while let part = try await parts.next() {
-                    guard case .head(let head) = part else { continue }
-                    while let rest = try await parts.next() {
-                        if case .end = rest { break }
-                    }
-                    guard connections.markBusy(id) else { return }
-                    let client = ClientChannel(
-                        channel: connection.channel, outbound: outbound, requestHead: head,
-                        cors: configuration.cors)
-                    let task = Task { await handler.handle(client) }
-                    let closed = current.withLockedValue { current -> Bool in
-                        current = task
-                        return !connection.channel.isActive
-                    }
-                    if closed { task.cancel() }
-                    let disposition = await task.value
-                    guard connections.markIdle(id), disposition == .keepAlive, head.isKeepAlive else { return }
-                }
-            }
-        } catch {
-            logger.debug("connection ended: \(error)")
-        }
-    }
-
 }
 
 /// Tracks open connections so a shutdown can close the idle ones and wait for the busy ones.
@@ -141,6 +103,8 @@ final class ConnectionRegistry: Sendable {
         var idle: [Int: Channel] = [:]
         var busy: [Int: Channel] = [:]
         var shuttingDown = false
+        var emptyWaiters: [CheckedContinuation<Void, Never>] = []
+        var isEmpty: Bool { idle.isEmpty && busy.isEmpty }
     }
     private let state = NIOLockedValueBox(State())
 
@@ -155,9 +119,25 @@ final class ConnectionRegistry: Sendable {
     }
 
     func unregister(_ id: Int) {
-        state.withLockedValue {
-            $0.idle[id] = nil
-            $0.busy[id] = nil
+        let waiters = state.withLockedValue { state -> [CheckedContinuation<Void, Never>] in
+            state.idle[id] = nil
+            state.busy[id] = nil
+            guard state.shuttingDown, state.isEmpty else { return [] }
+            defer { state.emptyWaiters = [] }
+            return state.emptyWaiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// Returns once a shutdown has begun and every connection has closed.
+    func waitUntilEmpty() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let done = state.withLockedValue { state -> Bool in
+                if state.shuttingDown && state.isEmpty { return true }
+                state.emptyWaiters.append(continuation)
+                return false
+            }
+            if done { continuation.resume() }
         }
     }
 

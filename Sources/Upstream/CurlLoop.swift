@@ -29,6 +29,8 @@ final class CurlLoop: @unchecked Sendable {
     // Curl thread only.
     private var active: [UnsafeMutableRawPointer: Transfer] = [:]
     private var awaitingHead: [Transfer] = []
+    /// Transfers whose consumer is woken when the current pass ends.
+    private var toWake: [Transfer] = []
 
     init(configuration: UpstreamConfiguration) throws(UpstreamError) {
         let initCode = cs_global_init_once()
@@ -86,6 +88,18 @@ final class CurlLoop: @unchecked Sendable {
 
     // MARK: curl thread
 
+    func scheduleWake(_ transfer: Transfer) {
+        transfer.wakeScheduled = true
+        toWake.append(transfer)
+    }
+
+    private func wakeConsumers() {
+        guard !toWake.isEmpty else { return }
+        let woken = toWake
+        toWake.removeAll(keepingCapacity: true)
+        for transfer in woken { transfer.wakeConsumer() }
+    }
+
     private func run() {
         var running: Int32 = 0
         while true {
@@ -105,6 +119,7 @@ final class CurlLoop: @unchecked Sendable {
             _ = curl_multi_perform(multi, &running)
             collectFinished()
             let timeoutMs = checkFirstByteDeadlines()
+            wakeConsumers()
             _ = curl_multi_poll(multi, nil, 0, timeoutMs, nil)
         }
         tearDown()
@@ -186,6 +201,7 @@ final class CurlLoop: @unchecked Sendable {
         }
         for transfer in Array(active.values) { remove(transfer, error: .cancelled) }
         awaitingHead = []
+        wakeConsumers()
         _ = curl_multi_cleanup(multi)
         let waiters = queue.withLock { queue -> [CheckedContinuation<Void, Never>] in
             queue.finished = true

@@ -26,26 +26,42 @@ struct ResponseHeadParser {
         if content[0] == UInt8(ascii: " ") || content[0] == UInt8(ascii: "\t") {
             // Obsolete line folding: continuation of the previous value.
             if !headers.isEmpty {
-                let extra = String(decoding: content, as: UTF8.self).trimmingSpaces
-                headers[headers.count - 1].value += " " + extra
+                headers[headers.count - 1].value += " " + Self.trimmedString(content, from: 0, to: content.count)
             }
             return .none
         }
         guard let colon = content.firstIndex(of: UInt8(ascii: ":")) else { return .none }
-        let name = String(decoding: UnsafeRawBufferPointer(rebasing: content[0..<colon]), as: UTF8.self)
-        let value = String(decoding: UnsafeRawBufferPointer(rebasing: content[(colon + 1)...]), as: UTF8.self)
-        headers.append((name: name.trimmingSpaces, value: value.trimmingSpaces))
+        headers.append((
+            name: Self.trimmedString(content, from: 0, to: colon),
+            value: Self.trimmedString(content, from: colon + 1, to: content.count)))
         return .none
+    }
+
+    /// The bytes in `start..<end` without surrounding spaces and tabs, as a String.
+    private static func trimmedString(_ bytes: UnsafeRawBufferPointer, from start: Int, to end: Int) -> String {
+        var start = start, end = end
+        while start < end, bytes[start] == 0x20 || bytes[start] == 0x09 { start += 1 }
+        while end > start, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 { end -= 1 }
+        return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
     }
 
     /// "HTTP/1.1 200 OK", "HTTP/2 200 ".
     private mutating func parseStatusLine(_ content: UnsafeRawBufferPointer) {
         headers = []
         status = 0
-        let text = String(decoding: content, as: UTF8.self)
-        let parts = text.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
-        httpVersion = parts.first.map { String($0.dropFirst("HTTP/".count)) } ?? ""
-        if parts.count > 1, let code = Int(parts[1]) { status = code }
+        let prefix = "HTTP/".utf8.count
+        let versionEnd = content[prefix...].firstIndex(of: UInt8(ascii: " ")) ?? content.count
+        httpVersion = String(decoding: UnsafeRawBufferPointer(rebasing: content[prefix..<versionEnd]), as: UTF8.self)
+        var index = versionEnd
+        while index < content.count, content[index] == UInt8(ascii: " ") { index += 1 }
+        var code = 0, digits = 0
+        while index < content.count, digits < 3, content[index] >= UInt8(ascii: "0"), content[index] <= UInt8(ascii: "9") {
+            code = code * 10 + Int(content[index] - UInt8(ascii: "0"))
+            digits += 1
+            index += 1
+        }
+        let endsThere = index == content.count || content[index] == UInt8(ascii: " ")
+        if digits == 3, endsThere { status = code }
     }
 
     func header(_ name: String) -> String? {

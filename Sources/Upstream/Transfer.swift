@@ -1,10 +1,15 @@
 import CurlShim
+import NIOCore
 
 typealias HeadContinuation = CheckedContinuation<Result<UpstreamResponse, UpstreamError>, Never>
-typealias ChunkContinuation = UnsafeContinuation<Result<[UInt8]?, UpstreamError>, Never>
+typealias ChunkContinuation = UnsafeContinuation<Void, Never>
 
 /// One request: its curl easy handle (touched only by the curl thread once submitted), the
 /// response head parser, and the body buffer shared with the consumer under a lock.
+///
+/// The consumer is woken at most once per pass of the curl loop, after curl has handed over
+/// everything its sockets had (`wakeConsumer`): a small response whose head and body arrive
+/// together reaches the consumer complete, in one wake-up instead of one per callback.
 final class Transfer: @unchecked Sendable {
     let url: String
     let handle: UnsafeMutableRawPointer
@@ -25,10 +30,16 @@ final class Transfer: @unchecked Sendable {
     var startNs: UInt64 = 0
     /// When the last followed redirect's head ended: the next request starts about then.
     private(set) var lastRedirectNs: UInt64 = 0
+    /// The head (or the failure before it), held until the loop's pass ends.
+    private var pendingHead: Result<UpstreamResponse, UpstreamError>?
+    /// Queued on the loop for `wakeConsumer` in this pass.
+    var wakeScheduled = false
 
     private struct Shared {
         var headWaiter: HeadContinuation?
-        var buffer: [UInt8] = []
+        /// Received and not yet taken, in order; a callback's bytes join the last chunk when they fit.
+        var chunks: [ByteBuffer] = []
+        var bufferedBytes = 0
         var paused = false
         var pauseCount = 0
         var end: Result<Void, UpstreamError>?
@@ -37,6 +48,7 @@ final class Transfer: @unchecked Sendable {
     }
 
     private let shared = Locked(Shared())
+    private static let allocator = ByteBufferAllocator()
 
     init(request: UpstreamRequest, configuration: UpstreamConfiguration, loop: CurlLoop) throws(UpstreamError) {
         guard let handle = curl_easy_init() else { throw .setup("curl_easy_init failed for \(request.url)") }
@@ -190,16 +202,25 @@ final class Transfer: @unchecked Sendable {
         }
     }
 
-    func nextChunk() async -> Result<[UInt8]?, UpstreamError> {
-        if let ready = takeReady() { return ready }
-        return await withTaskCancellationHandler {
-            await withUnsafeContinuation { (continuation: ChunkContinuation) in
-                if let ready = takeReady(orPark: continuation) {
-                    continuation.resume(returning: ready)
+    func nextChunk() async -> Result<ByteBuffer?, UpstreamError> {
+        while true {
+            if let ready = takeReady() { return ready }
+            await withTaskCancellationHandler {
+                await withUnsafeContinuation { (continuation: ChunkContinuation) in
+                    if !park(continuation) { continuation.resume() }
                 }
+            } onCancel: {
+                cancel()
             }
-        } onCancel: {
-            cancel()
+        }
+    }
+
+    /// Parks `waiter` until bytes or the end arrive; false (not parked) when they already have.
+    private func park(_ waiter: ChunkContinuation) -> Bool {
+        shared.withLock { state in
+            guard state.chunks.isEmpty, state.end == nil else { return false }
+            state.bodyWaiter = waiter
+            return true
         }
     }
 
@@ -207,17 +228,17 @@ final class Transfer: @unchecked Sendable {
     /// chunk just taken was the last one (lets the proxy send it and the end in one write).
     var isDrained: Bool {
         shared.withLock { state in
-            guard state.buffer.isEmpty, case .success = state.end else { return false }
+            guard state.chunks.isEmpty, case .success = state.end else { return false }
             return true
         }
     }
 
-    /// Buffered bytes, or the end of the body, or nil (after parking `waiter` when given).
-    private func takeReady(orPark waiter: ChunkContinuation? = nil) -> Result<[UInt8]?, UpstreamError>? {
-        let (result, unpause) = shared.withLock { state -> (Result<[UInt8]?, UpstreamError>?, Bool) in
-            if !state.buffer.isEmpty {
-                var chunk: [UInt8] = []
-                swap(&chunk, &state.buffer)
+    /// Buffered bytes, or the end of the body, or nil when neither has arrived.
+    private func takeReady() -> Result<ByteBuffer?, UpstreamError>? {
+        let (result, unpause) = shared.withLock { state -> (Result<ByteBuffer?, UpstreamError>?, Bool) in
+            if !state.chunks.isEmpty {
+                let chunk = state.chunks.removeFirst()
+                state.bufferedBytes -= chunk.readableBytes
                 let unpause = state.paused && !state.cancelled
                 state.paused = false
                 return (.success(chunk), unpause)
@@ -225,7 +246,6 @@ final class Transfer: @unchecked Sendable {
             if let end = state.end {
                 return (end.map { nil }, false)
             }
-            if let waiter { state.bodyWaiter = waiter }
             return (nil, false)
         }
         if unpause { loop.enqueue(.unpause(self)) }
@@ -238,21 +258,41 @@ final class Transfer: @unchecked Sendable {
         let (head, body, wasRunning) = shared.withLock { state -> (HeadContinuation?, ChunkContinuation?, Bool) in
             guard !state.cancelled else { return (nil, nil, false) }
             state.cancelled = true
-            state.buffer = []
+            state.chunks = []
+            state.bufferedBytes = 0
             let wasRunning = state.end == nil
             if wasRunning { state.end = .failure(.cancelled) }
             defer { state.headWaiter = nil; state.bodyWaiter = nil }
             return (state.headWaiter, state.bodyWaiter, wasRunning)
         }
         head?.resume(returning: .failure(.cancelled))
-        body?.resume(returning: .failure(.cancelled))
+        body?.resume()
         if wasRunning { loop.enqueue(.remove(self)) }
     }
 
-    var bufferedByteCount: Int { shared.withLock { $0.buffer.count } }
+    var bufferedByteCount: Int { shared.withLock { $0.bufferedBytes } }
     var pauseCount: Int { shared.withLock { $0.pauseCount } }
 
     // MARK: curl thread
+
+    /// Curl thread: resumes whoever waits for the head or the body, once the loop's pass is over.
+    func wakeConsumer() {
+        wakeScheduled = false
+        if let head = pendingHead {
+            pendingHead = nil
+            settleHead(head)
+        }
+        let waiter = shared.withLock { state -> ChunkContinuation? in
+            guard state.bodyWaiter != nil, !state.chunks.isEmpty || state.end != nil else { return nil }
+            defer { state.bodyWaiter = nil }
+            return state.bodyWaiter
+        }
+        waiter?.resume()
+    }
+
+    private func scheduleWake() {
+        if !wakeScheduled { loop.scheduleWake(self) }
+    }
 
     private func settleHead(_ result: Result<UpstreamResponse, UpstreamError>) {
         let waiter = shared.withLock { state -> HeadContinuation? in
@@ -291,38 +331,41 @@ final class Transfer: @unchecked Sendable {
         let response = UpstreamResponse(
             status: parser.status,
             headers: headers,
-            effectiveURL: handle.curlInfoString(CURLINFO_EFFECTIVE_URL) ?? url,
+            effectiveURL: lastRedirectNs > 0 ? handle.curlInfoString(CURLINFO_EFFECTIVE_URL) ?? url : url,
             httpVersion: parser.httpVersion,
             reusedConnection: handle.curlInfoLong(CURLINFO_NUM_CONNECTS) == 0,
             body: UpstreamBody(transfer: self)
         )
-        settleHead(.success(response))
+        pendingHead = .success(response)
+        scheduleWake()
     }
 
     private func onBody(_ bytes: UnsafeRawBufferPointer) -> Int {
         if !headSettledOnLoop { deliverHead() }
-        enum Action { case abort, pause, buffered, handOver(ChunkContinuation) }
+        enum Action { case abort, pause, buffered(wake: Bool) }
         let action = shared.withLock { state -> Action in
             if state.cancelled { return .abort }
-            if let waiter = state.bodyWaiter {
-                state.bodyWaiter = nil
-                return .handOver(waiter)
-            }
-            if state.buffer.count >= highWatermark {
+            if state.bufferedBytes >= highWatermark {
                 state.paused = true
                 state.pauseCount += 1
                 return .pause
             }
-            if state.buffer.capacity == 0 { state.buffer.reserveCapacity(max(bytes.count, 64 * 1024)) }
-            state.buffer.append(contentsOf: bytes)
-            return .buffered
+            state.bufferedBytes += bytes.count
+            let last = state.chunks.count - 1
+            if last >= 0, state.chunks[last].writableBytes >= bytes.count {
+                state.chunks[last].writeBytes(bytes)
+            } else {
+                var chunk = Self.allocator.buffer(capacity: max(bytes.count, 64 * 1024))
+                chunk.writeBytes(bytes)
+                state.chunks.append(chunk)
+            }
+            return .buffered(wake: state.bodyWaiter != nil)
         }
         switch action {
         case .abort: return 0
         case .pause: return cs_writefunc_pause()
-        case .buffered: return bytes.count
-        case let .handOver(waiter):
-            waiter.resume(returning: .success(Array(bytes)))
+        case .buffered(let wake):
+            if wake { scheduleWake() }
             return bytes.count
         }
     }
@@ -349,18 +392,16 @@ final class Transfer: @unchecked Sendable {
     func fail(_ error: UpstreamError) {
         if !headSettledOnLoop {
             headSettledOnLoop = true
-            settleHead(.failure(error))
+            pendingHead = .failure(error)
         }
         finishBody(.failure(error))
     }
 
     private func finishBody(_ end: Result<Void, UpstreamError>) {
-        let (waiter, final) = shared.withLock { state -> (ChunkContinuation?, Result<Void, UpstreamError>) in
+        shared.withLock { state in
             if state.end == nil { state.end = end }
-            defer { state.bodyWaiter = nil }
-            return (state.bodyWaiter, state.end ?? end)
         }
-        waiter?.resume(returning: final.map { nil })
+        scheduleWake()
     }
 
     /// When the curl thread must give up waiting for the head, or nil when the head is not

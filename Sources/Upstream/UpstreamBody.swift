@@ -1,9 +1,11 @@
+import NIOCore
+
 /// The response body as an AsyncSequence of chunks. Backpressure: while more than the high
 /// watermark is buffered the curl transfer is paused (CURL_WRITEFUNC_PAUSE); taking the buffered
 /// bytes resumes it. Cancelling the consuming task, calling `cancel()`, or dropping the body
 /// (the last reference to it) stops the transfer at once.
 public final class UpstreamBody: AsyncSequence, Sendable {
-    public typealias Element = [UInt8]
+    public typealias Element = ByteBuffer
     public typealias Failure = UpstreamError
 
     let transfer: Transfer
@@ -17,17 +19,17 @@ public final class UpstreamBody: AsyncSequence, Sendable {
     }
 
     public struct AsyncIterator: AsyncIteratorProtocol {
-        public typealias Element = [UInt8]
+        public typealias Element = ByteBuffer
         public typealias Failure = UpstreamError
 
         // Holds the body so that it is not dropped (which cancels) while being iterated.
         let body: UpstreamBody
 
-        public mutating func next() async throws(UpstreamError) -> [UInt8]? {
+        public mutating func next() async throws(UpstreamError) -> ByteBuffer? {
             try await body.transfer.nextChunk().get()
         }
 
-        public mutating func next(isolation actor: isolated (any Actor)?) async throws(UpstreamError) -> [UInt8]? {
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws(UpstreamError) -> ByteBuffer? {
             try await body.transfer.nextChunk().get()
         }
     }
@@ -49,11 +51,11 @@ public final class UpstreamBody: AsyncSequence, Sendable {
         var collected: [UInt8] = []
         var iterator = makeAsyncIterator()
         while let chunk = try await iterator.next() {
-            if collected.count + chunk.count > maxBytes {
+            if collected.count + chunk.readableBytes > maxBytes {
                 cancel()
                 throw .tooLarge(url: transfer.url, limit: maxBytes)
             }
-            if collected.isEmpty { collected = chunk } else { collected.append(contentsOf: chunk) }
+            collected.append(contentsOf: chunk.readableBytesView)
         }
         return collected
     }

@@ -1,3 +1,4 @@
+import NIOCore
 import TestSupport
 @testable import Upstream
 
@@ -33,7 +34,8 @@ func upstreamError<T>(_ operation: () async throws(UpstreamError) -> T) async ->
 func readPattern(_ body: UpstreamBody, from offset: Int = 0) async throws -> (count: Int, intact: Bool) {
     var position = offset
     var intact = true
-    for try await chunk in body {
+    for try await buffer in body {
+        let chunk = Array(buffer: buffer)
         if intact, chunk != patternBytes(offset: position, count: chunk.count) { intact = false }
         position += chunk.count
     }

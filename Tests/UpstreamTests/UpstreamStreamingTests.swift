@@ -1,3 +1,4 @@
+import NIOCore
 import Testing
 import TestSupport
 @testable import Upstream
@@ -11,7 +12,7 @@ import TestSupport
             origin.route("/long.ts", Self.endless)
             let response = try await client.fetch(UpstreamRequest(url: origin.baseURL + "/long.ts"))
             var iterator = response.body.makeAsyncIterator()
-            let first = try #require(try await iterator.next())
+            let first = Array(buffer: try #require(try await iterator.next()))
             #expect(first == patternBytes(offset: 0, count: first.count))
             response.body.cancel()
             let afterCancel = await upstreamError { () async throws(UpstreamError) in try await iterator.next() }
@@ -69,7 +70,8 @@ import TestSupport
             var intact = true
             var largestBuffer = 0
             var iterator = response.body.makeAsyncIterator()
-            while let chunk = try await iterator.next() {
+            while let buffer = try await iterator.next() {
+                let chunk = Array(buffer: buffer)
                 if intact, chunk != patternBytes(offset: position, count: chunk.count) { intact = false }
                 position += chunk.count
                 largestBuffer = max(largestBuffer, chunk.count, response.body.bufferedByteCount)

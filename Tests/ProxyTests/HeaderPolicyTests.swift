@@ -1,0 +1,35 @@
+import NIOHTTP1
+import Testing
+@testable import Proxy
+
+@Suite struct HeaderPolicyTests {
+    @Test func hopByHopAndConnectionNamedHeadersStayOnTheirSide() {
+        let upstream: [(name: String, value: String)] = [
+            ("Content-Type", "video/mp2t"), ("Content-Length", "65536"), ("Connection", " X-Trace ,Keep-Alive"),
+            ("x-trace", "abc"), ("KEEP-ALIVE", "timeout=5"), ("Transfer-Encoding", "chunked"), ("ETag", "\"1\""),
+        ]
+        let headers = HeaderPolicy.clientResponseHeaders(from: upstream, isPlaylist: false)
+        #expect(headers.map(\.name) == ["Content-Type", "Content-Length", "ETag"])
+    }
+
+    @Test func aRewrittenPlaylistDropsWhatDescribedTheOriginsBytes() {
+        let upstream: [(name: String, value: String)] = [
+            ("Content-Type", "application/vnd.apple.mpegurl"), ("content-length", "100"), ("Content-Encoding", "gzip"),
+            ("ETag", "\"1\""), ("Accept-Ranges", "bytes"), ("Cache-Control", "max-age=1"),
+        ]
+        let headers = HeaderPolicy.clientResponseHeaders(from: upstream, isPlaylist: true)
+        #expect(headers.map(\.name) == ["Content-Type", "Cache-Control"])
+    }
+
+    @Test func requestHeadersForwardedUpstream() {
+        let client: HTTPHeaders = [
+            "Host": "proxy:8080", "User-Agent": "AppleCoreMedia/1.0", "Range": "bytes=0-99", "Cookie": "a=b",
+            "If-None-Match": "\"1\"", "Accept-Encoding": "gzip", "Connection": "keep-alive, X-Drop", "x-drop": "1",
+            "Expect": "100-continue", "TE": "trailers",
+        ]
+        let segment = HeaderPolicy.upstreamRequestHeaders(from: client, isPlaylist: false).map(\.name)
+        #expect(segment == ["User-Agent", "Range", "Cookie", "If-None-Match", "Accept-Encoding"])
+        let playlist = HeaderPolicy.upstreamRequestHeaders(from: client, isPlaylist: true).map(\.name)
+        #expect(playlist == ["User-Agent", "Cookie"])
+    }
+}
