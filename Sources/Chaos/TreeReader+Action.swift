@@ -76,8 +76,8 @@ extension TreeReader {
                         } else if !seen.insert(field.key.lowercased()).inserted {
                             report(fieldPath, "duplicate header \"\(field.key)\"")
                         } else if let text = string(field.value, fieldPath, nonEmpty: false) {
-                            if text.contains(where: { $0 == "\r" || $0 == "\n" }) {
-                                report(fieldPath, "header values must not contain line breaks")
+                            if text.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" }) {
+                                report(fieldPath, "header values must not contain line breaks or NUL")
                             } else {
                                 headers.append(HTTPHeaderField(name: field.key, value: text))
                             }

@@ -29,19 +29,42 @@ enum HeaderPolicy {
     private static let playlistRequestDropped = NameSet(["accept-encoding", "range"])
 
     /// Response headers to send to the client. For playlists the body is rewritten, so length,
-    /// encoding and validators that describe the origin's bytes are dropped.
+    /// encoding and validators that describe the origin's bytes are dropped. A header that is not
+    /// valid HTTP (a name that is no RFC 9110 token, a value with CR, LF or NUL) is dropped and
+    /// named in `invalid`: forwarding it would break the response (NIO refuses to write it).
     static func clientResponseHeaders(
         from upstream: [(name: String, value: String)], isPlaylist: Bool
-    ) -> HTTPHeaders {
+    ) -> (headers: HTTPHeaders, invalid: [String]) {
         let named = namedInConnection(upstream)
         var headers = HTTPHeaders()
         headers.reserveCapacity(upstream.count + 3)
+        var invalid: [String] = []
         for (name, value) in upstream {
+            guard isToken(name), isFieldValue(value) else {
+                invalid.append(name)
+                continue
+            }
             if hopByHop.contains(name) || named.contains(name) { continue }
             if isPlaylist && playlistRecomputed.contains(name) { continue }
             headers.add(name: name, value: value)
         }
-        return headers
+        return (headers, invalid)
+    }
+
+    /// RFC 9110 §5.6.2: one or more of ALPHA, DIGIT and !#$%&'*+-.^_`|~
+    static func isToken(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                return true
+            default:
+                return "!#$%&'*+-.^_`|~".utf8.contains(byte)
+            }
+        }
+    }
+
+    private static func isFieldValue(_ value: String) -> Bool {
+        !value.utf8.contains { $0 == 0x0d || $0 == 0x0a || $0 == 0 }
     }
 
     private static let playlistRecomputed = NameSet([

@@ -73,10 +73,11 @@ struct ProxyHandler: Sendable {
 
         // An entry URL (no tag): a media file by its extension; a playlist is fetched first, since
         // only its content says master or media.
-        if exchange.tag == nil, Self.segmentExtensions.contains(location.pathExtension ?? "") {
+        let pathExtension = exchange.tag == nil ? location.pathExtension ?? "" : ""
+        if exchange.tag == nil, Self.segmentExtensions.contains(pathExtension) {
             exchange.tag = ResourceTag(kind: .segment)
         }
-        if exchange.tag == nil, ["m3u8", "m3u"].contains(location.pathExtension ?? "") {
+        if exchange.tag == nil, pathExtension == "m3u8" || pathExtension == "m3u" {
             guard let fetched = try await fetchOrFail(exchange, expectsPlaylist: true) else { return .keepAlive }
             exchange.prefetched = fetched
             if (200..<300).contains(fetched.status), let body = try await collectOrFail(fetched, client: client) {
@@ -232,7 +233,11 @@ struct ProxyHandler: Sendable {
     // MARK: - Responses
 
     private func responseHeaders(_ response: UpstreamResponse, plan: FaultPlan, rewritten: Bool) -> HTTPHeaders {
-        var headers = HeaderPolicy.clientResponseHeaders(from: response.headers, isPlaylist: rewritten)
+        var (headers, invalid) = HeaderPolicy.clientResponseHeaders(from: response.headers, isPlaylist: rewritten)
+        if !invalid.isEmpty {
+            logger.warning("dropped response headers that are not valid HTTP", metadata: [
+                "url": "\(response.effectiveURL)", "headers": "\(invalid.map { $0.debugDescription }.joined(separator: ", "))"])
+        }
         if case .contentType(let type) = plan.response { headers.replaceOrAdd(name: "content-type", value: type) }
         if !plan.matchedRules.isEmpty { headers.replaceOrAdd(name: "x-hlschaos-fault", value: Self.faultHeader(plan)) }
         return headers

@@ -43,7 +43,8 @@ public struct UpstreamLocation: Hashable, Sendable, CustomStringConvertible {
     public var description: String { url }
 
     public var path: Substring {
-        pathAndQuery[..<(pathAndQuery.firstIndex(of: "?") ?? pathAndQuery.endIndex)]
+        let bytes = pathAndQuery.utf8
+        return Substring(bytes[..<(bytes.firstIndex(of: UInt8(ascii: "?")) ?? bytes.endIndex)])
     }
 
     /// The authority with the scheme's default port made explicit, so "h" and "h:80" compare equal.
@@ -54,11 +55,14 @@ public struct UpstreamLocation: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The media file extension of the path ("ts", "m4s", "m3u8"), lowercased; nil when there is none.
+    /// Byte scan: it is asked for every request.
     public var pathExtension: String? {
-        let last = path.split(separator: "/").last ?? ""
-        guard let dot = last.lastIndex(of: "."), dot != last.startIndex else { return nil }
-        let ext = last[last.index(after: dot)...]
-        return ext.isEmpty ? nil : ext.lowercased()
+        let bytes = path.utf8
+        let segmentStart = bytes.lastIndex(of: UInt8(ascii: "/")).map(bytes.index(after:)) ?? bytes.startIndex
+        guard let dot = bytes[segmentStart...].lastIndex(of: UInt8(ascii: ".")), dot != segmentStart else { return nil }
+        let ext = bytes[bytes.index(after: dot)...]
+        guard !ext.isEmpty else { return nil }
+        return String(decoding: ext.lazy.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 | 0x20 : $0 }, as: UTF8.self)
     }
 
     private static func endsAuthority(_ byte: UInt8) -> Bool {

@@ -108,7 +108,7 @@ import Testing
         (scenarioJSON(action: #"{"status": 401, "headers": {"A": "1", "a": "2"}}"#),
          [#"t.json: $.rules[0].action.headers.a: duplicate header "a""#]),
         (scenarioJSON(action: #"{"status": 401, "headers": {"A": "x\ny"}}"#),
-         ["t.json: $.rules[0].action.headers.A: header values must not contain line breaks"]),
+         ["t.json: $.rules[0].action.headers.A: header values must not contain line breaks or NUL"]),
         (scenarioJSON(action: #"{"delay": "2 s"}"#),
          [#"t.json: $.rules[0].action.delay: invalid duration "2 s" (use a number and ms, s, m or h: "500ms", "2s", "1.5s", "1m")"#]),
         (scenarioJSON(action: #"{"hang": false}"#),

@@ -8,7 +8,7 @@ import Testing
             ("Content-Type", "video/mp2t"), ("Content-Length", "65536"), ("Connection", " X-Trace ,Keep-Alive"),
             ("x-trace", "abc"), ("KEEP-ALIVE", "timeout=5"), ("Transfer-Encoding", "chunked"), ("ETag", "\"1\""),
         ]
-        let headers = HeaderPolicy.clientResponseHeaders(from: upstream, isPlaylist: false)
+        let headers = HeaderPolicy.clientResponseHeaders(from: upstream, isPlaylist: false).headers
         #expect(headers.map(\.name) == ["Content-Type", "Content-Length", "ETag"])
     }
 
@@ -17,8 +17,17 @@ import Testing
             ("Content-Type", "application/vnd.apple.mpegurl"), ("content-length", "100"), ("Content-Encoding", "gzip"),
             ("ETag", "\"1\""), ("Accept-Ranges", "bytes"), ("Cache-Control", "max-age=1"),
         ]
-        let headers = HeaderPolicy.clientResponseHeaders(from: upstream, isPlaylist: true)
+        let headers = HeaderPolicy.clientResponseHeaders(from: upstream, isPlaylist: true).headers
         #expect(headers.map(\.name) == ["Content-Type", "Cache-Control"])
+    }
+
+    @Test func headersThatAreNotValidHTTPAreDroppedAndNamed() {
+        let upstream: [(name: String, value: String)] = [
+            ("X-Caf\u{e9}", "1"), ("Bad Name", "2"), ("X-Split", "a\rb"), ("", "4"), ("X-Good", "caf\u{e9}"),
+        ]
+        let (headers, invalid) = HeaderPolicy.clientResponseHeaders(from: upstream, isPlaylist: false)
+        #expect(headers.map(\.name) == ["X-Good"])
+        #expect(invalid == ["X-Caf\u{e9}", "Bad Name", "X-Split", ""])
     }
 
     @Test func requestHeadersForwardedUpstream() {

@@ -27,6 +27,25 @@ import TestSupport
         try await origin.shutdown()
     }
 
+    /// NIO traps on a non-ASCII header name and refuses values with line breaks: such origin
+    /// headers are dropped (as nginx's ignore_invalid_headers does), the rest of the answer passes.
+    @Test func malformedOriginHeadersAreDroppedNotFatal() async throws {
+        let origin = try await TestOrigin.start()
+        let head = "HTTP/1.1 200 OK\r\nContent-Type: video/mp2t\r\nX-Caf\u{e9}: 1\r\nBad Name: 2\r\nX-Split: a\rb\r\nX-Good: 3\r\nContent-Length: 3\r\nConnection: close\r\n\r\n"
+        origin.route("/odd.ts", .raw(Array(head.utf8) + [7, 8, 9]))
+        origin.route("/fine.ts", .bytes(body: [1]))
+        let proxy = try await ProxyHarness.start(upstreamURL: origin.baseURL)
+        let response = try await proxy.get("/odd.ts")
+        #expect(response.status == 200)
+        #expect(response.body == [7, 8, 9])
+        #expect(response.header("x-good") == "3")
+        #expect(response.header("x-split") == nil)
+        #expect(response.header("bad name") == nil)
+        #expect(await proxy.status("/fine.ts") == 200)
+        await proxy.stop()
+        try await origin.shutdown()
+    }
+
     @Test func hopByHopRequestHeadersAreDropped() async throws {
         let origin = try await TestOrigin.start()
         origin.route("/a.ts", .bytes(body: [1, 2, 3]))

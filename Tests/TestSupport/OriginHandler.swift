@@ -96,6 +96,16 @@ final class OriginHandler: ChannelInboundHandler, RemovableChannelHandler {
         case .closeImmediately:
             inProgressID = nil
             context.close(promise: nil)
+        case let .raw(bytes):
+            // Written below the HTTP encoder, straight to the socket.
+            inProgressID = nil
+            guard let encoder = try? context.pipeline.syncOperations.context(handlerType: HTTPResponseEncoder.self) else {
+                context.close(promise: nil)
+                return
+            }
+            encoder.writeAndFlush(NIOAny(context.channel.allocator.buffer(bytes: bytes))).whenComplete { _ in
+                context.close(promise: nil)
+            }
         case let .truncated(size, after):
             writeHead(status: 200, headers: [("Content-Type", "application/octet-stream")], contentLength: max(size, 0), to: head, context: context)
             var buffer = context.channel.allocator.buffer(capacity: max(min(after, size), 0))

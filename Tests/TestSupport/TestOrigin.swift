@@ -172,5 +172,8 @@ extension TestOrigin {
         /// Announces `size` pattern bytes, sends the first `after`, then closes the connection
         /// (counted neither completed nor aborted).
         case truncated(size: Int, after: Int)
+        /// These exact bytes as the whole response (head and body), then the connection closes:
+        /// for heads no well-behaved server would send.
+        case raw([UInt8])
     }
 }
