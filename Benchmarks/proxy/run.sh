@@ -14,7 +14,7 @@ swift build -c release --product hlschaos >/dev/null
 
 work=$(mktemp -d)
 chmod 755 "$work"  # nginx workers run as an unprivileged user
-trap 'kill $(jobs -p) 2>/dev/null || true; [ -f "$work/nginx.pid" ] && kill "$(cat "$work/nginx.pid")" 2>/dev/null; rm -rf "$work"' EXIT
+trap 'kill $(jobs -p) 2>/dev/null || true; for p in origin proxy; do [ -f "$work/$p.pid" ] && kill "$(cat "$work/$p.pid")" 2>/dev/null; done; rm -rf "$work"' EXIT
 mkdir -p "$work/www/bench" "$work/logs"
 head -c 1048576 /dev/urandom > "$work/www/bench/seg-1m.ts"
 head -c 65536 /dev/urandom > "$work/www/bench/seg-64k.ts"
@@ -26,19 +26,29 @@ head -c 65536 /dev/urandom > "$work/www/bench/seg-64k.ts"
 } > "$work/www/bench/playlist.m3u8"
 
 origin=18181 nginxproxy=18182 chaos=18183
-cat > "$work/nginx.conf" <<NGINX
-worker_processes auto;
-pid $work/nginx.pid;
+# Two nginx instances, so that the proxy_pass workers' CPU can be read apart from the origin's.
+common="worker_processes auto;
 error_log $work/logs/error.log;
-events { worker_connections 4096; }
-http {
-  access_log off;
-  sendfile on; tcp_nopush on; tcp_nodelay on;
-  keepalive_requests 1000000;
-  types { application/vnd.apple.mpegurl m3u8; video/mp2t ts; }
+events { worker_connections 4096; }"
+http_common="access_log off; keepalive_requests 1000000;
   client_body_temp_path $work/logs; proxy_temp_path $work/logs; fastcgi_temp_path $work/logs;
-  uwsgi_temp_path $work/logs; scgi_temp_path $work/logs;
+  uwsgi_temp_path $work/logs; scgi_temp_path $work/logs;"
+cat > "$work/origin.conf" <<NGINX
+$common
+pid $work/origin.pid;
+http {
+  $http_common
+  sendfile on; tcp_nopush on; tcp_nodelay on;
+  types { application/vnd.apple.mpegurl m3u8; video/mp2t ts; }
   server { listen 127.0.0.1:$origin; root $work/www; }
+}
+NGINX
+cat > "$work/proxy.conf" <<NGINX
+$common
+pid $work/proxy.pid;
+http {
+  $http_common
+  tcp_nodelay on;
   upstream origin { server 127.0.0.1:$origin; keepalive 64; }
   server {
     listen 127.0.0.1:$nginxproxy;
@@ -46,22 +56,39 @@ http {
   }
 }
 NGINX
-nginx -c "$work/nginx.conf"
+nginx -c "$work/origin.conf"
+nginx -c "$work/proxy.conf"
 .build/release/hlschaos serve --upstream "http://127.0.0.1:$origin" --host 127.0.0.1 --port $chaos --log-level warning &
+chaos_pid=$!
 for _ in $(seq 50); do curl -sf "http://127.0.0.1:$chaos/bench/seg-64k.ts" -o /dev/null && break; sleep 0.2; done
+sleep 0.5
+nginx_workers=$(pgrep -P "$(cat "$work/proxy.pid")" | tr '\n' ' ')
 
-rate() { wrk -t2 -c16 -d"${seconds}s" "$1" | awk '/Requests\/sec/ {print $2}'; }
-echo "| case | direct origin | nginx proxy_pass | hlschaos | hlschaos / nginx |"
-echo "|---|---:|---:|---:|---:|"
+# CPU time (user, system) of processes, in clock ticks, all threads included.
+ticks() { for p in $1; do awk '{print $14, $15}' "/proc/$p/stat"; done | awk '{u += $1; s += $2} END {print u, s}'; }
+hz=$(getconf CLK_TCK)
+# rate URL [PIDS]: prints "requests/s" or, with PIDS, "requests/s user-µs/request system-µs/request".
+rate() {
+  local before after r
+  [ -n "${2:-}" ] && before=$(ticks "$2")
+  r=$(wrk -t2 -c16 -d"${seconds}s" "$1" | awk '/Requests\/sec/ {print $2}')
+  if [ -z "${2:-}" ]; then echo "$r"; return; fi
+  after=$(ticks "$2")
+  awk -v r="$r" -v s="$seconds" -v hz="$hz" -v b="$before" -v a="$after" 'BEGIN {
+    split(b, x, " "); split(a, y, " "); n = r * s
+    printf "%s %.0f %.0f\n", r, (y[1] - x[1]) * 1e6 / hz / n, (y[2] - x[2]) * 1e6 / hz / n }'
+}
+echo "| case | direct origin | nginx proxy_pass | hlschaos | hlschaos / nginx | CPU µs per request, user + system: nginx proxy_pass | hlschaos |"
+echo "|---|---:|---:|---:|---:|---:|---:|"
 for path in bench/seg-1m.ts bench/seg-64k.ts bench/playlist.m3u8; do
   # The proxied bytes must be the origin's for segments (the playlist is rewritten on purpose).
   if [[ $path == *.ts ]]; then
     cmp -s <(curl -sf "http://127.0.0.1:$origin/$path") <(curl -sf "http://127.0.0.1:$chaos/$path") || { echo "bytes differ for $path" >&2; exit 1; }
   fi
   d=$(rate "http://127.0.0.1:$origin/$path")
-  n=$(rate "http://127.0.0.1:$nginxproxy/$path")
-  c=$(rate "http://127.0.0.1:$chaos/$path")
-  echo "| $path | $d req/s | $n req/s | $c req/s | $(awk -v c="$c" -v n="$n" 'BEGIN {printf "%.2f×", c/n}') |"
+  read -r n nu ns < <(rate "http://127.0.0.1:$nginxproxy/$path" "$nginx_workers")
+  read -r c cu cs < <(rate "http://127.0.0.1:$chaos/$path" "$chaos_pid")
+  echo "| $path | $d req/s | $n req/s | $c req/s | $(awk -v c="$c" -v n="$n" 'BEGIN {printf "%.2f×", c/n}') | $nu + $ns | $cu + $cs |"
 done
 echo
 echo "($(nproc) cores, wrk -t2 -c16 -d${seconds}s, $(date -u +%Y-%m-%d))"

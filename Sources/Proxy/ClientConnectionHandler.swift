@@ -19,9 +19,11 @@ final class ClientConnectionHandler: ChannelInboundHandler {
     private let writability = WritabilityGate()
     private var registration: Int?
     private var head: HTTPRequestHead?
-    /// A request read while the previous task was still finishing (NIO releases a pipelined
-    /// request as soon as the previous response's end is written).
-    private var waiting: HTTPRequestHead?
+    /// Pipelined requests read while an earlier one is being answered, in order.
+    private var waiting: [HTTPRequestHead] = []
+    /// More queued requests than this closes the connection: no client needs it, and the queue
+    /// must stay bounded.
+    static let maxPipelined = 32
     private var current: Task<Void, Never>?
 
     init(handler: ProxyHandler, registry: ConnectionRegistry, cors: Bool, eventLoop: EventLoop) {
@@ -44,7 +46,13 @@ final class ClientConnectionHandler: ChannelInboundHandler {
         case .end:
             guard let requestHead = head else { return }
             head = nil
-            if current == nil { start(requestHead, context: context) } else { waiting = requestHead }
+            if current == nil {
+                start(requestHead, context: context)
+            } else if waiting.count < Self.maxPipelined {
+                waiting.append(requestHead)
+            } else {
+                context.close(promise: nil)
+            }
         }
     }
 
@@ -68,13 +76,12 @@ final class ClientConnectionHandler: ChannelInboundHandler {
     private func finished(_ keepAlive: Bool, context: ChannelHandlerContext) {
         current = nil
         guard let registration, registry.markIdle(registration), keepAlive, context.channel.isActive else {
-            waiting = nil
+            waiting = []
             context.close(promise: nil)
             return
         }
-        if let next = waiting {
-            waiting = nil
-            start(next, context: context)
+        if !waiting.isEmpty {
+            start(waiting.removeFirst(), context: context)
         }
     }
 

@@ -49,7 +49,10 @@ public final class ProxyServer: Sendable {
                 .childChannelOption(.allowRemoteHalfClosure, value: false)
                 .childChannelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
-                        try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
+                        // Requests are answered one at a time by ClientConnectionHandler, which queues pipelined
+                        // ones itself (cheaper than NIO's pipelining handler, which re-arms epoll per request).
+                        try channel.pipeline.syncOperations.configureHTTPServerPipeline(
+                            withPipeliningAssistance: false, withErrorHandling: true)
                         try channel.pipeline.syncOperations.addHandler(ClientConnectionHandler(
                             handler: handler, registry: connections, cors: configuration.cors, eventLoop: channel.eventLoop))
                     }

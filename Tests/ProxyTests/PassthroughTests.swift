@@ -46,6 +46,25 @@ import TestSupport
         try await origin.shutdown()
     }
 
+    @Test func pipelinedRequestsAreAnsweredInOrder() async throws {
+        let origin = try await TestOrigin.start()
+        origin.route("/slow.ts", .delayedHeaders(.milliseconds(200), then: .bytes(body: Array(repeating: 1, count: 70_000))))
+        origin.route("/fast.ts", .bytes(body: [2, 2]))
+        origin.route("/gone.ts", .bytes(status: 404, body: Array("no\n".utf8)))
+        let proxy = try await ProxyHarness.start(upstreamURL: origin.baseURL)
+        let port = proxy.server.port
+        let responses = try await RawHTTP.run {
+            let connection = try RawHTTPConnection(port: port)
+            defer { connection.close() }
+            return try connection.pipeline(["/slow.ts", "/fast.ts", "/gone.ts", "/fast.ts"])
+        }
+        #expect(responses.map(\.status) == [200, 200, 404, 200])
+        #expect(responses.map(\.body.count) == [70_000, 2, 3, 2])
+        #expect(responses.allSatisfy { $0.ending == .complete })
+        await proxy.stop()
+        try await origin.shutdown()
+    }
+
     @Test func hopByHopRequestHeadersAreDropped() async throws {
         let origin = try await TestOrigin.start()
         origin.route("/a.ts", .bytes(body: [1, 2, 3]))

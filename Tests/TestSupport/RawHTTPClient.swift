@@ -79,12 +79,27 @@ public final class RawHTTPConnection: @unchecked Sendable {
         _ method: String = "GET", _ target: String, headers: [(String, String)] = [],
         readBody: Bool = true, maxBodyBytes: Int = 1 << 30
     ) throws -> Response {
+        let start = Date()
+        _ = Array(Self.requestText(method, target, headers).utf8).withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        return try readResponse(method: method, start: start, readBody: readBody, maxBodyBytes: maxBodyBytes)
+    }
+
+    /// Sends GET requests for all `targets` in one write (HTTP/1.1 pipelining), then reads the
+    /// responses in order.
+    public func pipeline(_ targets: [String]) throws -> [Response] {
+        let start = Date()
+        let text = targets.map { Self.requestText("GET", $0, []) }.joined()
+        _ = Array(text.utf8).withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        return try targets.map { _ in try readResponse(method: "GET", start: start, readBody: true, maxBodyBytes: 1 << 30) }
+    }
+
+    private static func requestText(_ method: String, _ target: String, _ headers: [(String, String)]) -> String {
         var text = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
         for (name, value) in headers { text += "\(name): \(value)\r\n" }
-        text += "\r\n"
-        let start = Date()
-        _ = Array(text.utf8).withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        return text + "\r\n"
+    }
 
+    private func readResponse(method: String, start: Date, readBody: Bool, maxBodyBytes: Int) throws -> Response {
         let headEnd = try readUntilHeadEnd()
         let secondsToHead = Date().timeIntervalSince(start)
         let head = String(decoding: buffer[..<headEnd], as: UTF8.self)
