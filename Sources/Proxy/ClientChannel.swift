@@ -54,10 +54,7 @@ struct ClientChannel: Sendable {
 
     /// Body bytes; with `end`, the response is complete after them.
     func sendBody(_ bytes: some Collection<UInt8>, end: Bool = false) async throws {
-        var parts: [HTTPServerResponsePart] = []
-        if !isHEAD, !bytes.isEmpty { parts.append(.body(.byteBuffer(channel.allocator.buffer(bytes: bytes)))) }
-        if end { parts.append(.end(nil)) }
-        try await write(parts)
+        try await sendBody(isHEAD ? ByteBuffer() : channel.allocator.buffer(bytes: bytes), end: end)
     }
 
     /// Body bytes already in a buffer (what the upstream delivers): written without a copy.

@@ -1,4 +1,5 @@
 import NIOHTTP1
+import Upstream
 
 /// Which headers cross the proxy. End-to-end headers pass in both directions; hop-by-hop headers
 /// (RFC 9110 §7.6.1) and those the proxy recomputes do not.
@@ -75,11 +76,10 @@ enum HeaderPolicy {
     /// when there is no such header, which is almost always.
     static func namedInConnection(_ headers: some Sequence<(String, String)>) -> NameSet {
         var names: [String] = []
-        for (name, value) in headers where asciiEqualsIgnoringCase(name, "connection") {
+        for (name, value) in headers where name.asciiCaseInsensitiveEquals("connection") {
             for token in value.utf8.split(separator: UInt8(ascii: ",")) {
                 let trimmed = token.drop { $0 == 0x20 || $0 == 0x09 }.reversed().drop { $0 == 0x20 || $0 == 0x09 }.reversed()
-                let lowercased = trimmed.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 | 0x20 : $0 }
-                if !lowercased.isEmpty { names.append(String(decoding: lowercased, as: UTF8.self)) }
+                if !trimmed.isEmpty { names.append(String(asciiLowercasing: trimmed)) }
             }
         }
         return NameSet(names)
@@ -94,28 +94,13 @@ enum HeaderPolicy {
         }
 
         func contains(_ name: String) -> Bool {
-            names.contains { asciiEqualsIgnoringCase(name, $0) }
-        }
-    }
-
-    /// `a` equals `b` ignoring ASCII case; `b` must be lowercase.
-    static func asciiEqualsIgnoringCase(_ a: String, _ b: String) -> Bool {
-        var a = a, b = b
-        return a.withUTF8 { x in
-            b.withUTF8 { y in
-                guard x.count == y.count else { return false }
-                for i in 0..<x.count where x[i] != y[i] {
-                    // Letters differ only in bit 0x20; anything else must be identical.
-                    guard x[i] | 0x20 == y[i], y[i] >= UInt8(ascii: "a"), y[i] <= UInt8(ascii: "z") else { return false }
-                }
-                return true
-            }
+            names.contains { name.asciiCaseInsensitiveEquals($0) }
         }
     }
 
     private static func hasASCIIPrefix(_ name: String, _ lowercasePrefix: String) -> Bool {
         let count = lowercasePrefix.utf8.count
         guard name.utf8.count >= count else { return false }
-        return asciiEqualsIgnoringCase(String(name.utf8.prefix(count))!, lowercasePrefix)
+        return String(name.utf8.prefix(count))!.asciiCaseInsensitiveEquals(lowercasePrefix)
     }
 }

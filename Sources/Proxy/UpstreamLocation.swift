@@ -1,3 +1,5 @@
+import Upstream
+
 /// An absolute http(s) URL split the way the proxy needs it: the authority decides whether a fetch is
 /// allowed, and the path and query travel unchanged (CDN tokens live in the query).
 public struct UpstreamLocation: Hashable, Sendable, CustomStringConvertible {
@@ -62,7 +64,7 @@ public struct UpstreamLocation: Hashable, Sendable, CustomStringConvertible {
         guard let dot = bytes[segmentStart...].lastIndex(of: UInt8(ascii: ".")), dot != segmentStart else { return nil }
         let ext = bytes[bytes.index(after: dot)...]
         guard !ext.isEmpty else { return nil }
-        return String(decoding: ext.lazy.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 | 0x20 : $0 }, as: UTF8.self)
+        return String(asciiLowercasing: ext)
     }
 
     private static func endsAuthority(_ byte: UInt8) -> Bool {

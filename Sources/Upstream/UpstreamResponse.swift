@@ -17,7 +17,8 @@ public struct UpstreamResponse: Sendable {
 }
 
 extension String {
-    func asciiCaseInsensitiveEquals(_ other: String) -> Bool {
+    /// Equal ignoring ASCII case (header names, schemes); no lowercased copies.
+    public func asciiCaseInsensitiveEquals(_ other: String) -> Bool {
         let lhs = utf8, rhs = other.utf8
         guard lhs.count == rhs.count else { return false }
         for (a, b) in zip(lhs, rhs) where a != b {
@@ -26,5 +27,10 @@ extension String {
             }
         }
         return true
+    }
+
+    /// The string with ASCII letters lowercased, other bytes unchanged.
+    public init(asciiLowercasing bytes: some Sequence<UInt8>) {
+        self.init(decoding: bytes.lazy.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 | 0x20 : $0 }, as: UTF8.self)
     }
 }
