@@ -46,7 +46,7 @@ let package = Package(
         .executableTarget(
             name: "hlschaos",
             dependencies: [
-                "HLS", "Chaos", "Upstream", "Proxy", "DemoOrigin", logging,
+                "HLS", "Chaos", "Upstream", "CurlShim", "Proxy", "DemoOrigin", logging,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ] + nio
         ),

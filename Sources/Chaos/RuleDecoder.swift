@@ -99,6 +99,17 @@ struct TreeReader {
         return text
     }
 
+    /// A scenario name or rule id: it travels in the x-hlschaos-fault header and the event log, so
+    /// it must fit on one line.
+    mutating func name(_ value: JSONValue, _ path: String) -> String? {
+        guard let text = string(value, path) else { return nil }
+        guard !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            report(path, "must not contain control characters (line breaks, tabs, NUL)")
+            return nil
+        }
+        return text
+    }
+
     mutating func bool(_ value: JSONValue, _ path: String) -> Bool? {
         guard case .bool(let flag) = value else {
             report(path, "expected true or false, got \(value.typeName)")

@@ -70,13 +70,12 @@ extension TreeReader {
                     var seen = Set<String>()
                     for field in fields {
                         let fieldPath = Self.child(headerPath, field.key)
-                        let validName = !field.key.isEmpty && field.key.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: ":") }
-                        if !validName {
-                            report(fieldPath, "invalid header name \"\(field.key)\"")
+                        if !HTTPFieldSyntax.isToken(field.key) {
+                            report(fieldPath, "invalid header name \"\(field.key)\": a name is letters, digits and \(HTTPFieldSyntax.tokenSymbols)")
                         } else if !seen.insert(field.key.lowercased()).inserted {
                             report(fieldPath, "duplicate header \"\(field.key)\"")
                         } else if let text = string(field.value, fieldPath, nonEmpty: false) {
-                            if text.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" }) {
+                            if !HTTPFieldSyntax.isFieldValue(text) {
                                 report(fieldPath, "header values must not contain line breaks or NUL")
                             } else {
                                 headers.append(HTTPHeaderField(name: field.key, value: text))
@@ -147,8 +146,8 @@ extension TreeReader {
             return count.map { .corrupt(bytes: $0, seed: seedValue) }
         case "contentType":
             guard let text = string(value, path) else { return nil }
-            guard !text.contains(where: { $0 == "\r" || $0 == "\n" }) else {
-                report(path, "contentType must not contain line breaks")
+            guard HTTPFieldSyntax.isFieldValue(text) else {
+                report(path, "contentType must not contain line breaks or NUL")
                 return nil
             }
             return .contentType(text)

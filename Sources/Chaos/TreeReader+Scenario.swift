@@ -5,7 +5,7 @@ extension TreeReader {
             return nil
         }
         var name: String?
-        if let (value, path) = required(members, "name", "$") { name = string(value, path) }
+        if let (value, path) = required(members, "name", "$") { name = self.name(value, path) }
         let description = members["description"].flatMap { string($0.0, $0.1, nonEmpty: false) }
         let reference = members["reference"].flatMap { string($0.0, $0.1, nonEmpty: false) }
         if let (value, path) = members["$schema"] { _ = string(value, path) }
@@ -55,7 +55,7 @@ extension TreeReader {
                                    elsewhere: [("match", RuleKeys.match), ("action", RuleKeys.action)]) else { return nil }
         let before = problems.count
         var id: String?
-        if let (value, idPath) = required(members, "id", path) { id = string(value, idPath) }
+        if let (value, idPath) = required(members, "id", path) { id = name(value, idPath) }
         if let (value, descriptionPath) = members["description"] { _ = string(value, descriptionPath, nonEmpty: false) }
         var match: Match?
         if let (value, matchPath) = required(members, "match", path) { match = self.match(value, matchPath) }

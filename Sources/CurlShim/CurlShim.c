@@ -1,6 +1,9 @@
 #include "CurlShim.h"
 #include <pthread.h>
 #include <time.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 static pthread_once_t cs_global_once = PTHREAD_ONCE_INIT;
 static CURLcode cs_global_result = CURLE_OK;
@@ -83,4 +86,14 @@ uint64_t cs_monotonic_ns(void) {
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
     return (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec;
+}
+
+int cs_malloc_set_thresholds(int mmap_threshold, int trim_threshold) {
+#ifdef __GLIBC__
+    return mallopt(M_MMAP_THRESHOLD, mmap_threshold) && mallopt(M_TRIM_THRESHOLD, trim_threshold);
+#else
+    (void)mmap_threshold;
+    (void)trim_threshold;
+    return 0;
+#endif
 }

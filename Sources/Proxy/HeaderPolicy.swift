@@ -1,3 +1,4 @@
+import Chaos
 import NIOHTTP1
 import Upstream
 
@@ -41,7 +42,7 @@ enum HeaderPolicy {
         headers.reserveCapacity(upstream.count + 3)
         var invalid: [String] = []
         for (name, value) in upstream {
-            guard isToken(name), isFieldValue(value) else {
+            guard HTTPFieldSyntax.isToken(name), HTTPFieldSyntax.isFieldValue(value) else {
                 invalid.append(name)
                 continue
             }
@@ -52,40 +53,26 @@ enum HeaderPolicy {
         return (headers, invalid)
     }
 
-    /// RFC 9110 §5.6.2: one or more of ALPHA, DIGIT and !#$%&'*+-.^_`|~
-    static func isToken(_ name: String) -> Bool {
-        !name.isEmpty && name.utf8.allSatisfy { byte in
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                return true
-            default:
-                return "!#$%&'*+-.^_`|~".utf8.contains(byte)
-            }
-        }
-    }
-
-    private static func isFieldValue(_ value: String) -> Bool {
-        !value.utf8.contains { $0 == 0x0d || $0 == 0x0a || $0 == 0 }
-    }
-
     private static let playlistRecomputed = NameSet([
         "content-length", "content-encoding", "content-range", "etag", "content-md5", "accept-ranges",
     ])
 
     /// Header names listed in `Connection` (they are hop-by-hop too). Empty, without allocating,
-    /// when there is no such header, which is almost always.
+    /// when there is no such header.
     static func namedInConnection(_ headers: some Sequence<(String, String)>) -> NameSet {
         var names: [String] = []
         for (name, value) in headers where name.asciiCaseInsensitiveEquals("connection") {
-            for token in value.utf8.split(separator: UInt8(ascii: ",")) {
-                let trimmed = token.drop { $0 == 0x20 || $0 == 0x09 }.reversed().drop { $0 == 0x20 || $0 == 0x09 }.reversed()
-                if !trimmed.isEmpty { names.append(String(asciiLowercasing: trimmed)) }
+            for token in value.split(separator: ",") {
+                let isBlank = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
+                guard let first = token.utf8.firstIndex(where: { !isBlank($0) }),
+                      let last = token.utf8.lastIndex(where: { !isBlank($0) }) else { continue }
+                names.append(String(decoding: token.utf8[first...last], as: UTF8.self))
             }
         }
         return NameSet(names)
     }
 
-    /// A few lowercase header names, matched case-insensitively.
+    /// A few header names, matched case-insensitively.
     struct NameSet {
         private let names: [String]
 

@@ -310,7 +310,7 @@ struct ProxyHandler: Sendable {
     }
 
     static func isPlaylistContentType(_ value: String?) -> Bool {
-        value?.lowercased().contains("mpegurl") ?? false
+        value?.asciiCaseInsensitiveContains("mpegurl") ?? false
     }
 
     // MARK: - Resolution

@@ -25,6 +25,8 @@ final class CurlLoop: @unchecked Sendable {
     private let firstByteTimeoutNs: UInt64
     /// Easy handles currently in the multi handle (tests, metrics).
     let activeCount = Atomic<Int>(0)
+    /// Easy handles between transfers, for any thread to take and the curl thread to return.
+    let handles: EasyHandlePool
 
     // Curl thread only.
     private var active: [UnsafeMutableRawPointer: Transfer] = [:]
@@ -38,6 +40,7 @@ final class CurlLoop: @unchecked Sendable {
         guard let multi = curl_multi_init() else { throw .setup("curl_multi_init failed") }
         self.multi = multi
         self.firstByteTimeoutNs = configuration.firstByteTimeout.nanoseconds
+        self.handles = EasyHandlePool(capacity: max(configuration.maxConnectionsPerHost, 1))
         _ = cs_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, max(configuration.maxConnectionsPerHost, 1))
     }
 
@@ -203,6 +206,7 @@ final class CurlLoop: @unchecked Sendable {
         awaitingHead = []
         wakeConsumers()
         _ = curl_multi_cleanup(multi)
+        handles.close()
         let waiters = queue.withLock { queue -> [CheckedContinuation<Void, Never>] in
             queue.finished = true
             defer { queue.shutdownWaiters = [] }

@@ -51,7 +51,7 @@ final class Transfer: @unchecked Sendable {
     private static let allocator = ByteBufferAllocator()
 
     init(request: UpstreamRequest, configuration: UpstreamConfiguration, loop: CurlLoop) throws(UpstreamError) {
-        guard let handle = curl_easy_init() else { throw .setup("curl_easy_init failed for \(request.url)") }
+        guard let handle = loop.handles.take() else { throw .setup("curl_easy_init failed for \(request.url)") }
         self.url = request.url
         self.handle = handle
         self.loop = loop
@@ -168,12 +168,12 @@ final class Transfer: @unchecked Sendable {
         return appended
     }
 
-    /// Frees the easy handle. Called by the curl thread after curl_multi_remove_handle, or by deinit
-    /// for a transfer that never reached the curl thread.
+    /// Returns the easy handle to the pool. Called by the curl thread after curl_multi_remove_handle,
+    /// or by deinit for a transfer that never reached the curl thread.
     func releaseHandle() {
         guard !handleReleased else { return }
         handleReleased = true
-        curl_easy_cleanup(handle)
+        loop.handles.give(handle)
         if let headerList { curl_slist_free_all(headerList) }
         headerList = nil
     }

@@ -22,6 +22,8 @@ public final class UpstreamClient: Sendable {
 
     /// Transfers currently running on the curl thread (tests, metrics).
     var activeTransferCount: Int { loop.activeCount.load(ordering: .relaxed) }
+    /// Curl easy handles made so far; finished transfers hand theirs on (tests).
+    var easyHandlesCreated: Int { loop.handles.createdCount }
 
     /// Returns once the response head has arrived (status and headers); the body streams afterwards.
     public func fetch(_ request: UpstreamRequest) async throws(UpstreamError) -> UpstreamResponse {

@@ -30,7 +30,33 @@ extension String {
     }
 
     /// The string with ASCII letters lowercased, other bytes unchanged.
-    public init(asciiLowercasing bytes: some Sequence<UInt8>) {
-        self.init(decoding: bytes.lazy.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 | 0x20 : $0 }, as: UTF8.self)
+    @inlinable
+    public init(asciiLowercasing bytes: some Collection<UInt8>) {
+        self.init(unsafeUninitializedCapacity: bytes.count) { buffer in
+            var count = 0
+            for byte in bytes {
+                buffer[count] = asciiLowercased(byte)
+                count += 1
+            }
+            return count
+        }
     }
+
+    /// True when `needle` occurs in the string, ignoring ASCII case ("video/MP2T" contains "mp2t").
+    public func asciiCaseInsensitiveContains(_ needle: String) -> Bool {
+        var text = self, needle = needle
+        return text.withUTF8 { text in
+            needle.withUTF8 { pattern in
+                guard pattern.count <= text.count else { return false }
+                return (0...(text.count - pattern.count)).contains { start in
+                    (0..<pattern.count).allSatisfy { asciiLowercased(text[start + $0]) == asciiLowercased(pattern[$0]) }
+                }
+            }
+        }
+    }
+}
+
+@inlinable
+func asciiLowercased(_ byte: UInt8) -> UInt8 {
+    byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
 }

@@ -22,6 +22,7 @@ struct ProxyRunner {
         if !rules.scenarios.isEmpty {
             logger.info("rules for every session: \(rules.scenarios.map(\.name).joined(separator: ", "))")
         }
+        MallocTuning.keepFreedMemoryForReuse()
         let upstream = try UpstreamClient(configuration: configuration.upstream)
         let server: ProxyServer
         do {

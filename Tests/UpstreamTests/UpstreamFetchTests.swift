@@ -187,6 +187,29 @@ import TestSupport
         }
     }
 
+    @Test func aReusedEasyHandleCarriesNothingOverFromTheLastTransfer() async throws {
+        try await withOrigin { origin, client in
+            origin.route("/old.m3u8", .redirect(status: 302, location: "/seg.ts"))
+            origin.route("/seg.ts", .generated(size: 50_000))
+            let first = try await client.fetch(UpstreamRequest(
+                url: origin.baseURL + "/old.m3u8", method: .head, headers: [(name: "X-Only-First", value: "1")],
+                followRedirects: true, decodeContent: true))
+            #expect(first.status == 200)
+            #expect(try await first.body.collect(upTo: 1 << 20).isEmpty)
+
+            let second = try await client.fetch(UpstreamRequest(url: origin.baseURL + "/old.m3u8"))
+            #expect(second.status == 302)
+            #expect(try await second.body.collect(upTo: 1 << 20).isEmpty)
+            let third = try await client.fetch(UpstreamRequest(url: origin.baseURL + "/seg.ts"))
+            #expect(try await readPattern(third.body) == (50_000, true))
+
+            #expect(client.easyHandlesCreated == 1)
+            let plain = origin.requestLog.suffix(2)
+            #expect(plain.map(\.method) == ["GET", "GET"])
+            #expect(plain.allSatisfy { $0.header("X-Only-First") == nil && $0.header("Accept-Encoding") == nil })
+        }
+    }
+
     @Test func secondRequestReusesTheConnection() async throws {
         try await withOrigin { origin, client in
             origin.route("/seg.ts", .generated(size: 200_000))

@@ -50,4 +50,8 @@ int cs_multi_next_done(CURLM *multi, CURL **handle, CURLcode *result);
 /// Monotonic clock in nanoseconds (CLOCK_MONOTONIC).
 uint64_t cs_monotonic_ns(void);
 
+/// glibc's mallopt(M_MMAP_THRESHOLD) and mallopt(M_TRIM_THRESHOLD), which Swift's Glibc module
+/// does not import. Returns 0 when the C library is not glibc or refused a value.
+int cs_malloc_set_thresholds(int mmap_threshold, int trim_threshold);
+
 #endif
