@@ -16,7 +16,7 @@ enum HeaderPolicy {
     /// Request headers to send upstream. `Host` is curl's to set from the URL; `Accept-Encoding` is
     /// dropped for playlists because the proxy must read them (curl offers and decodes compression).
     static func upstreamRequestHeaders(from headers: HTTPHeaders, isPlaylist: Bool) -> [(name: String, value: String)] {
-        let named = namedInConnection(headers.lazy.map { ($0.name, $0.value) })
+        let named = namedInConnection(headers)
         var kept: [(name: String, value: String)] = []
         kept.reserveCapacity(headers.count)
         for (name, value) in headers {
@@ -59,7 +59,7 @@ enum HeaderPolicy {
 
     /// Header names listed in `Connection` (they are hop-by-hop too). Empty, without allocating,
     /// when there is no such header.
-    static func namedInConnection(_ headers: some Sequence<(String, String)>) -> NameSet {
+    static func namedInConnection(_ headers: some Sequence<(name: String, value: String)>) -> NameSet {
         var names: [String] = []
         for (name, value) in headers where name.asciiCaseInsensitiveEquals("connection") {
             for token in value.split(separator: ",") {

@@ -36,8 +36,7 @@ public struct ProxyConfiguration: Sendable {
     /// The upstream URL of an entry path: the origin's path prefix joined with the request's path.
     func resolve(origin name: String?, pathAndQuery: String) -> UpstreamLocation? {
         guard let origin = name.map({ origins[$0] }) ?? defaultOrigin else { return nil }
-        var prefix = String(origin.path)
-        if prefix.hasSuffix("/") { prefix.removeLast() }
+        let prefix = origin.path.utf8.last == UInt8(ascii: "/") ? origin.path.dropLast() : origin.path
         return UpstreamLocation(
             scheme: origin.scheme, authority: origin.authority, pathAndQuery: prefix + pathAndQuery)
     }

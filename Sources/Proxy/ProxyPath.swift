@@ -61,18 +61,21 @@ public struct ProxyPath: Equatable, Sendable {
     }
 
     /// Parses a request target as received on the wire ("/s/tv1/vod/master.m3u8?x=1").
+    /// Works on UTF-8 bytes: every delimiter is ASCII, and it runs for every request.
     public init(parsing target: String) throws(ParseError) {
-        guard target.hasPrefix("/") else { throw .notAbsolutePath(target) }
-        let queryStart = target.firstIndex(of: "?") ?? target.endIndex
+        let slash = UInt8(ascii: "/")
+        guard target.utf8.first == slash else { throw .notAbsolutePath(target) }
+        let queryStart = target.utf8.firstIndex(of: UInt8(ascii: "?")) ?? target.endIndex
         var path = target[..<queryStart]
         let query = target[queryStart...]
 
         var session: String?
         var presets: [String] = []
-        if path.hasPrefix("/s/") {
-            let rest = path.dropFirst(3)
-            let end = rest.firstIndex(of: "/") ?? rest.endIndex
-            let names = rest[..<end].split(separator: "+", omittingEmptySubsequences: false).map(String.init)
+        if path.utf8.starts(with: "/s/".utf8) {
+            let rest = path[path.utf8.index(path.startIndex, offsetBy: 3)...]
+            let end = rest.utf8.firstIndex(of: slash) ?? rest.endIndex
+            let names = rest[..<end].utf8.split(separator: UInt8(ascii: "+"), omittingEmptySubsequences: false)
+                .map { String(Substring($0)) }
             guard let id = names.first, names.allSatisfy(Self.isValidName) else {
                 throw .badSession(String(rest[..<end]))
             }
@@ -82,8 +85,10 @@ public struct ProxyPath: Equatable, Sendable {
             if path.isEmpty { path = "/" }
         }
 
-        let components = path.dropFirst().split(separator: "/", maxSplits: 3, omittingEmptySubsequences: false)
-        if let first = components.first, first.first == "~" {
+        let afterSlash = path[path.utf8.index(after: path.startIndex)...]
+        let components = afterSlash.utf8.split(separator: slash, maxSplits: 3, omittingEmptySubsequences: false)
+            .map { Substring($0) }
+        if let first = components.first, first.utf8.first == UInt8(ascii: "~") {
             guard components.count == 4, let tag = ResourceTag(component: first),
                 let upstream = UpstreamLocation(
                     scheme: String(components[1]), authority: String(components[2]),
@@ -92,10 +97,10 @@ public struct ProxyPath: Equatable, Sendable {
             self.init(session: session, presets: presets, route: .rewritten(tag: tag, upstream: upstream))
             return
         }
-        if let first = components.first, first.first == "@" {
-            let name = String(first.dropFirst())
+        if let first = components.first, first.utf8.first == UInt8(ascii: "@") {
+            let name = String(Substring(first.utf8.dropFirst()))
             guard Self.isValidName(name) else { throw .badOriginName(name) }
-            let rest = path.dropFirst(first.count + 1)
+            let rest = afterSlash[first.endIndex...]
             self.init(
                 session: session, presets: presets,
                 route: .origin(name: name, pathAndQuery: (rest.isEmpty ? "/" : String(rest)) + query))
@@ -106,10 +111,13 @@ public struct ProxyPath: Equatable, Sendable {
 
     static func isValidName(_ text: String) -> Bool {
         !text.isEmpty && text.utf8.count <= 64
-            && text.unicodeScalars.allSatisfy { scalar in
-                switch scalar {
-                case "a"..."z", "A"..."Z", "0"..."9", ".", "_", "-": return true
-                default: return false
+            && text.utf8.allSatisfy { byte in
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                    UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-"):
+                    return true
+                default:
+                    return false
                 }
             }
     }

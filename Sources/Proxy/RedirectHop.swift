@@ -5,7 +5,9 @@ enum RedirectHop {
 
     /// The target without the counter, and the counter (0 when absent).
     static func split(_ target: String) -> (target: String, hop: Int) {
-        guard let question = target.firstIndex(of: "?") else { return (target, 0) }
+        guard let question = target.utf8.firstIndex(of: UInt8(ascii: "?")),
+              target.utf8[question...].firstRange(of: parameter.utf8) != nil
+        else { return (target, 0) }
         var hop = 0
         let kept = target[target.index(after: question)...].split(separator: "&", omittingEmptySubsequences: false)
             .filter { pair in

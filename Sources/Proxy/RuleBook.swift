@@ -15,9 +15,9 @@ public final class RuleBook: Sendable {
 
     private struct State {
         var scenarios: [Scenario] = []
-        var stamps: [String: Date] = [:]
+        var stamps: [String: FileStamp] = [:]
         var presets: [String: Scenario] = [:]
-        var presetStamps: [String: Date] = [:]
+        var presetStamps: [String: FileStamp] = [:]
         var engines: [String: RuleEngine] = [:]
     }
 
@@ -74,7 +74,7 @@ public final class RuleBook: Sendable {
     public func reload(onlyIfChanged: Bool = false) -> [RuleProblem] {
         if onlyIfChanged {
             let (known, knownPresets) = state.withLockedValue { ($0.stamps, $0.presetStamps) }
-            let changed = ruleFiles.contains { Self.modificationDate($0) != known[$0] }
+            let changed = ruleFiles.contains { FileStamp(path: $0) != known[$0] }
                 || Self.presetStamps(presetDirectory) != knownPresets
             guard changed else { return [] }
         }
@@ -108,8 +108,8 @@ public final class RuleBook: Sendable {
         }
     }
 
-    private static func read(_ files: [String]) -> ([Scenario], [String: Date], [RuleProblem]) {
-        let stamps = Dictionary(uniqueKeysWithValues: Set(files).map { ($0, modificationDate($0)) })
+    private static func read(_ files: [String]) -> ([Scenario], [String: FileStamp], [RuleProblem]) {
+        let stamps = Dictionary(uniqueKeysWithValues: Set(files).map { ($0, FileStamp(path: $0)) })
             .compactMapValues { $0 }
         do {
             return (try RuleFiles.load(paths: files), stamps, [])
@@ -135,16 +135,28 @@ public final class RuleBook: Sendable {
 
     /// Modification times of the preset folder's JSON files: a preset edited, added or removed
     /// while the proxy runs is picked up like a `--rules` file.
-    private static func presetStamps(_ directory: String?) -> [String: Date] {
+    private static func presetStamps(_ directory: String?) -> [String: FileStamp] {
         guard let directory, let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [:] }
-        var stamps: [String: Date] = [:]
+        var stamps: [String: FileStamp] = [:]
         for name in names where name.hasSuffix(".json") {
-            stamps[name] = modificationDate((directory as NSString).appendingPathComponent(name))
+            stamps[name] = FileStamp(path: (directory as NSString).appendingPathComponent(name))
         }
         return stamps
     }
+}
 
-    private static func modificationDate(_ path: String) -> Date? {
-        (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
+/// What tells that a rule file changed: its modification time and size, from one stat(2).
+/// (FileManager's attributes read /etc/passwd and /etc/group for every file, every second.)
+struct FileStamp: Equatable {
+    var seconds: Int
+    var nanoseconds: Int
+    var size: Int
+
+    init?(path: String) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        seconds = info.st_mtim.tv_sec
+        nanoseconds = info.st_mtim.tv_nsec
+        size = Int(info.st_size)
     }
 }
