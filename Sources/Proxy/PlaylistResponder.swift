@@ -4,6 +4,7 @@ import Foundation
 import Glibc
 #endif
 import HLS
+import NIOCore
 
 /// Turns an upstream playlist into the one the client gets: the version to serve (`freeze`, `lag`),
 /// what the session learns from it, URIs pointed back at the proxy, playlist surgery, text damage.
@@ -17,25 +18,27 @@ struct PlaylistResponder {
     var cache: RewriteCache
 
     struct Result {
-        var body: [UInt8]
+        /// A buffer shared with the rewrite cache: served to every client without a copy.
+        var body: ByteBuffer
         /// False when the body did not parse as a playlist and is the origin's, untouched.
         var isPlaylist: Bool
     }
 
     /// What an untagged entry playlist is: a multivariant playlist names variants (rfc8216bis 4.4.6);
     /// anything else that starts like a playlist is a media playlist. nil: not a playlist.
+    /// The first tag that only one kind may hold decides, so a long media playlist is read no further
+    /// than its EXT-X-TARGETDURATION (required, and near the top).
     static func entryTag(for bytes: [UInt8]) -> ResourceTag? {
         let body = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes[3...] : bytes[...]
         guard body.starts(with: Array("#EXTM3U".utf8)) else { return nil }
-        let needles = [Array("#EXT-X-STREAM-INF:".utf8), Array("#EXT-X-I-FRAME-STREAM-INF:".utf8)]
         let isMultivariant = body.withUnsafeBytes { raw -> Bool in
             // Only line starts can begin a tag: compare there, not at every byte.
             var start = 0
             while start < raw.count {
                 if raw[start] == UInt8(ascii: "#") {
-                    for needle in needles where raw.count - start >= needle.count {
+                    for (needle, multivariant) in kindTags where raw.count - start >= needle.count {
                         if needle.withUnsafeBytes({ memcmp(raw.baseAddress! + start, $0.baseAddress!, needle.count) }) == 0 {
-                            return true
+                            return multivariant
                         }
                     }
                 }
@@ -48,6 +51,12 @@ struct PlaylistResponder {
         }
         return ResourceTag(kind: isMultivariant ? .master : .media)
     }
+
+    /// Tags only a multivariant (true) or only a media playlist (false) holds.
+    private static let kindTags: [(tag: [UInt8], multivariant: Bool)] = [
+        (Array("#EXT-X-STREAM-INF:".utf8), true), (Array("#EXT-X-I-FRAME-STREAM-INF:".utf8), true),
+        (Array("#EXT-X-TARGETDURATION:".utf8), false), (Array("#EXTINF:".utf8), false),
+    ]
 
     func respond(upstream bytes: [UInt8], effectiveURL: String, tag: ResourceTag, steps: [ContentStep]) -> Result {
         var history: PlaylistHistory?
@@ -65,7 +74,7 @@ struct PlaylistResponder {
         }
         guard var playlist = try? Playlist(bytes: served, url: URL(string: effectiveURL)) else {
             // Not a playlist after all: the client gets exactly what the origin sent.
-            return Result(body: served, isPlaylist: false)
+            return Result(body: ByteBuffer(bytes: served), isPlaylist: false)
         }
         let summary = SessionCatalog.Summary(playlist)
         session.memory.withLockedValue { $0.catalog.learn(summary, tag: tag) }
@@ -74,7 +83,7 @@ struct PlaylistResponder {
         if !steps.isEmpty {
             PlaylistSurgery.apply(steps, to: &playlist, backupURI: Self.backupURI)
         }
-        let body = PlaylistSurgery.damage(playlist.serialized(), steps: steps, kind: playlist.kind)
+        let body = ByteBuffer(bytes: PlaylistSurgery.damage(playlist.serialized(), steps: steps, kind: playlist.kind))
         if steps.isEmpty { cache.store(key, RewriteCache.Entry(upstream: served, output: body, summary: summary)) }
         return Result(body: body, isPlaylist: true)
     }

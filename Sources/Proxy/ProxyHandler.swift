@@ -146,7 +146,7 @@ struct ProxyHandler: Sendable {
         if succeeded, !plan.content.isEmpty, let kind = exchange.tag?.kind.ruleKind, kind == .key || kind == .sessionData {
             guard let original = try await collectOrFail(response, client: client) else { return .keepAlive }
             let damaged = ContentDamage.apply(plan.content, to: original, kind: kind)
-            return try await sendBuffered(damaged, response: response, plan: plan, rewritten: true, client: client)
+            return try await sendBuffered(ByteBuffer(bytes: damaged), response: response, plan: plan, rewritten: true, client: client)
         }
         return try await stream(response, plan: plan, client: client)
     }
@@ -244,20 +244,20 @@ struct ProxyHandler: Sendable {
     }
 
     /// A body the proxy holds whole (a rewritten playlist, a damaged key).
-    private func sendBuffered(_ body: [UInt8], response: UpstreamResponse, plan: FaultPlan, rewritten: Bool, client: ClientChannel) async throws -> Disposition {
+    private func sendBuffered(_ body: ByteBuffer, response: UpstreamResponse, plan: FaultPlan, rewritten: Bool, client: ClientChannel) async throws -> Disposition {
         var headers = responseHeaders(response, plan: plan, rewritten: rewritten)
-        headers.replaceOrAdd(name: "content-length", value: String(body.count))
+        headers.replaceOrAdd(name: "content-length", value: String(body.readableBytes))
         try await client.sendHead(HTTPResponseStatus(statusCode: response.status), headers: headers)
         if client.isHEAD {
             try await client.sendEnd()
             return .keepAlive
         }
-        var shaper = BodyShaper(plan.response, contentLength: body.count)
+        var shaper = BodyShaper(plan.response, contentLength: body.readableBytes)
         if shaper.isPassthrough {
             try await client.sendBody(body, end: true)
             return .keepAlive
         }
-        if try await shaper.send(body, to: client) == .cut { return .close }
+        if try await shaper.send(Array(body.readableBytesView), to: client) == .cut { return .close }
         if try await shaper.finish(client: client) == .cut { return .close }
         try await client.sendEnd()
         return .keepAlive

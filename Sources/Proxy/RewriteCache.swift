@@ -1,4 +1,5 @@
 import NIOConcurrencyHelpers
+import NIOCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -16,7 +17,7 @@ final class RewriteCache: Sendable {
 
     struct Entry: Sendable {
         var upstream: [UInt8]
-        var output: [UInt8]
+        var output: ByteBuffer
         var summary: SessionCatalog.Summary
     }
 

@@ -81,5 +81,11 @@ import Testing
         #expect(PlaylistResponder.entryTag(for: Array("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\nv.m3u8\n".utf8))?.kind == .master)
         #expect(PlaylistResponder.entryTag(for: Array("\u{FEFF}#EXTM3U\n#EXTINF:2,\ns.ts\n".utf8))?.kind == .media)
         #expect(PlaylistResponder.entryTag(for: Array("<html>".utf8)) == nil)
+        let iFramesOnly = "#EXTM3U\n#EXT-X-VERSION:4\n#EXT-X-INDEPENDENT-SEGMENTS\n#EXT-X-I-FRAME-STREAM-INF:BANDWIDTH=1,URI=\"i.m3u8\"\n"
+        #expect(PlaylistResponder.entryTag(for: Array(iFramesOnly.utf8))?.kind == .master)
+        // The first tag only one kind may hold decides: a media playlist is not read to its end.
+        let media = "#EXTM3U\n#EXT-X-TARGETDURATION:4\n" + String(repeating: "#EXTINF:4,\ns.ts\n", count: 3) + "#EXT-X-STREAM-INF:BANDWIDTH=1\nv.m3u8\n"
+        #expect(PlaylistResponder.entryTag(for: Array(media.utf8))?.kind == .media)
+        #expect(PlaylistResponder.entryTag(for: Array("#EXTM3U\n#EXT-X-ENDLIST\n".utf8))?.kind == .media)
     }
 }
