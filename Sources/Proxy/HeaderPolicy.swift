@@ -21,7 +21,7 @@ enum HeaderPolicy {
         kept.reserveCapacity(headers.count)
         for (name, value) in headers {
             if hopByHop.contains(name) || named.contains(name) || requestOwnedByCurl.contains(name) { continue }
-            if isPlaylist && (playlistRequestDropped.contains(name) || hasASCIIPrefix(name, "if-")) { continue }
+            if isPlaylist && (playlistRequestDropped.contains(name) || name.asciiCaseInsensitiveHasPrefix("if-")) { continue }
             kept.append((name, value))
         }
         return kept
@@ -61,9 +61,9 @@ enum HeaderPolicy {
     /// when there is no such header.
     static func namedInConnection(_ headers: some Sequence<(name: String, value: String)>) -> NameSet {
         var names: [String] = []
+        let isBlank = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
         for (name, value) in headers where name.asciiCaseInsensitiveEquals("connection") {
             for token in value.split(separator: ",") {
-                let isBlank = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
                 guard let first = token.utf8.firstIndex(where: { !isBlank($0) }),
                       let last = token.utf8.lastIndex(where: { !isBlank($0) }) else { continue }
                 names.append(String(decoding: token.utf8[first...last], as: UTF8.self))
@@ -83,11 +83,5 @@ enum HeaderPolicy {
         func contains(_ name: String) -> Bool {
             names.contains { name.asciiCaseInsensitiveEquals($0) }
         }
-    }
-
-    private static func hasASCIIPrefix(_ name: String, _ lowercasePrefix: String) -> Bool {
-        let count = lowercasePrefix.utf8.count
-        guard name.utf8.count >= count else { return false }
-        return String(name.utf8.prefix(count))!.asciiCaseInsensitiveEquals(lowercasePrefix)
     }
 }

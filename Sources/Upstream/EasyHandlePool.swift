@@ -32,7 +32,6 @@ final class EasyHandlePool: Sendable {
 
     /// Handles made so far (tests: a reused handle is not counted again).
     var createdCount: Int { state.withLock { $0.created } }
-    var idleCount: Int { state.withLock { $0.idle.count } }
 
     /// Takes back a handle that is in no multi handle. Its options and per-request state are
     /// reset; it is freed instead when the pool is full or closed.

@@ -19,14 +19,13 @@ public struct UpstreamResponse: Sendable {
 extension String {
     /// Equal ignoring ASCII case (header names, schemes); no lowercased copies.
     public func asciiCaseInsensitiveEquals(_ other: String) -> Bool {
-        let lhs = utf8, rhs = other.utf8
-        guard lhs.count == rhs.count else { return false }
-        for (a, b) in zip(lhs, rhs) where a != b {
-            guard a | 0x20 == b | 0x20, (a | 0x20) >= UInt8(ascii: "a"), (a | 0x20) <= UInt8(ascii: "z") else {
-                return false
-            }
-        }
-        return true
+        utf8.count == other.utf8.count && asciiCaseInsensitiveHasPrefix(other)
+    }
+
+    /// Starts with `prefix`, ignoring ASCII case ("If-None-Match" has the prefix "if-").
+    public func asciiCaseInsensitiveHasPrefix(_ prefix: String) -> Bool {
+        utf8.count >= prefix.utf8.count
+            && zip(utf8, prefix.utf8).allSatisfy { asciiLowercased($0) == asciiLowercased($1) }
     }
 
     /// The string with ASCII letters lowercased, other bytes unchanged.

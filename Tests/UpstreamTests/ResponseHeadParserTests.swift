@@ -30,4 +30,13 @@ import Testing
         #expect(parser.httpVersion == "2")
         #expect(parser.header("Content-Length") == "0")
     }
+
+    @Test func asciiCaseInsensitiveComparisons() {
+        #expect("Content-Type".asciiCaseInsensitiveEquals("content-TYPE"))
+        #expect(!"Content-Type".asciiCaseInsensitiveEquals("content-typ"))
+        #expect(!"[x]".asciiCaseInsensitiveEquals("{x}"))  // 0x5B and 0x7B differ only in the case bit
+        #expect("If-None-Match".asciiCaseInsensitiveHasPrefix("if-"))
+        #expect(!"I".asciiCaseInsensitiveHasPrefix("if-"))
+        #expect("Application/VND.Apple.MPEGURL".asciiCaseInsensitiveContains("mpegurl"))
+    }
 }
