@@ -34,6 +34,9 @@ final class CurlLoop: @unchecked Sendable {
     /// Transfers whose consumer is woken when the current pass ends.
     private var toWake: [Transfer] = []
 
+    /// How many hosts' worth of idle connections the cache keeps (the origin and a few CDN hosts).
+    static let idleConnectionHosts = 4
+
     init(configuration: UpstreamConfiguration) throws(UpstreamError) {
         let initCode = cs_global_init_once()
         guard initCode == CURLE_OK else { throw .setup("curl_global_init failed: \(curlErrorString(initCode))") }
@@ -41,7 +44,12 @@ final class CurlLoop: @unchecked Sendable {
         self.multi = multi
         self.firstByteTimeoutNs = configuration.firstByteTimeout.nanoseconds
         self.handles = EasyHandlePool(capacity: max(configuration.maxConnectionsPerHost, 1))
-        _ = cs_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, max(configuration.maxConnectionsPerHost, 1))
+        let perHost = max(configuration.maxConnectionsPerHost, 1)
+        _ = cs_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, perHost)
+        // curl's default cache size follows the number of transfers in the multi handle at the
+        // moment one ends (4 per transfer): whenever the load dipped, it closed idle origin
+        // connections that the next burst had to open again.
+        _ = cs_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, perHost * Self.idleConnectionHosts)
     }
 
     func start() {
