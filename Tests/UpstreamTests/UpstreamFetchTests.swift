@@ -224,4 +224,29 @@ import TestSupport
             #expect(ports.count == 1)
         }
     }
+
+    /// Transfers that finish one by one leave idle connections behind; all of them must stay for
+    /// the next burst. (curl's default cache shrinks with the number of transfers still running, so
+    /// the last one to finish used to close a connection.)
+    @Test func aBurstAfterABurstOpensNoNewConnections() async throws {
+        try await withOrigin { origin, client in
+            let burst = 8
+            for index in 0..<burst {
+                origin.route("/seg\(index).ts", .delayedHeaders(.milliseconds(100 + 60 * index), then: .generated(size: 10_000)))
+            }
+            for round in 1...3 {
+                let intact = try await withThrowingTaskGroup(of: Bool.self) { group in
+                    for index in 0..<burst {
+                        group.addTask {
+                            let response = try await client.fetch(UpstreamRequest(url: origin.baseURL + "/seg\(index).ts"))
+                            return try await readPattern(response.body) == (10_000, true)
+                        }
+                    }
+                    return try await group.reduce(true) { $0 && $1 }
+                }
+                #expect(intact, "round \(round)")
+            }
+            #expect(origin.connectionsAccepted == burst)
+        }
+    }
 }
