@@ -76,6 +76,14 @@ enum CLI {
 
         func signal(_ number: Int32) { kill(process.processIdentifier, number) }
 
+        /// The port number printed right after `text` (started with `--port 0`, the process says
+        /// which port it got: no other test can take it in between, as with a port probed first).
+        func port(after text: String) -> Int? {
+            let output = stdout + stderr
+            guard let range = output.range(of: text) else { return nil }
+            return Int(output[range.upperBound...].prefix { $0.isASCII && $0.isNumber })
+        }
+
         func wait(timeout: TimeInterval) async -> Result {
             let deadline = Date().addingTimeInterval(timeout)
             while process.isRunning && Date() < deadline { try? await Task.sleep(for: .milliseconds(50)) }
@@ -86,11 +94,4 @@ enum CLI {
         }
     }
 
-    /// A free loopback port (bound then released).
-    static func freePort() async throws -> Int {
-        let origin = try await TestOrigin.start()
-        let port = origin.port
-        try await origin.shutdown()
-        return port
-    }
 }

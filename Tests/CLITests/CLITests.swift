@@ -37,10 +37,10 @@ import TestSupport
     @Test func sigtermLetsTheInFlightResponseFinishThenExits0() async throws {
         let origin = try await TestOrigin.start()
         origin.route("/slow.ts", .generated(size: 2_000_000, chunk: 100_000, delayBetweenChunks: .milliseconds(100)))
-        let port = try await CLI.freePort()
-        let proxy = CLI.Running(["serve", "--upstream", origin.baseURL, "--host", "127.0.0.1", "--port", String(port)])
+        let proxy = CLI.Running(["serve", "--upstream", origin.baseURL, "--host", "127.0.0.1", "--port", "0"])
         try proxy.start()
         #expect(await proxy.waitForOutput(containing: "listening"))
+        let port = try #require(proxy.port(after: "listening on 127.0.0.1:"))
         async let download = RawHTTP.get(port: port, "/slow.ts")
         try await Task.sleep(for: .milliseconds(500))
         proxy.signal(SIGTERM)
@@ -63,10 +63,10 @@ import TestSupport
                 .write(toFile: path, atomically: true, encoding: .utf8)
         }
         try write(500)
-        let port = try await CLI.freePort()
-        let proxy = CLI.Running(["serve", "--upstream", origin.baseURL, "--host", "127.0.0.1", "--port", String(port), "--rules", path])
+        let proxy = CLI.Running(["serve", "--upstream", origin.baseURL, "--host", "127.0.0.1", "--port", "0", "--rules", path])
         try proxy.start()
         #expect(await proxy.waitForOutput(containing: "listening"))
+        let port = try #require(proxy.port(after: "listening on 127.0.0.1:"))
         #expect(try await RawHTTP.get(port: port, "/a.m3u8").status == 500)
 
         try await Task.sleep(for: .milliseconds(1100))  // a new modification time
@@ -106,10 +106,10 @@ import TestSupport
     }
 
     @Test func demoPrintsPlayableVODAndLiveURLs() async throws {
-        let port = try await CLI.freePort()
-        let demo = CLI.Running(["demo", "--host", "127.0.0.1", "--port", String(port)])
+        let demo = CLI.Running(["demo", "--host", "127.0.0.1", "--port", "0"])
         try demo.start()
         #expect(await demo.waitForOutput(containing: "Stop with Ctrl-C"))
+        let port = try #require(demo.port(after: "proxy on port "))
         let urls = demo.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { $0.hasPrefix("http://localhost:\(port)/") && $0.hasSuffix(".m3u8") }
         #expect(urls.contains("http://localhost:\(port)/vod/ts/master.m3u8"))
