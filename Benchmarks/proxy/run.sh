@@ -3,7 +3,11 @@
 # proxy_pass, in one run: 1 MB segments, 64 KB segments, and a 1,200-segment playlist (which hlschaos
 # parses and rewrites; nginx passes it through). Loopback only; wrk with 16 connections.
 #
-#   Benchmarks/proxy/run.sh [seconds-per-measurement] [rounds]      (default 4 s, 5 rounds)
+#   Benchmarks/proxy/run.sh [seconds-per-measurement] [rounds] [shared|separate]
+#                                                   (default 4 s, 5 rounds, shared)
+#
+# shared: the servers and wrk run in this script's session; separate: each server in a session of
+# its own (see below).
 #
 # Each case is measured in rounds — direct, nginx, hlschaos, one after the other, the order of the two
 # proxies swapped every round — and the table gives medians: on a shared machine a slow spell then
@@ -13,40 +17,22 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 seconds=${1:-4}
 rounds=${2:-5}
+sessions=${3:-shared}
+case $sessions in
+  shared) launch=() ;;
+  separate) launch=(setsid) ;;
+  *) echo "sessions must be shared or separate, not \"$sessions\"" >&2; exit 2 ;;
+esac
 scripts/install-deps.sh bench >/dev/null
 swift build -c release --product hlschaos >/dev/null
 
 work=$(mktemp -d)
 chmod 755 "$work"  # nginx workers run as an unprivileged user
 trap 'kill $(jobs -p) 2>/dev/null || true; for p in origin proxy; do [ -f "$work/$p.pid" ] && kill "$(cat "$work/$p.pid")" 2>/dev/null; done; rm -rf "$work"' EXIT
-mkdir -p "$work/www/bench" "$work/logs"
-head -c 1048576 /dev/urandom > "$work/www/bench/seg-1m.ts"
-head -c 65536 /dev/urandom > "$work/www/bench/seg-64k.ts"
-{
-  echo "#EXTM3U"; echo "#EXT-X-VERSION:3"; echo "#EXT-X-TARGETDURATION:4"
-  echo "#EXT-X-MEDIA-SEQUENCE:0"; echo "#EXT-X-PLAYLIST-TYPE:VOD"
-  for i in $(seq 0 1199); do echo "#EXTINF:4.000,"; echo "segment-$i.ts?token=abc123"; done
-  echo "#EXT-X-ENDLIST"
-} > "$work/www/bench/playlist.m3u8"
-
 origin=18181 nginxproxy=18182 chaos=18183
 # Two nginx instances, so that the proxy_pass workers' CPU can be read apart from the origin's.
-common="worker_processes auto;
-error_log $work/logs/error.log;
-events { worker_connections 4096; }"
-http_common="access_log off; keepalive_requests 1000000;
-  client_body_temp_path $work/logs; proxy_temp_path $work/logs; fastcgi_temp_path $work/logs;
-  uwsgi_temp_path $work/logs; scgi_temp_path $work/logs;"
-cat > "$work/origin.conf" <<NGINX
-$common
-pid $work/origin.pid;
-http {
-  $http_common
-  sendfile on; tcp_nopush on; tcp_nodelay on;
-  types { application/vnd.apple.mpegurl m3u8; video/mp2t ts; }
-  server { listen 127.0.0.1:$origin; root $work/www; }
-}
-NGINX
+source Benchmarks/proxy/origin.sh
+write_origin "$work" "$origin"
 cat > "$work/proxy.conf" <<NGINX
 $common
 pid $work/proxy.pid;
@@ -60,13 +46,19 @@ http {
   }
 }
 NGINX
-nginx -c "$work/origin.conf"
-nginx -c "$work/proxy.conf"
-.build/release/hlschaos serve --upstream "http://127.0.0.1:$origin" --host 127.0.0.1 --port $chaos --log-level warning &
+# Every server runs in the foreground as a child of this script. With the kernel's autogroup
+# scheduling (/proc/sys/kernel/sched_autogroup_enabled) each session gets an equal share of the
+# CPU, so all contenders are placed alike: by default all in this session, with wrk; with
+# "separate" each in its own. (A daemonized nginx would have a session of its own and hlschaos
+# not. What each placement gives: Benchmarks/proxy/RESULTS.md.)
+"${launch[@]}" nginx -g "daemon off;" -c "$work/origin.conf" &
+"${launch[@]}" nginx -g "daemon off;" -c "$work/proxy.conf" &
+nginx_master=$!
+"${launch[@]}" .build/release/hlschaos serve --upstream "http://127.0.0.1:$origin" --host 127.0.0.1 --port $chaos --log-level warning &
 chaos_pid=$!
-for _ in $(seq 50); do curl -sf "http://127.0.0.1:$chaos/bench/seg-64k.ts" -o /dev/null && break; sleep 0.2; done
-sleep 0.5
-nginx_workers=$(pgrep -P "$(cat "$work/proxy.pid")" | tr '\n' ' ')
+wait_for "http://127.0.0.1:$chaos/bench/seg-64k.ts"
+wait_for "http://127.0.0.1:$nginxproxy/bench/seg-64k.ts"
+nginx_workers=$(pgrep -P "$nginx_master" | tr '\n' ' ')
 
 # CPU time (user, system) of processes, in clock ticks, all threads included.
 ticks() { for p in $1; do awk '{print $14, $15}' "/proc/$p/stat"; done | awk '{u += $1; s += $2} END {print u, s}'; }
@@ -109,4 +101,4 @@ for path in bench/seg-1m.ts bench/seg-64k.ts bench/playlist.m3u8; do
 done
 echo
 echo "hlschaos peak resident memory over the run: $(awk '/VmHWM/ {printf "%.0f MB", $2 / 1024}' "/proc/$chaos_pid/status")"
-echo "($(nproc) cores, wrk -t2 -c16, $rounds rounds of ${seconds}s per contender and case, medians; $(date -u +%Y-%m-%d))"
+echo "($(nproc) cores, wrk -t2 -c16, $rounds rounds of ${seconds}s per contender and case, medians, $sessions sessions; $(date -u +%Y-%m-%d))"
