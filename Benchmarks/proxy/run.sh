@@ -28,7 +28,7 @@ swift build -c release --product hlschaos >/dev/null
 
 work=$(mktemp -d)
 chmod 755 "$work"  # nginx workers run as an unprivileged user
-trap 'kill $(jobs -p) 2>/dev/null || true; for p in origin proxy; do [ -f "$work/$p.pid" ] && kill "$(cat "$work/$p.pid")" 2>/dev/null; done; rm -rf "$work"' EXIT
+trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
 origin=18181 nginxproxy=18182 chaos=18183
 # Two nginx instances, so that the proxy_pass workers' CPU can be read apart from the origin's.
 source Benchmarks/proxy/origin.sh
