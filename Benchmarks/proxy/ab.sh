@@ -25,7 +25,7 @@ work=$(mktemp -d)
 chmod 755 "$work"  # nginx workers run as an unprivileged user
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
 origin=18181 ports=(18183 18184)
-source Benchmarks/proxy/origin.sh
+source Benchmarks/proxy/shared.sh
 write_origin "$work" "$origin"
 nginx -g "daemon off;" -c "$work/origin.conf" &
 pids=()
@@ -49,7 +49,6 @@ for round in $(seq "$rounds"); do
       END { n = r * s; printf "%s %.1f %.1f\n", r, total / 1000 / n, busiest / 1000 / n }' >> "$work/rounds.$i"
   done
 done
-median() { sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
 echo "$path, $rounds rounds of ${seconds}s, medians"
 for i in 0 1; do
   printf '%-40s %8s req/s  %6s µs CPU/request  %6s µs busiest thread/request\n' "${binaries[$i]}" \

@@ -31,7 +31,7 @@ chmod 755 "$work"  # nginx workers run as an unprivileged user
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
 origin=18181 nginxproxy=18182 chaos=18183
 # Two nginx instances, so that the proxy_pass workers' CPU can be read apart from the origin's.
-source Benchmarks/proxy/origin.sh
+source Benchmarks/proxy/shared.sh
 write_origin "$work" "$origin"
 cat > "$work/proxy.conf" <<NGINX
 $common
@@ -74,7 +74,6 @@ rate() {
     split(b, x, " "); split(a, y, " "); n = r * s
     printf "%s %.0f %.0f\n", r, (y[1] - x[1]) * 1e6 / hz / n, (y[2] - x[2]) * 1e6 / hz / n }'
 }
-median() { tr ' ' '\n' | grep . | sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
 echo "| case | direct origin | nginx proxy_pass | hlschaos | hlschaos / nginx (per round) | CPU µs per request, user + system: nginx proxy_pass | hlschaos |"
 echo "|---|---:|---:|---:|---:|---:|---:|"
 for path in bench/seg-1m.ts bench/seg-64k.ts bench/playlist.m3u8; do

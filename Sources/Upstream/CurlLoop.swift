@@ -43,8 +43,8 @@ final class CurlLoop: @unchecked Sendable {
         guard let multi = curl_multi_init() else { throw .setup("curl_multi_init failed") }
         self.multi = multi
         self.firstByteTimeoutNs = configuration.firstByteTimeout.nanoseconds
-        self.handles = EasyHandlePool(capacity: max(configuration.maxConnectionsPerHost, 1))
         let perHost = max(configuration.maxConnectionsPerHost, 1)
+        self.handles = EasyHandlePool(capacity: perHost)
         _ = cs_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, perHost)
         // curl's default cache size follows the number of transfers in the multi handle at the
         // moment one ends (4 per transfer): whenever the load dipped, it closed idle origin

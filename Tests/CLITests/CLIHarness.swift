@@ -93,5 +93,4 @@ enum CLI {
             return Result(status: process.terminationStatus, stdout: stdout, stderr: stderr)
         }
     }
-
 }

@@ -1,4 +1,5 @@
-# Sourced by run.sh and ab.sh: the benchmark files and the nginx origin that serves them.
+# Sourced by run.sh and ab.sh: the benchmark files, the nginx origin that serves them, and the
+# helpers both scripts use.
 #
 # write_origin WORK PORT: writes WORK/www/bench/{seg-1m.ts, seg-64k.ts, playlist.m3u8} and
 # WORK/origin.conf (nginx on 127.0.0.1:PORT, sendfile, keep-alive); sets $common and $http_common,
@@ -38,3 +39,6 @@ wait_for() {
   echo "no answer from $1" >&2
   return 1
 }
+
+# median: the median of the numbers on standard input (separated by spaces or newlines).
+median() { tr ' ' '\n' | grep . | sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
