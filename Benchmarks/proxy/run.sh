@@ -100,4 +100,6 @@ for path in bench/seg-1m.ts bench/seg-64k.ts bench/playlist.m3u8; do
 done
 echo
 echo "hlschaos peak resident memory over the run: $(awk '/VmHWM/ {printf "%.0f MB", $2 / 1024}' "/proc/$chaos_pid/status")"
-echo "($(nproc) cores, wrk -t2 -c16, $rounds rounds of ${seconds}s per contender and case, medians, $sessions sessions; $(date -u +%Y-%m-%d))"
+# The same build measures differently on another machine (the ratio too): name the machine.
+cpu=$(awk -F': *' '/^model name/ {print $2; exit}' /proc/cpuinfo)
+echo "($(nproc) cores of ${cpu:-an unknown CPU}, Linux $(uname -r), wrk -t2 -c16, $rounds rounds of ${seconds}s per contender and case, medians, $sessions sessions; $(date -u '+%Y-%m-%d %H:%M') UTC, commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown))"
