@@ -102,4 +102,4 @@ echo
 echo "hlschaos peak resident memory over the run: $(awk '/VmHWM/ {printf "%.0f MB", $2 / 1024}' "/proc/$chaos_pid/status")"
 # The same build measures differently on another machine (the ratio too): name the machine.
 cpu=$(awk -F': *' '/^model name/ {print $2; exit}' /proc/cpuinfo)
-echo "($(nproc) cores of ${cpu:-an unknown CPU}, Linux $(uname -r), wrk -t2 -c16, $rounds rounds of ${seconds}s per contender and case, medians, $sessions sessions; $(date -u '+%Y-%m-%d %H:%M') UTC, commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown))"
+echo "($(nproc) cores of ${cpu:-an unknown CPU}, Linux $(uname -r), wrk -t2 -c16, $rounds rounds of ${seconds}s per contender and case, medians, $sessions sessions; $(date -u '+%Y-%m-%d %H:%M') UTC, commit $(git describe --always --dirty 2>/dev/null || echo unknown))"
