@@ -10,11 +10,16 @@ public struct PlaylistHistory: Sendable, Equatable {
 
     public private(set) var versions: [Version] = []
     public let capacity: Int
+    /// Bytes of all versions kept.
+    public private(set) var byteCount = 0
 
     public init(capacity: Int = 512) { self.capacity = max(1, capacity) }
 
-    public mutating func record(_ body: [UInt8], at instant: Duration) {
-        if let last = versions.last, last.body == body { return }
+    /// Returns the change in `byteCount`.
+    @discardableResult
+    public mutating func record(_ body: [UInt8], at instant: Duration) -> Int {
+        let before = byteCount
+        if let last = versions.last, last.body == body { return 0 }
         // Out-of-order records (concurrent fetches) keep the list sorted by time.
         if let last = versions.last, instant < last.seen {
             let position = versions.firstIndex { $0.seen > instant } ?? versions.count
@@ -22,8 +27,22 @@ public struct PlaylistHistory: Sendable, Equatable {
         } else {
             versions.append(Version(body: body, seen: instant))
         }
-        if versions.count > capacity { versions.removeFirst(versions.count - capacity) }
+        byteCount += body.count
+        while versions.count > capacity { dropOldest() }
+        return byteCount - before
     }
+
+    /// Forgets the oldest version; returns the bytes freed.
+    @discardableResult
+    public mutating func dropOldest() -> Int {
+        guard !versions.isEmpty else { return 0 }
+        let freed = versions.removeFirst().body.count
+        byteCount -= freed
+        return freed
+    }
+
+    /// When the oldest version kept was first seen.
+    public var oldestSeen: Duration? { versions.first?.seen }
 
     /// The version current at `instant`: the newest one seen at or before it. Before the first
     /// version (or after it was evicted) the oldest version kept is the best answer.

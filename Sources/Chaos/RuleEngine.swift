@@ -11,7 +11,7 @@
 /// 3. Wire: wait `plan.delay`, then execute `plan.response` (`answersWithoutUpstream` says whether to
 ///    fetch at all); `Corruption(action, bodyLength:)` damages body chunks by absolute offset,
 ///    `Truncation.byteLimit(contentLength:)` says where to stop.
-/// 4. Playlists: `state.recordPlaylist(upstreamBody, url:, at: now)` (when `needsPlaylistHistory`),
+/// 4. Playlists: `state.recordPlaylist(upstreamBody, resource:, at: now)` (when `needsPlaylistHistory`),
 ///    `PlaylistSurgery.body(serving:steps:history:now:)` (freeze/lag), parse, `PlaylistSurgery.apply`
 ///    (with the backup URI hook), rewrite URIs, serialise, `PlaylistSurgery.damage` (malform, session data).
 /// 5. Keys and session-data JSON: `ContentDamage.apply(plan.content, to:kind:)`.

@@ -9,12 +9,20 @@ public struct SessionState: Sendable {
     private var matches: [RuleReference: Int] = [:]
     /// Attempts per rule and resource, the request ordinal that seeds `probability`.
     private var attempts: [AttemptKey: Int] = [:]
-    /// Playlist versions per upstream URL (for `freeze` and `lag`).
-    public var histories: [String: PlaylistHistory] = [:]
+    /// Playlist versions per resource (for `freeze` and `lag`), keyed by what the playlist is, not
+    /// by its URL's volatile query (`_HLS_msn`, rotating tokens), which would start a new history
+    /// on every reload.
+    public private(set) var histories: [String: PlaylistHistory] = [:]
+    /// Bytes all histories may hold together; the oldest versions go first.
+    public let historyBudget: Int
+    public private(set) var historyBytes = 0
     /// Bounds `attempts` on endless live sessions: when full, the attempt counts start again from zero.
     public static let attemptMemory = 100_000
 
-    public init(sessionID: String) { self.sessionID = sessionID }
+    public init(sessionID: String, historyBudget: Int = 4 * 1024 * 1024) {
+        self.sessionID = sessionID
+        self.historyBudget = historyBudget
+    }
 
     /// Time since the session's first request (zero before it).
     public func sessionTime(at now: Duration) -> Duration {
@@ -43,8 +51,29 @@ public struct SessionState: Sendable {
     }
 
     /// Records a playlist body fetched from upstream (call for every upstream playlist response).
-    public mutating func recordPlaylist(_ body: [UInt8], url: String, at now: Duration) {
-        histories[url, default: PlaylistHistory()].record(body, at: now)
+    /// Returns how many old versions were forgotten to stay within `historyBudget`.
+    @discardableResult
+    public mutating func recordPlaylist(_ body: [UInt8], resource: String, at now: Duration) -> Int {
+        historyBytes += histories[resource, default: PlaylistHistory()].record(body, at: now)
+        var forgotten = 0
+        while historyBytes > historyBudget, let oldest = oldestHistory(keeping: resource) {
+            historyBytes -= histories[oldest]!.dropOldest()
+            if histories[oldest]!.versions.isEmpty { histories[oldest] = nil }
+            forgotten += 1
+        }
+        return forgotten
+    }
+
+    /// The history whose oldest version is the oldest of all; the newest version of `resource`
+    /// (just recorded, about to be served) is never the one dropped.
+    private func oldestHistory(keeping resource: String) -> String? {
+        var oldest: (key: String, seen: Duration)?
+        for (key, history) in histories {
+            guard let seen = history.oldestSeen else { continue }
+            if key == resource && history.versions.count == 1 { continue }
+            if oldest == nil || seen < oldest!.seen { oldest = (key, seen) }
+        }
+        return oldest?.key
     }
 
     private struct AttemptKey: Hashable {

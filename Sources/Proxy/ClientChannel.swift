@@ -24,6 +24,15 @@ struct ClientChannel: Sendable {
     /// Touched only by the one task answering the request, in order.
     private final class PendingHead: @unchecked Sendable {
         var head: HTTPResponseHead?
+        /// A response was begun: a second one to the same request would desynchronise the client.
+        var started = false
+    }
+
+    /// A second response head for one request. The connection is closed instead: a keep-alive
+    /// client would read the extra answer as the response to its next request.
+    struct SecondResponse: Error, CustomStringConvertible {
+        var uri: String
+        var description: String { "a second response to \(uri.prefix(200)) was refused and the connection closed" }
     }
 
     /// Writes and flushes `parts` (after the held-back head), then waits while the client is behind.
@@ -43,6 +52,8 @@ struct ClientChannel: Sendable {
     var isHEAD: Bool { requestHead.method == .HEAD }
 
     func sendHead(_ status: HTTPResponseStatus, headers: HTTPHeaders) async throws {
+        guard !pending.started else { throw SecondResponse(uri: requestHead.uri) }
+        pending.started = true
         var head = HTTPResponseHead(version: requestHead.version, status: status, headers: headers)
         if !requestHead.isKeepAlive { head.headers.replaceOrAdd(name: "connection", value: "close") }
         if cors && !head.headers.contains(name: "access-control-allow-origin") {

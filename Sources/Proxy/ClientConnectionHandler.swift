@@ -16,6 +16,7 @@ final class ClientConnectionHandler: ChannelInboundHandler {
     private let registry: ConnectionRegistry
     private let cors: Bool
     private let executor: EventLoopTaskExecutor
+    private let timeouts: ClientTimeoutHandler
     private let writability = WritabilityGate()
     private var registration: Int?
     private var head: HTTPRequestHead?
@@ -26,8 +27,9 @@ final class ClientConnectionHandler: ChannelInboundHandler {
     static let maxPipelined = 32
     private var current: Task<Void, Never>?
 
-    init(handler: ProxyHandler, registry: ConnectionRegistry, cors: Bool, eventLoop: EventLoop) {
+    init(handler: ProxyHandler, registry: ConnectionRegistry, cors: Bool, timeouts: ClientTimeoutHandler, eventLoop: EventLoop) {
         self.handler = handler
+        self.timeouts = timeouts
         self.registry = registry
         self.cors = cors
         self.executor = EventLoopTaskExecutor(eventLoop)
@@ -35,6 +37,7 @@ final class ClientConnectionHandler: ChannelInboundHandler {
 
     func handlerAdded(context: ChannelHandlerContext) {
         registration = registry.register(context.channel)
+        if registration == nil { context.close(promise: nil) }  // over the connection limit
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -61,6 +64,7 @@ final class ClientConnectionHandler: ChannelInboundHandler {
             context.close(promise: nil)
             return
         }
+        timeouts.requestStarted()
         let client = ClientChannel(channel: context.channel, writability: writability, requestHead: requestHead, cors: cors)
         let handler = self.handler
         let connection = NIOLoopBound((self, context), eventLoop: context.eventLoop)
@@ -75,6 +79,7 @@ final class ClientConnectionHandler: ChannelInboundHandler {
 
     private func finished(_ keepAlive: Bool, context: ChannelHandlerContext) {
         current = nil
+        timeouts.responseFinished()
         guard let registration, registry.markIdle(registration), keepAlive, context.channel.isActive else {
             waiting = []
             context.close(promise: nil)

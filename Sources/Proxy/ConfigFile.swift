@@ -13,9 +13,13 @@ public enum ConfigFile {
         }
     }
 
-    static let keys = [
+    /// Every key the file may hold (config.example.json documents each).
+    public static let keys = [
         "listen", "upstream", "origins", "connectTimeout", "firstByteTimeout", "playlistTimeout",
-        "maxPlaylistBytes", "sessionIdleTimeout", "cors", "rules", "presets", "logLevel",
+        "maxPlaylistBytes", "sessionIdleTimeout", "cors", "rules", "presets", "logLevel", "shutdownTimeout",
+        "requestHeadTimeout", "keepAliveTimeout", "maxClientConnections", "maxRequestHeadBytes",
+        "maxSessions", "maxPresetsPerURL", "engineCacheSize", "playlistHistoryBytes", "rewriteCacheBytes",
+        "maxLearnedHosts",
     ]
 
     public static func load(path: String) throws(Problems) -> ProxyConfiguration {
@@ -101,10 +105,30 @@ public enum ConfigFile {
             case "sessionIdleTimeout":
                 if let duration = duration(key, value) { configuration.sessionIdleTimeout = duration.seconds }
             case "maxPlaylistBytes":
-                guard case .number(let number, _) = value, number >= 1024, number <= 1e9, number == number.rounded() else {
-                    return problem(key, "expected a whole number of bytes between 1024 and 1000000000")
-                }
-                configuration.maxPlaylistBytes = Int(number)
+                if let number = integer(key, value, 1024...1_000_000_000, unit: "bytes") { configuration.maxPlaylistBytes = number }
+            case "shutdownTimeout":
+                if let duration = duration(key, value) { configuration.shutdownTimeout = duration.seconds }
+            case "requestHeadTimeout":
+                if let duration = duration(key, value) { configuration.clients.requestHeadTimeout = duration.seconds }
+            case "keepAliveTimeout":
+                if let duration = duration(key, value) { configuration.clients.keepAliveTimeout = duration.seconds }
+            case "maxClientConnections":
+                if let number = integer(key, value, 1...1_000_000, unit: "connections") { configuration.clients.maxConnections = number }
+            case "maxRequestHeadBytes":
+                // NIO's HTTP parser refuses heads over 80 KB by itself.
+                if let number = integer(key, value, 1024...65536, unit: "bytes") { configuration.clients.maxRequestHeadBytes = number }
+            case "maxSessions":
+                if let number = integer(key, value, 1...10_000_000, unit: "sessions") { configuration.memory.maxSessions = number }
+            case "maxPresetsPerURL":
+                if let number = integer(key, value, 1...64, unit: "presets") { configuration.memory.maxPresetsPerURL = number }
+            case "engineCacheSize":
+                if let number = integer(key, value, 1...100_000, unit: "engines") { configuration.memory.engineCacheSize = number }
+            case "playlistHistoryBytes":
+                if let number = integer(key, value, 65536...1_000_000_000, unit: "bytes") { configuration.memory.playlistHistoryBytes = number }
+            case "rewriteCacheBytes":
+                if let number = integer(key, value, 0...100_000_000_000, unit: "bytes") { configuration.memory.rewriteCacheBytes = number }
+            case "maxLearnedHosts":
+                if let number = integer(key, value, 0...10_000_000, unit: "hosts") { configuration.memory.maxLearnedHosts = number }
             case "cors":
                 guard case .bool(let flag) = value else { return problem(key, "expected true or false, got \(value.kindName)") }
                 configuration.cors = flag
@@ -140,6 +164,16 @@ public enum ConfigFile {
                 return nil
             }
             return text
+        }
+
+        mutating func integer(_ key: String, _ value: JSONValue, _ range: ClosedRange<Int>, unit: String) -> Int? {
+            guard case .number(let number, _) = value, number == number.rounded(),
+                  number >= Double(range.lowerBound), number <= Double(range.upperBound)
+            else {
+                problem(key, "expected a whole number of \(unit) between \(range.lowerBound) and \(range.upperBound)")
+                return nil
+            }
+            return Int(number)
         }
 
         mutating func duration(_ key: String, _ value: JSONValue) -> Duration? {

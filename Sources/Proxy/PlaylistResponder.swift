@@ -16,6 +16,8 @@ struct PlaylistResponder {
     var recordsHistory: Bool
     var now: Duration
     var cache: RewriteCache
+    /// Told when the session's playlist history forgot versions to stay within its budget.
+    var historyNotice: LimitNotice?
 
     struct Result {
         /// A buffer shared with the rewrite cache: served to every client without a copy.
@@ -61,9 +63,15 @@ struct PlaylistResponder {
     func respond(upstream bytes: [UInt8], effectiveURL: String, tag: ResourceTag, steps: [ContentStep]) -> Result {
         var history: PlaylistHistory?
         if recordsHistory {
-            history = session.memory.withLockedValue { memory in
-                memory.rules.recordPlaylist(bytes, url: effectiveURL, at: now)
-                return memory.rules.histories[effectiveURL]
+            let resource = Self.historyKey(tag: tag, url: effectiveURL)
+            let (recorded, forgotten) = session.memory.withLockedValue { memory in
+                let forgotten = memory.rules.recordPlaylist(bytes, resource: resource, at: now)
+                return (memory.rules.histories[resource], forgotten)
+            }
+            history = recorded
+            if forgotten > 0, let historyNotice {
+                let budget = session.memory.withLockedValue { $0.rules.historyBudget }
+                historyNotice.hit { _ in "session \(session.id): oldest playlist versions forgotten to stay within \(budget) bytes" }
             }
         }
         let served = PlaylistSurgery.body(serving: bytes, steps: steps, history: history, now: now)
@@ -86,6 +94,17 @@ struct PlaylistResponder {
         let body = ByteBuffer(bytes: PlaylistSurgery.damage(playlist.serialized(), steps: steps, kind: playlist.kind))
         if steps.isEmpty { cache.store(key, RewriteCache.Entry(upstream: served, output: body, summary: summary)) }
         return Result(body: body, isPlaylist: true)
+    }
+
+    /// What a playlist's history is kept under: which playlist it is (the tag without MSN) and its
+    /// path. The query is left out: `_HLS_msn`, `_HLS_part` and rotating tokens change on every
+    /// reload of the same playlist.
+    static func historyKey(tag: ResourceTag, url: String) -> String {
+        var identity = tag
+        identity.msn = nil
+        identity.part = nil
+        let path = url.utf8.firstIndex(of: UInt8(ascii: "?")).map { String(url[..<$0]) } ?? url
+        return "\(identity) \(path)"
     }
 
     /// The backup copy of a variant: the same rewritten URI with the tag marked `.b`.

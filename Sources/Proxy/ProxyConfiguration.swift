@@ -26,6 +26,40 @@ public struct ProxyConfiguration: Sendable {
     /// Folder of presets (`*.json`) a device URL can pick by name.
     public var presetDirectory: String?
     public var logLevel: String = "info"
+    /// How long a shutdown (SIGINT, SIGTERM) lets in-flight responses finish before closing them.
+    public var shutdownTimeout: TimeInterval = 10
+    /// Client connections: timeouts and sizes that keep a misbehaving client from holding resources.
+    public var clients = ClientLimits()
+    /// Caps on what the proxy keeps in memory (config.example.json gives the reasons).
+    public var memory = MemoryLimits()
+
+    public struct ClientLimits: Sendable, Equatable {
+        /// A connection that has begun a request must send the complete head within this (408, close).
+        public var requestHeadTimeout: TimeInterval = 10
+        /// An idle keep-alive connection (no request in progress or begun) is closed after this.
+        public var keepAliveTimeout: TimeInterval = 75
+        /// Connections beyond this many are closed as soon as they are accepted.
+        public var maxConnections: Int = 4096
+        /// A request head larger than this is answered 431 and the connection closed.
+        public var maxRequestHeadBytes: Int = 32 * 1024
+        public init() {}
+    }
+
+    public struct MemoryLimits: Sendable, Equatable {
+        /// Live sessions; the least recently used one is forgotten to make room for a new one.
+        public var maxSessions: Int = 10_000
+        /// Presets one URL may name (`/s/tv1+a+b+…`).
+        public var maxPresetsPerURL: Int = 8
+        /// Rule engines kept for distinct preset combinations (least recently used evicted).
+        public var engineCacheSize: Int = 256
+        /// Playlist versions kept per session for `freeze` and `lag`, in bytes (oldest evicted).
+        public var playlistHistoryBytes: Int = 4 * 1024 * 1024
+        /// Rewritten playlists shared between sessions, in bytes (oldest evicted).
+        public var rewriteCacheBytes: Int = 64 * 1024 * 1024
+        /// Hosts learned from playlists (CDNs an origin's playlists point to).
+        public var maxLearnedHosts: Int = 10_000
+        public init() {}
+    }
 
     public init() {}
 

@@ -17,14 +17,37 @@ struct ProxyHandler: Sendable {
     let rules: RuleBook
     let clock: any ChaosClock
     let events: EventLog
-    let rewrites = RewriteCache()
+    let rewrites: RewriteCache
+    let historyNotice: LimitNotice
     let logger: Logger
+
+    init(
+        configuration: ProxyConfiguration, upstream: UpstreamClient, sessions: SessionStore, allowlist: HostAllowlist,
+        rules: RuleBook, clock: any ChaosClock, events: EventLog, logger: Logger
+    ) {
+        self.configuration = configuration
+        self.upstream = upstream
+        self.sessions = sessions
+        self.allowlist = allowlist
+        self.rules = rules
+        self.clock = clock
+        self.events = events
+        self.logger = logger
+        self.rewrites = RewriteCache(
+            byteLimit: configuration.memory.rewriteCacheBytes,
+            notice: LimitNotice(configKey: "rewriteCacheBytes", logger: logger))
+        self.historyNotice = LimitNotice(configKey: "playlistHistoryBytes", logger: logger)
+    }
 
     enum Disposition: Sendable { case keepAlive, close }
 
     func handle(_ client: ClientChannel) async -> Disposition {
         do {
             return try await respond(client)
+        } catch let error as ClientChannel.SecondResponse {
+            logger.error("bug: \(error)")
+            await client.close()
+            return .close
         } catch {
             // The client went away, its socket broke, or a fault closed the connection on purpose.
             logger.debug("response ended early", metadata: ["uri": "\(client.requestHead.uri)", "error": "\(error)"])
@@ -44,12 +67,16 @@ struct ProxyHandler: Sendable {
                 headers: ["allow": "GET, HEAD"])
             return .keepAlive
         }
-        let (target, hop) = RedirectHop.split(head.uri)
-        let path: ProxyPath
+        if let problem = RangeHeaderCheck.problem(in: head.headers) {
+            try await client.sendText(.badRequest, "hlschaos: \(problem)")
+            return .keepAlive
+        }
+        let target: String, hop: Int, path: ProxyPath
         do {
+            (target, hop) = try RedirectHop.split(head.uri)
             path = try ProxyPath(parsing: target)
         } catch {
-            try await client.sendText(.badRequest, error.description)
+            try await client.sendText(.badRequest, "hlschaos: \(error)")
             return .keepAlive
         }
         let location: UpstreamLocation
@@ -80,7 +107,9 @@ struct ProxyHandler: Sendable {
         if exchange.tag == nil, pathExtension == "m3u8" || pathExtension == "m3u" {
             guard let fetched = try await fetchOrFail(exchange, expectsPlaylist: true) else { return .keepAlive }
             exchange.prefetched = fetched
-            if (200..<300).contains(fetched.status), let body = try await collectOrFail(fetched, client: client) {
+            if (200..<300).contains(fetched.status) {
+                // A failed body has been answered (502/504): that is the one response to this request.
+                guard let body = try await collectOrFail(fetched, client: client) else { return .keepAlive }
                 exchange.prefetchedBody = body
                 exchange.tag = PlaylistResponder.entryTag(for: body)
             }
@@ -139,7 +168,8 @@ struct ProxyHandler: Sendable {
             let result = PlaylistResponder(
                 request: exchange.path, clientPath: String(exchange.target.prefix { $0 != "?" }),
                 allowlist: allowlist, session: exchange.session,
-                recordsHistory: exchange.engine.needsPlaylistHistory, now: now, cache: rewrites
+                recordsHistory: exchange.engine.needsPlaylistHistory, now: now, cache: rewrites,
+                historyNotice: historyNotice
             ).respond(upstream: upstreamBody, effectiveURL: response.effectiveURL, tag: tag, steps: plan.content)
             return try await sendBuffered(result.body, response: response, plan: plan, rewritten: result.isPlaylist, client: client)
         }
@@ -337,9 +367,12 @@ struct ProxyHandler: Sendable {
                 message: "no default origin: start hlschaos with --upstream URL, or ask for /@<origin>/… with an origin from the configuration"))
         case .rewritten(_, let location):
             guard allowlist.allows(location) else {
+                let full = allowlist.isFull
+                    ? "; note that the list of hosts learned from playlists is full (\(allowlist.learnedLimit), config \"maxLearnedHosts\"), so hosts named by playlists since then are refused too"
+                    : ""
                 return .failure(Refusal(
                     status: .forbidden,
-                    message: "\(location.authority) is not a configured origin and no playlist fetched through hlschaos pointed to it; hlschaos is not an open relay (add it to \"origins\" in the configuration)"))
+                    message: "\(location.authority) is not a configured origin and no playlist fetched through hlschaos pointed to it; hlschaos is not an open relay (add it to \"origins\" in the configuration)\(full)"))
             }
             return .success(location)
         }

@@ -34,9 +34,19 @@ public final class ProxyServer: Sendable {
     ) async throws -> ProxyServer {
         let rules = try rules ?? RuleBook(ruleFiles: [], presetDirectory: nil)
         let events = EventLog(logger: logger)
-        let sessions = SessionStore(idleTimeout: configuration.sessionIdleTimeout)
-        let allowlist = HostAllowlist(origins: configuration.allOrigins)
-        let connections = ConnectionRegistry()
+        let sessions = SessionStore(
+            idleTimeout: configuration.sessionIdleTimeout, capacity: configuration.memory.maxSessions,
+            historyBytes: configuration.memory.playlistHistoryBytes, notice: LimitNotice(configKey: "maxSessions", logger: logger))
+        let allowlist = HostAllowlist(
+            origins: configuration.allOrigins, learnedLimit: configuration.memory.maxLearnedHosts,
+            notice: LimitNotice(configKey: "maxLearnedHosts", logger: logger))
+        let connections = ConnectionRegistry(
+            limit: configuration.clients.maxConnections,
+            notice: LimitNotice(configKey: "maxClientConnections", logger: logger))
+        let limits = RequestHeadWatch.Limits(
+            requestHeadTimeout: .nanoseconds(Int64(configuration.clients.requestHeadTimeout * 1e9)),
+            keepAliveTimeout: .nanoseconds(Int64(configuration.clients.keepAliveTimeout * 1e9)),
+            maxHeadBytes: configuration.clients.maxRequestHeadBytes)
         let handler = ProxyHandler(
             configuration: configuration, upstream: upstream, sessions: sessions,
             allowlist: allowlist, rules: rules, clock: clock, events: events, logger: logger)
@@ -49,12 +59,15 @@ public final class ProxyServer: Sendable {
                 .childChannelOption(.allowRemoteHalfClosure, value: false)
                 .childChannelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
+                        let timeouts = ClientTimeoutHandler(limits: limits)
+                        try channel.pipeline.syncOperations.addHandler(timeouts)
                         // Requests are answered one at a time by ClientConnectionHandler, which queues pipelined
                         // ones itself (cheaper than NIO's pipelining handler, which re-arms epoll per request).
                         try channel.pipeline.syncOperations.configureHTTPServerPipeline(
                             withPipeliningAssistance: false, withErrorHandling: true)
                         try channel.pipeline.syncOperations.addHandler(ClientConnectionHandler(
-                            handler: handler, registry: connections, cors: configuration.cors, eventLoop: channel.eventLoop))
+                            handler: handler, registry: connections, cors: configuration.cors, timeouts: timeouts,
+                            eventLoop: channel.eventLoop))
                     }
                 }
                 .bind(host: configuration.host, port: configuration.port)
@@ -97,10 +110,30 @@ public final class ProxyServer: Sendable {
         connections.beginShutdown()
         serverChannel.close(promise: nil)
     }
+
+    /// Closes every connection now, responses in flight included (the end of a shutdown's drain
+    /// time). Their request tasks are cancelled, and with them upstream transfers and fault timers.
+    public func closeAllConnections() {
+        shutdown()
+        connections.closeAll()
+    }
+
+    /// Client connections open now.
+    public var connectionCount: Int { connections.count }
+    /// Connections closed at once because `maxClientConnections` were open.
+    public var refusedConnectionCount: Int { connections.refusedCount }
 }
 
 /// Tracks open connections so a shutdown can close the idle ones and wait for the busy ones.
 final class ConnectionRegistry: Sendable {
+    let limit: Int
+    private let notice: LimitNotice
+
+    init(limit: Int = .max, notice: LimitNotice) {
+        self.limit = limit
+        self.notice = notice
+    }
+
     private struct State {
         var nextID = 0
         var idle: [Int: Channel] = [:]
@@ -111,14 +144,30 @@ final class ConnectionRegistry: Sendable {
     }
     private let state = NIOLockedValueBox(State())
 
-    func register(_ channel: Channel) -> Int {
-        let (id, closeNow) = state.withLockedValue { state -> (Int, Bool) in
+    /// The connection's id, or nil when `limit` connections are open (the caller closes it).
+    func register(_ channel: Channel) -> Int? {
+        let registered = state.withLockedValue { state -> (id: Int, closeNow: Bool, open: Int)? in
+            let open = state.idle.count + state.busy.count
+            guard open < limit else { return nil }
             state.nextID += 1
             state.idle[state.nextID] = channel
-            return (state.nextID, state.shuttingDown)
+            return (state.nextID, state.shuttingDown, open + 1)
         }
-        if closeNow { channel.close(promise: nil) }
-        return id
+        guard let registered else {
+            notice.hit { "refused \($0) client connection(s): \(limit) are open" }
+            return nil
+        }
+        if registered.closeNow { channel.close(promise: nil) }
+        return registered.id
+    }
+
+    var count: Int { state.withLockedValue { $0.idle.count + $0.busy.count } }
+    var refusedCount: Int { notice.count }
+
+    /// Closes every connection, busy or idle.
+    func closeAll() {
+        let all = state.withLockedValue { Array($0.idle.values) + Array($0.busy.values) }
+        for channel in all { channel.close(promise: nil) }
     }
 
     func unregister(_ id: Int) {

@@ -2,21 +2,37 @@
 /// the counter is removed before anything else looks at the request.
 enum RedirectHop {
     static let parameter = "hlschaos-hop"
+    /// Rules allow at most 100 hops, and a loop alternates between 0 and 1: a larger counter was
+    /// not written by hlschaos.
+    static let range = 0...100
+
+    struct Invalid: Error, CustomStringConvertible {
+        var value: Substring
+        var description: String {
+            "query parameter \(parameter)=\(value.prefix(40)) is not a hop counter hlschaos wrote (a whole number \(range.lowerBound)–\(range.upperBound), once); request the URL without it"
+        }
+    }
 
     /// The target without the counter, and the counter (0 when absent).
-    static func split(_ target: String) -> (target: String, hop: Int) {
+    static func split(_ target: String) throws(Invalid) -> (target: String, hop: Int) {
         guard let question = target.utf8.firstIndex(of: UInt8(ascii: "?")),
               target.utf8[question...].firstRange(of: parameter.utf8) != nil
         else { return (target, 0) }
-        var hop = 0
-        let kept = target[target.index(after: question)...].split(separator: "&", omittingEmptySubsequences: false)
-            .filter { pair in
-                guard pair.hasPrefix(parameter + "=") else { return true }
-                hop = Int(pair.dropFirst(parameter.count + 1)) ?? 0
-                return false
+        var hop: Int?
+        var kept: [Substring] = []
+        for pair in target[target.index(after: question)...].split(separator: "&", omittingEmptySubsequences: false) {
+            guard pair.hasPrefix(parameter + "=") else {
+                kept.append(pair)
+                continue
             }
+            let value = pair.dropFirst(parameter.count + 1)
+            guard hop == nil, value.utf8.count <= 3, let number = Int(value), range.contains(number) else {
+                throw Invalid(value: value)
+            }
+            hop = number
+        }
         let path = String(target[..<question])
-        return (kept.isEmpty ? path : path + "?" + kept.joined(separator: "&"), hop)
+        return (kept.isEmpty ? path : path + "?" + kept.joined(separator: "&"), hop ?? 0)
     }
 
     static func target(_ target: String, hop: Int) -> String {

@@ -43,6 +43,10 @@ public struct ResourceTag: Hashable, Sendable, CustomStringConvertible {
         return text
     }
 
+    /// Longest number a tag may carry: MSNs of epoch-based live streams fit (10^15), and no sum or
+    /// difference of two such numbers can overflow.
+    static let maxDigits = 15
+
     /// Parses the wire form; nil when `component` is not a well-formed tag.
     public init?(component: Substring) {
         guard component.first == "~" else { return nil }
@@ -55,7 +59,8 @@ public struct ResourceTag: Hashable, Sendable, CustomStringConvertible {
                 backup = true
                 continue
             }
-            guard let number = Int(field.dropFirst()), number >= 0 else { return nil }
+            let digits = field.dropFirst()
+            guard digits.utf8.count <= Self.maxDigits, let number = Int(digits), number >= 0 else { return nil }
             switch letter {
             case "v": variant = number
             case "r": rendition = number

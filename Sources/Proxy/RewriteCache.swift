@@ -7,6 +7,8 @@ import Glibc
 /// Rewritten playlists, so that a VOD playlist many devices (or one player, again and again) fetch
 /// is parsed and rewritten once. An entry is used only when the upstream bytes are the same and no
 /// rule changed the playlist; rewriting depends on nothing else than the key.
+///
+/// Bounded in bytes (upstream and rewritten bodies together): the oldest entries are dropped first.
 final class RewriteCache: Sendable {
     struct Key: Hashable {
         var upstreamURL: String
@@ -19,13 +21,36 @@ final class RewriteCache: Sendable {
         var upstream: [UInt8]
         var output: ByteBuffer
         var summary: SessionCatalog.Summary
+        /// The two bodies plus about what the summary's segment list takes.
+        var byteCount: Int {
+            if case .media(let segments, _) = summary { return upstream.count + output.readableBytes + 24 * segments.count }
+            return upstream.count + output.readableBytes
+        }
     }
 
-    static let capacity = 512
-    private let entries = NIOLockedValueBox([Key: Entry]())
+    let byteLimit: Int
+    private let notice: LimitNotice?
+    private let state = NIOLockedValueBox(State())
+
+    private struct State {
+        var entries: [Key: (entry: Entry, generation: Int)] = [:]
+        /// Keys in the order they were stored; a replaced entry leaves a stale pair behind.
+        var order: [(key: Key, generation: Int)] = []
+        var head = 0
+        var generation = 0
+        var bytes = 0
+    }
+
+    init(byteLimit: Int = 64 * 1024 * 1024, notice: LimitNotice? = nil) {
+        self.byteLimit = byteLimit
+        self.notice = notice
+    }
+
+    var byteCount: Int { state.withLockedValue { $0.bytes } }
+    var count: Int { state.withLockedValue { $0.entries.count } }
 
     func lookup(_ key: Key, upstream: [UInt8]) -> Entry? {
-        guard let entry = entries.withLockedValue({ $0[key] }), Self.same(entry.upstream, upstream) else { return nil }
+        guard let entry = state.withLockedValue({ $0.entries[key]?.entry }), Self.same(entry.upstream, upstream) else { return nil }
         return entry
     }
 
@@ -36,9 +61,34 @@ final class RewriteCache: Sendable {
     }
 
     func store(_ key: Key, _ entry: Entry) {
-        entries.withLockedValue { entries in
-            if entries.count >= Self.capacity, entries[key] == nil { entries.removeAll(keepingCapacity: true) }
-            entries[key] = entry
+        // An entry that would push out a quarter of the cache at once is not worth keeping.
+        guard entry.byteCount <= byteLimit / 4 else { return }
+        let evicted = state.withLockedValue { state -> Int in
+            state.generation += 1
+            if let replaced = state.entries[key] { state.bytes -= replaced.entry.byteCount }
+            state.entries[key] = (entry, state.generation)
+            state.order.append((key, state.generation))
+            state.bytes += entry.byteCount
+            var evicted = 0
+            while state.bytes > byteLimit, state.head < state.order.count {
+                let (oldKey, generation) = state.order[state.head]
+                state.head += 1
+                if let stored = state.entries[oldKey], stored.generation == generation {
+                    state.entries[oldKey] = nil
+                    state.bytes -= stored.entry.byteCount
+                    evicted += 1
+                }
+            }
+            // Replacements (a live playlist stored on every reload) leave stale pairs: rebuild the
+            // order from the live entries when those outnumber them.
+            if state.order.count - state.head > 2 * state.entries.count + 64 {
+                state.order = state.entries.map { ($0.key, $0.value.generation) }.sorted { $0.generation < $1.generation }
+                state.head = 0
+            }
+            return evicted
+        }
+        if evicted > 0 {
+            notice?.hit { _ in "rewrite cache full (\(byteLimit) bytes): oldest rewritten playlists dropped" }
         }
     }
 }

@@ -3,11 +3,12 @@ import Foundation
 import NIOConcurrencyHelpers
 
 /// One device's view of the proxy: its own clock and counters. Created by its first request and
-/// forgotten after `idleTimeout` without requests.
+/// forgotten after `idleTimeout` without requests, or when the store is full and it is the least
+/// recently used.
 public final class Session: Sendable {
     public let id: String
     public let startedAt: Date
-    private let counters = NIOLockedValueBox(Counters())
+    private let counters = NIOLockedValueBox(0)
     /// Rule counters, clock origin and playlist history (Chaos) plus what the session's playlists
     /// taught the proxy about variants and segments.
     let memory: NIOLockedValueBox<Memory>
@@ -17,61 +18,150 @@ public final class Session: Sendable {
         var catalog = SessionCatalog()
     }
 
-    struct Counters {
-        var lastSeen: Date = .distantPast
-        var requests = 0
-    }
-
-    init(id: String, now: Date) {
+    init(id: String, now: Date, historyBytes: Int) {
         self.id = id
         self.startedAt = now
-        self.memory = NIOLockedValueBox(Memory(rules: SessionState(sessionID: id)))
-        counters.withLockedValue { $0.lastSeen = now }
+        self.memory = NIOLockedValueBox(Memory(rules: SessionState(sessionID: id, historyBudget: historyBytes)))
     }
 
-    public var requestCount: Int { counters.withLockedValue { $0.requests } }
-    public var lastSeen: Date { counters.withLockedValue { $0.lastSeen } }
+    public var requestCount: Int { counters.withLockedValue { $0 } }
+    /// Playlists whose past versions the session keeps, and their bytes (for `freeze` and `lag`).
+    public var historyCount: Int { memory.withLockedValue { $0.rules.histories.count } }
+    public var historyBytes: Int { memory.withLockedValue { $0.rules.historyBytes } }
 
-    func touch(now: Date) {
-        counters.withLockedValue {
-            $0.lastSeen = now
-            $0.requests += 1
-        }
+    func countRequest() {
+        counters.withLockedValue { $0 += 1 }
     }
 }
 
 /// The live sessions, keyed by id. Requests without a `/s/<id>/` prefix share `defaultID`.
+///
+/// Kept in least-recently-used order (a doubly linked list through the entries), so every request
+/// costs O(1): a lookup, a move to the front, and the expiry of idle sessions from the back, which
+/// are exactly the least recently used ones.
 public final class SessionStore: Sendable {
     public static let defaultID = "default"
     public let idleTimeout: TimeInterval
+    public let capacity: Int
+    public let historyBytes: Int
     private let now: @Sendable () -> Date
-    private let sessions = NIOLockedValueBox([String: Session]())
+    private let notice: LimitNotice?
+    private let list = NIOLockedValueBox(LRUList())
 
-    public init(idleTimeout: TimeInterval, now: @escaping @Sendable () -> Date = Date.init) {
+    public convenience init(
+        idleTimeout: TimeInterval, capacity: Int = 10_000, historyBytes: Int = 4 * 1024 * 1024,
+        now: @escaping @Sendable () -> Date = Date.init
+    ) {
+        self.init(idleTimeout: idleTimeout, capacity: capacity, historyBytes: historyBytes, notice: nil, now: now)
+    }
+
+    init(
+        idleTimeout: TimeInterval, capacity: Int, historyBytes: Int = 4 * 1024 * 1024, notice: LimitNotice?,
+        now: @escaping @Sendable () -> Date = Date.init
+    ) {
         self.idleTimeout = idleTimeout
+        self.capacity = max(1, capacity)
+        self.historyBytes = historyBytes
+        self.notice = notice
         self.now = now
     }
 
     /// The session for `id` (created on first use), with this request counted.
     public func session(for id: String?) -> Session {
         let now = now()
-        let session = sessions.withLockedValue { sessions in
-            let id = id ?? Self.defaultID
-            if let existing = sessions[id], now.timeIntervalSince(existing.lastSeen) <= idleTimeout {
-                return existing
-            }
-            sessions = sessions.filter { now.timeIntervalSince($0.value.lastSeen) <= idleTimeout }
-            let created = Session(id: id, now: now)
-            sessions[id] = created
-            return created
+        let id = id ?? Self.defaultID
+        let (session, evicted) = list.withLockedValue { list -> (Session, Bool) in
+            list.expire(olderThan: now.addingTimeInterval(-idleTimeout))
+            if let existing = list.touch(id, at: now) { return (existing, false) }
+            let evicted = list.count >= capacity
+            if evicted { list.removeLeastRecent() }
+            let created = Session(id: id, now: now, historyBytes: historyBytes)
+            list.insert(created, at: now)
+            return (created, evicted)
         }
-        session.touch(now: now)
+        if evicted {
+            notice?.hit { "forgot \($0) least recently used session(s) to make room: \(capacity) sessions are kept" }
+        }
+        session.countRequest()
         return session
     }
 
+    /// Live sessions, by id.
     public var all: [Session] {
-        let now = now()
-        return sessions.withLockedValue { $0.values.filter { now.timeIntervalSince($0.lastSeen) <= idleTimeout } }
-            .sorted { $0.id < $1.id }
+        let cutoff = now().addingTimeInterval(-idleTimeout)
+        return list.withLockedValue { list in
+            list.expire(olderThan: cutoff)
+            return list.sessions
+        }.sorted { $0.id < $1.id }
+    }
+
+    public var count: Int { list.withLockedValue { $0.count } }
+
+    /// Sessions forgotten because the store was full.
+    public var evictedCount: Int { notice?.count ?? 0 }
+}
+
+/// Sessions by id in a doubly linked list, most recently used first. Not thread-safe: the store
+/// holds it under its lock (hence the unchecked Sendable).
+struct LRUList: @unchecked Sendable {
+    final class Node {
+        let session: Session
+        var lastSeen: Date
+        var newer: Node?
+        unowned(unsafe) var older: Node?
+        init(session: Session, lastSeen: Date) {
+            self.session = session
+            self.lastSeen = lastSeen
+        }
+    }
+
+    private var nodes: [String: Node] = [:]
+    private var newest: Node?
+    private var oldest: Node?
+
+    var count: Int { nodes.count }
+    var sessions: [Session] { nodes.values.map(\.session) }
+
+    mutating func touch(_ id: String, at now: Date) -> Session? {
+        guard let node = nodes[id] else { return nil }
+        node.lastSeen = now
+        unlink(node)
+        pushNewest(node)
+        return node.session
+    }
+
+    mutating func insert(_ session: Session, at now: Date) {
+        let node = Node(session: session, lastSeen: now)
+        nodes[session.id] = node
+        pushNewest(node)
+    }
+
+    /// Drops sessions last seen before `cutoff`: they sit at the old end.
+    mutating func expire(olderThan cutoff: Date) {
+        while let node = oldest, node.lastSeen < cutoff { remove(node) }
+    }
+
+    mutating func removeLeastRecent() {
+        if let oldest { remove(oldest) }
+    }
+
+    private mutating func remove(_ node: Node) {
+        unlink(node)
+        nodes[node.session.id] = nil
+    }
+
+    private mutating func pushNewest(_ node: Node) {
+        node.older = newest
+        node.newer = nil
+        newest?.newer = node
+        newest = node
+        if oldest == nil { oldest = node }
+    }
+
+    private mutating func unlink(_ node: Node) {
+        if let newer = node.newer { newer.older = node.older } else { newest = node.older }
+        if let older = node.older { older.newer = node.newer } else { oldest = node.newer }
+        node.newer = nil
+        node.older = nil
     }
 }

@@ -4,6 +4,7 @@ import Logging
 import NIOCore
 import NIOPosix
 import Proxy
+import Synchronization
 import Upstream
 
 /// Runs the data plane until SIGINT or SIGTERM, then lets in-flight responses finish and returns.
@@ -31,9 +32,24 @@ struct ProxyRunner {
             await upstream.shutdown()
             throw CLIError(String(describing: error))
         }
+        let drain = configuration.shutdownTimeout
+        let stopping = Stopping()
         let signals = SignalWatcher(signals: [SIGINT, SIGTERM]) { signal in
-            logger.info("received \(signal == SIGINT ? "SIGINT" : "SIGTERM"): finishing in-flight responses")
+            let name = signal == SIGINT ? "SIGINT" : "SIGTERM"
+            guard stopping.begin() else {
+                // The operator means it: no more waiting for anything.
+                FileHandle.standardError.write(Data("hlschaos: second \(name): exiting now\n".utf8))
+                exit(130)
+            }
+            logger.info("received \(name): finishing in-flight responses for at most \(String(format: "%gs", drain)) (again to exit now)")
             server.shutdown()
+            Task {
+                try? await Task.sleep(for: .seconds(drain))
+                let open = server.connectionCount
+                guard open > 0 else { return }
+                logger.notice("shutdown: \(open) connection(s) still busy after \(String(format: "%gs", drain)) (config \"shutdownTimeout\"), closing them")
+                server.closeAllConnections()
+            }
         }
         let reload = SignalWatcher(signals: [SIGHUP]) { _ in
             logger.info("received SIGHUP: reloading rules")
@@ -47,6 +63,18 @@ struct ProxyRunner {
         reload.cancel()
         await upstream.shutdown()
         logger.info("stopped")
+    }
+}
+
+/// Whether a shutdown has begun: the first signal starts it, a second one exits at once.
+final class Stopping: Sendable {
+    private let started = Mutex(false)
+    /// True for the first call only.
+    func begin() -> Bool {
+        started.withLock { started in
+            defer { started = true }
+            return !started
+        }
     }
 }
 

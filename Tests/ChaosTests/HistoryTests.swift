@@ -27,6 +27,22 @@ import HLS
         #expect(history.versions.map(\.seen) == [.seconds(7), .seconds(8), .seconds(9)])
     }
 
+    @Test func historiesOfASessionStayWithinTheirByteBudget() {
+        var state = SessionState(sessionID: "s1", historyBudget: 1000)
+        var forgotten = 0
+        for n in 0..<200 {
+            forgotten += state.recordPlaylist(Array(repeating: UInt8(n % 250), count: 100), resource: "v\(n % 3)", at: .seconds(n))
+        }
+        #expect(state.historyBytes <= 1000)
+        #expect(state.historyBytes == state.histories.values.map(\.byteCount).reduce(0, +))
+        #expect(forgotten == 190)
+        // What is left is the newest versions of each resource.
+        #expect(state.histories.values.flatMap(\.versions).map(\.seen).min() == .seconds(190))
+        // A single playlist larger than the budget is still kept (it is what gets served).
+        state.recordPlaylist(Array(repeating: 1, count: 5000), resource: "big", at: .seconds(300))
+        #expect(state.histories["big"]?.latest?.count == 5000)
+    }
+
     @Test func freezeServesTheVersionBeforeTheWindow() throws {
         let engine = try makeEngine(#"{"id": "f", "match": {"kind": "media", "after": "4s", "for": "10s"}, "action": {"freeze": true}}"#)
         var state = SessionState(sessionID: "s1")
@@ -35,7 +51,7 @@ import HLS
         for second in stride(from: 0, through: 16, by: 2) {
             let now = Duration.seconds(second)
             let upstream = body(second / 2)                 // the origin changes every 2 s
-            state.recordPlaylist(upstream, url: "http://o/v1.m3u8", at: now)
+            state.recordPlaylist(upstream, resource: "http://o/v1.m3u8", at: now)
             let plan = engine.plan(for: media, state: &state, now: now)
             served.append(PlaylistSurgery.body(serving: upstream, steps: plan.content,
                                                history: state.histories["http://o/v1.m3u8"], now: now))
@@ -51,7 +67,7 @@ import HLS
         var served: [[UInt8]] = []
         for second in stride(from: 0, through: 10, by: 2) {
             let now = Duration.seconds(second)
-            state.recordPlaylist(body(second), url: "u", at: now)
+            state.recordPlaylist(body(second), resource: "u", at: now)
             let plan = engine.plan(for: media, state: &state, now: now)
             served.append(PlaylistSurgery.body(serving: body(second), steps: plan.content, history: state.histories["u"], now: now))
         }

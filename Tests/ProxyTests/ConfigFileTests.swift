@@ -19,14 +19,43 @@ import Testing
         #expect(loaded.upstream.firstByteTimeout == defaults.upstream.firstByteTimeout)
         #expect(loaded.cors == defaults.cors)
         #expect(loaded.logLevel == defaults.logLevel)
+        #expect(loaded.shutdownTimeout == defaults.shutdownTimeout)
+        #expect(loaded.clients == defaults.clients)
+        #expect(loaded.memory == defaults.memory)
     }
 
     @Test func theExampleDocumentsEveryKey() throws {
         let text = try String(contentsOfFile: Self.example, encoding: .utf8)
-        for key in ["listen", "upstream", "origins", "connectTimeout", "firstByteTimeout", "playlistTimeout",
-                    "maxPlaylistBytes", "sessionIdleTimeout", "cors", "rules", "presets", "logLevel"] {
+        #expect(ConfigFile.keys.count == 23)
+        for key in ConfigFile.keys {
             #expect(text.contains("\"\(key)\":"), "\(key) has no value")
             #expect(text.contains("\"//\(key)\":"), "\(key) has no comment")
+        }
+    }
+
+    @Test func limitsAreReadAndRangeChecked() throws {
+        let json = #"{"requestHeadTimeout": "2s", "keepAliveTimeout": "30s", "maxClientConnections": 100, "maxRequestHeadBytes": 8192, "maxSessions": 50, "maxPresetsPerURL": 3, "engineCacheSize": 16, "playlistHistoryBytes": 1048576, "rewriteCacheBytes": 0, "maxLearnedHosts": 5, "shutdownTimeout": "1s"}"#
+        let configuration = try ConfigFile.parse(Array(json.utf8), file: "c.json")
+        #expect(configuration.clients.requestHeadTimeout == 2)
+        #expect(configuration.clients.keepAliveTimeout == 30)
+        #expect(configuration.clients.maxConnections == 100)
+        #expect(configuration.clients.maxRequestHeadBytes == 8192)
+        #expect(configuration.memory.maxSessions == 50)
+        #expect(configuration.memory.maxPresetsPerURL == 3)
+        #expect(configuration.memory.engineCacheSize == 16)
+        #expect(configuration.memory.playlistHistoryBytes == 1_048_576)
+        #expect(configuration.memory.rewriteCacheBytes == 0)
+        #expect(configuration.memory.maxLearnedHosts == 5)
+        #expect(configuration.shutdownTimeout == 1)
+        let bad = #"{"maxClientConnections": 0, "maxRequestHeadBytes": 1000000, "maxSessions": 1.5, "requestHeadTimeout": "0s"}"#
+        #expect {
+            try ConfigFile.parse(Array(bad.utf8), file: "bad.json")
+        } throws: { error in
+            let text = String(describing: error)
+            return text.contains("bad.json: maxClientConnections: expected a whole number of connections between 1 and 1000000")
+                && text.contains("maxRequestHeadBytes: expected a whole number of bytes between 1024 and 65536")
+                && text.contains("maxSessions: expected a whole number")
+                && text.contains("requestHeadTimeout: expected a duration")
         }
     }
 

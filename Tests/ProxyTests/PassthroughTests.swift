@@ -182,6 +182,22 @@ import TestSupport
         try await origin.shutdown()
     }
 
+    @Test func aFullAllowlistSaysSoInItsRefusal() async throws {
+        let origin = try await TestOrigin.start()
+        let cdn = "localhost:\(origin.port)"  // another authority for the same server
+        origin.route("/master.m3u8", .bytes(headers: [("Content-Type", "application/vnd.apple.mpegurl")], body: Array(
+            "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1000\nhttp://\(cdn)/v0.m3u8\n".utf8)))
+        let proxy = try await ProxyHarness.start(upstreamURL: origin.baseURL) { $0.memory.maxLearnedHosts = 0 }
+        let master = try await proxy.get("/master.m3u8")
+        #expect(master.status == 200)
+        let variant = try #require(master.text.split(separator: "\n").first { $0.contains(cdn) })
+        let refused = try await proxy.get(String(variant))
+        #expect(refused.status == 403)
+        #expect(refused.text.contains("maxLearnedHosts"), "\(refused.text)")
+        await proxy.stop()
+        try await origin.shutdown()
+    }
+
     @Test func badRequestsGetClearErrors() async throws {
         let origin = try await TestOrigin.start()
         let proxy = try await ProxyHarness.start(upstreamURL: origin.baseURL)

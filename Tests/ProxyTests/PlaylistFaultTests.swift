@@ -177,6 +177,24 @@ import TestSupport
         }
     }
 
+    /// LL-HLS and tokenised CDNs change the query on every reload of the same playlist; the
+    /// history that `lag` reads must follow the playlist, not the exact URL.
+    @Test func lagFollowsAPlaylistWhoseQueryChangesOnEveryReload() async throws {
+        let clock = ManualChaosClock()
+        try await Self.withFixture(#"{"id": "late", "match": {"kind": "media"}, "action": {"lag": "6s"}}"#, clock: clock) { proxy, origin in
+            var served: [Int] = []
+            for step in 0..<6 {
+                origin.route("/live.m3u8", .bytes(body: Array(Self.liveWindow(first: step).utf8)))
+                let path = "/~media.v0/http/127.0.0.1:\(origin.port)/live.m3u8?_HLS_msn=\(step + 4)&token=t\(step)"
+                served.append(try Playlist(string: try await proxy.get(path).text).mediaSequence)
+                clock.advance(.seconds(2))
+            }
+            #expect(served.suffix(3) == [0, 1, 2])
+            let session = try #require(proxy.server.sessions.all.first)
+            #expect(session.historyCount == 1, "one history for one playlist")
+        }
+    }
+
     static func liveWindow(first: Int) -> String {
         var text = "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:2\n#EXT-X-MEDIA-SEQUENCE:\(first)\n"
         for n in first..<(first + 4) { text += "#EXTINF:2.0,\nlive\(n).ts\n" }

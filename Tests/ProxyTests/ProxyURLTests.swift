@@ -61,12 +61,25 @@ import Testing
         #expect(throws: ProxyPath.ParseError.badOriginName("a b")) { try ProxyPath(parsing: "/@a b/x") }
     }
 
-    @Test func redirectHopCounterIsStrippedAndAdded() {
-        #expect(RedirectHop.split("/a.ts?x=1&hlschaos-hop=2&y=3") == ("/a.ts?x=1&y=3", 2))
-        #expect(RedirectHop.split("/a.ts?hlschaos-hop=1") == ("/a.ts", 1))
-        #expect(RedirectHop.split("/a.ts") == ("/a.ts", 0))
+    @Test func redirectHopCounterIsStrippedAndAdded() throws {
+        #expect(try RedirectHop.split("/a.ts?x=1&hlschaos-hop=2&y=3") == ("/a.ts?x=1&y=3", 2))
+        #expect(try RedirectHop.split("/a.ts?hlschaos-hop=1") == ("/a.ts", 1))
+        #expect(try RedirectHop.split("/a.ts") == ("/a.ts", 0))
         #expect(RedirectHop.target("/a.ts", hop: 1) == "/a.ts?hlschaos-hop=1")
         #expect(RedirectHop.target("/a.ts?x=1", hop: 2) == "/a.ts?x=1&hlschaos-hop=2")
+    }
+
+    @Test func hopCountersNotWrittenByTheProxyAreRefused() {
+        for bad in ["9223372036854775807", "99999999999999999999", "-1", "101", "", "x", "1&hlschaos-hop=1"] {
+            #expect(throws: RedirectHop.Invalid.self, "\(bad)") { try RedirectHop.split("/a.ts?hlschaos-hop=\(bad)") }
+        }
+    }
+
+    @Test func tagNumbersAreBounded() {
+        #expect(ResourceTag(component: "~seg.v1.n999999999999999") != nil)
+        #expect(ResourceTag(component: "~seg.v1.n9223372036854775807") == nil)
+        #expect(ResourceTag(component: "~seg.v99999999999999999999") == nil)
+        #expect(ResourceTag(component: "~seg.v1.n-1") == nil)
     }
 
     @Test func renditionReportsStayRelative() {

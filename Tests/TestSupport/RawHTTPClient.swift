@@ -84,6 +84,24 @@ public final class RawHTTPConnection: @unchecked Sendable {
         return try readResponse(method: method, start: start, readBody: readBody, maxBodyBytes: maxBodyBytes)
     }
 
+    /// Sends exactly these bytes (a partial request, garbage, several requests at once).
+    public func sendRaw(_ bytes: [UInt8]) {
+        _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    }
+
+    /// Everything the peer sends until it closes (FIN or RST) or nothing arrives within the read
+    /// timeout, and which of those ended it.
+    public func readUntilClosed() -> (bytes: [UInt8], ending: Response.Ending) {
+        while true {
+            switch readMore() {
+            case .data: continue
+            case .closed: defer { buffer = [] }; return (buffer, .complete)
+            case .reset: defer { buffer = [] }; return (buffer, .reset)
+            case .timedOut: defer { buffer = [] }; return (buffer, .timedOut)
+            }
+        }
+    }
+
     /// Sends GET requests for all `targets` in one write (HTTP/1.1 pipelining), then reads the
     /// responses in order.
     public func pipeline(_ targets: [String]) throws -> [Response] {

@@ -1,0 +1,107 @@
+import NIOCore
+
+/// First handler of every client connection, below the HTTP decoder: closes connections that stay
+/// idle past the keep-alive timeout or take longer than the request-head timeout to send a head,
+/// and answers 431 to a head larger than the limit. Without it, a scanner's half-sent requests
+/// would each hold a descriptor forever. `ClientConnectionHandler` tells it when a request starts
+/// and ends; while one is answered nothing here applies, so a faulted `hang` lasts as the rule says.
+///
+/// One timer per connection, re-armed only when it fires early: a keep-alive connection serving
+/// many requests does not schedule a task per request.
+final class ClientTimeoutHandler: ChannelDuplexHandler {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+    typealias OutboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+
+    private var watch: RequestHeadWatch
+    private var context: ChannelHandlerContext?
+    private var timer: Scheduled<Void>?
+    private var timerDeadline: NIODeadline?
+    private var refusing = false
+
+    init(limits: RequestHeadWatch.Limits) {
+        self.watch = RequestHeadWatch(limits: limits, now: .now())
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+        arm()
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        timer?.cancel()
+        timer = nil
+        self.context = nil
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !refusing else { return }
+        let bytes = unwrapInboundIn(data)
+        switch watch.received(bytes, now: .now()) {
+        case .fine:
+            arm()
+            context.fireChannelRead(data)
+        case .headTooLarge:
+            refusing = true
+            let limit = watch.limits.maxHeadBytes
+            respondAndClose(context, "431 Request Header Fields Too Large",
+                "hlschaos: the request head is larger than \(limit) bytes (config \"maxRequestHeadBytes\")")
+        }
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        context.write(data, promise: promise)
+    }
+
+    // MARK: called by ClientConnectionHandler (same event loop)
+
+    func requestStarted() {
+        watch.requestStarted()
+    }
+
+    func responseFinished() {
+        watch.responseFinished(now: .now())
+        arm()
+    }
+
+    // MARK: timer
+
+    private func arm() {
+        guard let deadline = watch.deadline, let context else { return }
+        // An armed timer that fires earlier re-checks then; one that fires later must move up.
+        if let armed = timerDeadline, armed <= deadline { return }
+        timer?.cancel()
+        timerDeadline = deadline
+        timer = context.eventLoop.assumeIsolated().scheduleTask(deadline: deadline) { [weak self] in self?.fired() }
+    }
+
+    private func fired() {
+        timer = nil
+        timerDeadline = nil
+        guard let context, !refusing else { return }
+        switch watch.expired(now: .now()) {
+        case .keepAliveIdle:
+            context.close(promise: nil)
+        case .requestHead:
+            refusing = true
+            respondAndClose(context, "408 Request Timeout",
+                "hlschaos: the request head did not arrive within \(Self.seconds(watch.limits.requestHeadTimeout)) (config \"requestHeadTimeout\")")
+        case nil:
+            arm()
+        }
+    }
+
+    private func respondAndClose(_ context: ChannelHandlerContext, _ status: String, _ message: String) {
+        let body = message + "\n"
+        let text = "HTTP/1.1 \(status)\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: \(body.utf8.count)\r\nconnection: close\r\n\r\n\(body)"
+        context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(string: text))).assumeIsolated().whenComplete { _ in
+            context.close(promise: nil)
+        }
+    }
+
+    private static func seconds(_ amount: TimeAmount) -> String {
+        let ms = amount.nanoseconds / 1_000_000
+        return ms % 1000 == 0 ? "\(ms / 1000) s" : "\(ms) ms"
+    }
+}

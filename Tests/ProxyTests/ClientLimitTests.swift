@@ -1,0 +1,120 @@
+import Foundation
+import Proxy
+import Testing
+import TestSupport
+
+/// The client-side timeouts and limits: what a scanner, a stuck client or a crowd gets, and that a
+/// faulted `hang` is not cut by any of them.
+@Suite struct ClientLimitTests {
+    static func withProxy(
+        rules: [String] = [], _ configure: @escaping (inout ProxyConfiguration) -> Void,
+        _ body: (ProxyHarness, TestOrigin) async throws -> Void
+    ) async throws {
+        let origin = try await TestOrigin.start()
+        HLSFixture.install(on: origin)
+        let proxy = try await ProxyHarness.start(upstreamURL: origin.baseURL, rules: rules, configure: configure)
+        try await body(proxy, origin)
+        await proxy.stop()
+        try await origin.shutdown()
+    }
+
+    @Test func halfSentHeadsAreAnswered408AndClosed() async throws {
+        try await Self.withProxy({ $0.clients.requestHeadTimeout = 1 }) { proxy, _ in
+            let port = proxy.port
+            let endings = try await RawHTTP.run {
+                let connections = try (0..<50).map { _ in try RawHTTPConnection(port: port, readTimeout: 8) }
+                for connection in connections { connection.sendRaw(Array("GET /v0/seg1.ts HTTP/1.1\r\nHost: a\r\n".utf8)) }
+                return connections.map { $0.readUntilClosed() }
+            }
+            for (bytes, ending) in endings {
+                #expect(ending == .complete, "closed by the proxy, not left open")
+                let text = String(decoding: bytes, as: UTF8.self)
+                #expect(text.hasPrefix("HTTP/1.1 408 "), "\(text.prefix(80))")
+                #expect(text.contains("requestHeadTimeout"))
+            }
+            #expect(await Self.eventually { proxy.server.connectionCount == 0 })
+        }
+    }
+
+    /// Polls `condition` for up to 5 s (the proxy unregisters a closed connection on its event loop).
+    static func eventually(_ condition: () -> Bool) async -> Bool {
+        for _ in 0..<100 {
+            if condition() { return true }
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        return condition()
+    }
+
+    @Test func idleKeepAliveConnectionsAreClosed() async throws {
+        try await Self.withProxy({ $0.clients.keepAliveTimeout = 1 }) { proxy, _ in
+            let port = proxy.port
+            let (status, ending) = try await RawHTTP.run {
+                let connection = try RawHTTPConnection(port: port, readTimeout: 8)
+                let response = try connection.request("GET", "/v0/seg1.ts")
+                return (response.status, connection.readUntilClosed().ending)
+            }
+            #expect(status == 200)
+            #expect(ending == .complete, "the idle connection is closed with a FIN")
+        }
+    }
+
+    @Test func aFaultedHangOutlastsEveryClientTimeout() async throws {
+        let hang = WireFaultTests.scenario(#"{"id": "h", "match": {"kind": "segment"}, "action": {"hang": true}}"#)
+        try await Self.withProxy(rules: [hang], {
+            $0.clients.requestHeadTimeout = 0.5
+            $0.clients.keepAliveTimeout = 0.5
+        }) { proxy, _ in
+            let port = proxy.port
+            let (bytes, ending) = try await RawHTTP.run {
+                let connection = try RawHTTPConnection(port: port, readTimeout: 3)
+                connection.sendRaw(Array("GET /v0/seg1.ts HTTP/1.1\r\nHost: a\r\n\r\n".utf8))
+                return connection.readUntilClosed()
+            }
+            #expect(ending == .timedOut, "still hanging after 3 s, six times the timeouts")
+            #expect(bytes.isEmpty)
+        }
+    }
+
+    @Test func connectionsBeyondTheLimitAreRefused() async throws {
+        try await Self.withProxy({ $0.clients.maxConnections = 5 }) { proxy, _ in
+            let port = proxy.port
+            let (statuses, refused, afterwards) = try await RawHTTP.run {
+                let open = try (0..<5).map { _ in try RawHTTPConnection(port: port, readTimeout: 5) }
+                let statuses = try open.map { try $0.request("GET", "/v0/seg1.ts").status }
+                let sixth = try RawHTTPConnection(port: port, readTimeout: 5)
+                sixth.sendRaw(Array("GET /v0/seg1.ts HTTP/1.1\r\nHost: a\r\n\r\n".utf8))
+                let refused = sixth.readUntilClosed()
+                open[0].close()
+                Thread.sleep(forTimeInterval: 0.3)
+                let again = try RawHTTPConnection(port: port, readTimeout: 5)
+                return (statuses, refused, try again.request("GET", "/v0/seg1.ts").status)
+            }
+            #expect(statuses == [200, 200, 200, 200, 200])
+            #expect(refused.bytes.isEmpty)
+            #expect(refused.ending != .timedOut, "the sixth connection is closed at once")
+            #expect(afterwards == 200, "a freed slot is usable again")
+            #expect(proxy.server.refusedConnectionCount == 1)
+        }
+    }
+
+    @Test func oversizedHeadsGet431() async throws {
+        try await Self.withProxy({ $0.clients.maxRequestHeadBytes = 8192 }) { proxy, _ in
+            let big = try await proxy.get("/v0/seg1.ts", headers: [("Cookie", String(repeating: "a", count: 20_000))])
+            #expect(big.status == 431)
+            #expect(big.text.contains("maxRequestHeadBytes"))
+            let fits = try await proxy.get("/v0/seg1.ts", headers: [("Cookie", String(repeating: "a", count: 6000))])
+            #expect(fits.status == 200)
+        }
+    }
+
+    @Test func pipelinedRequestsAreNotMistakenForOneLargeHead() async throws {
+        try await Self.withProxy({ $0.clients.maxRequestHeadBytes = 1024 }) { proxy, _ in
+            let port = proxy.port
+            let statuses = try await RawHTTP.run {
+                let connection = try RawHTTPConnection(port: port, readTimeout: 10)
+                return try connection.pipeline(Array(repeating: "/v0/seg1.ts", count: 30)).map(\.status)
+            }
+            #expect(statuses == Array(repeating: 200, count: 30))
+        }
+    }
+}

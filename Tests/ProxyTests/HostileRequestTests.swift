@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Requests a scanner, a fuzzer or a broken player might send: each gets one clear answer, and the
+/// proxy keeps serving everybody else.
+@Suite struct HostileRequestTests {
+    static let loop = WireFaultTests.scenario(
+        #"{"id": "loop", "match": {"kind": "segment"}, "action": {"redirect": {"loop": true}}}"#)
+
+    @Test func hopCounterThatWouldOverflowIsRefusedAndTheProxyLives() async throws {
+        try await WireFaultTests.withFixture(Self.loop) { proxy, origin in
+            let segment = HLSFixture.segmentPath(port: origin.port, variant: 0, msn: 1)
+            let looped = try await proxy.get(segment)
+            #expect(looped.status == 302)
+            for bad in ["9223372036854775807", "-9223372036854775808", "99999999999999999999", "101", "1&hlschaos-hop=0"] {
+                let refused = try await proxy.get(segment + "?hlschaos-hop=" + bad)
+                #expect(refused.status == 400, "hop \(bad)")
+                #expect(refused.text.contains("hlschaos-hop"), "the message names the parameter: \(refused.text)")
+            }
+            // Still alive, still looping.
+            #expect(await proxy.status(segment) == 302)
+        }
+    }
+
+    @Test func malformedRangesAreRefusedBeforeTheOrigin() async throws {
+        let origin = try await TestOrigin.start()
+        HLSFixture.install(on: origin)
+        let proxy = try await ProxyHarness.start(upstreamURL: origin.baseURL)
+        let segment = "/v0/seg1.ts"
+        for range in ["bytes=99999999999999999999-", "bytes=5-1", "bytes=-", "bytes=a-b", "bytes=", "bytes=1-2,,"] {
+            let refused = try await proxy.get(segment, headers: [("Range", range)])
+            #expect(refused.status == 400, "\(range)")
+            #expect(refused.text.contains("Range"), "\(refused.text)")
+        }
+        let before = origin.requestLog.count
+        let fine = try await proxy.get(segment, headers: [("Range", "bytes=10-19")])
+        #expect(fine.status == 206)
+        #expect(fine.body == patternBytes(offset: 10, count: 10))
+        #expect(origin.requestLog.count == before + 1, "only the valid range reached the origin")
+        await proxy.stop()
+        try await origin.shutdown()
+    }
+
+    /// An entry playlist whose origin promises 5000 bytes and closes after 48: one 502, and the
+    /// next request on the connection gets its own answer.
+    @Test func entryPlaylistCutShortGetsExactlyOneAnswer() async throws {
+        let origin = try await TestOrigin.start()
+        HLSFixture.install(on: origin)
+        let partial = "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXTINF:4,\nseg0.ts\n"
+        origin.route("/cut.m3u8", .raw(Array((
+            "HTTP/1.1 200 OK\r\nContent-Type: application/vnd.apple.mpegurl\r\nContent-Length: 5000\r\n\r\n" + partial).utf8)))
+        let proxy = try await ProxyHarness.start(upstreamURL: origin.baseURL)
+        let responses = try await RawHTTP.run {
+            let connection = try RawHTTPConnection(port: proxy.port, readTimeout: 10)
+            let first = try connection.request("GET", "/cut.m3u8")
+            let second = try connection.request("GET", "/v0/seg1.ts")
+            return [first, second]
+        }
+        #expect(responses[0].status == 502)
+        #expect(responses[1].status == 200, "the second request read \(responses[1].status): \(responses[1].text.prefix(120))")
+        #expect(responses[1].body == patternBytes(offset: 0, count: HLSFixture.segmentSize))
+        await proxy.stop()
+        try await origin.shutdown()
+    }
+}
