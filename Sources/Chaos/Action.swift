@@ -54,10 +54,12 @@ public enum Truncation: Sendable, Equatable {
     /// How many body bytes to send before closing; nil when a fraction meets an unknown length.
     public func byteLimit(contentLength: Int?) -> Int? {
         switch self {
-        case .afterBytes(let count): return contentLength.map { min(count, $0) } ?? count
+        case .afterBytes(let count): return contentLength.map { min(count, max($0, 0)) } ?? count
         case .fraction(let fraction):
-            guard let contentLength else { return nil }
-            return Int((Double(contentLength) * fraction).rounded(.down))
+            guard let contentLength, contentLength >= 0 else { return nil }
+            // Through Double: a length near Int.max must not round up past it and trap.
+            let limit = (Double(contentLength) * fraction).rounded(.down)
+            return limit >= Double(contentLength) ? contentLength : Int(limit)
         }
     }
 }

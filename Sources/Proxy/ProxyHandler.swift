@@ -302,7 +302,8 @@ struct ProxyHandler: Sendable {
             try await client.sendEnd()
             return .keepAlive
         }
-        var shaper = BodyShaper(plan.response, contentLength: headers.first(name: "content-length").flatMap(Int.init))
+        let contentLength = headers.first(name: "content-length").flatMap(Int.init).flatMap { $0 >= 0 ? $0 : nil }
+        var shaper = BodyShaper(plan.response, contentLength: contentLength)
         do {
             for try await chunk in response.body {
                 if shaper.isPassthrough {

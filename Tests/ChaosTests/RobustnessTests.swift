@@ -39,4 +39,13 @@ import Testing
         #expect(problems(#"{"name": "x", "rules": [{"id": "a", "match": {}, "action": {"delay": "99999999999h"}}]}"#)
                 == [#"t.json: $.rules[0].action.delay: invalid duration "99999999999h" (use a number and ms, s, m or h: "500ms", "2s", "1.5s", "1m")"#])
     }
+
+    /// The origin's Content-Length is whatever it says: the largest and negative ones must not trap.
+    @Test func truncationLimitsSurviveExtremeLengths() {
+        #expect(Truncation.fraction(0.5).byteLimit(contentLength: Int.max) == Int.max / 2 + 1)
+        #expect(Truncation.fraction(1.0).byteLimit(contentLength: Int.max) == Int.max)
+        #expect(Truncation.fraction(0.999999999999).byteLimit(contentLength: Int.max - 1) != nil)
+        #expect(Truncation.fraction(0.5).byteLimit(contentLength: -10) == nil)
+        #expect(Truncation.afterBytes(100).byteLimit(contentLength: -10) == 0)
+    }
 }
