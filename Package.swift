@@ -33,6 +33,8 @@ let package = Package(
         .target(name: "HLS"),
         // Rule schema, validation, matching, session clock, fault plans. Pure.
         .target(name: "Chaos", dependencies: ["HLS"]),
+        // One record per request and what is read off records: reaction report, HAR. Pure.
+        .target(name: "Records"),
         // Async streaming HTTP client over libcurl.
         .target(name: "Upstream", dependencies: ["CurlShim", logging, .product(name: "NIOCore", package: "swift-nio")]),
         // Embedded demo origin: bundled VOD media and a simulated live window.
@@ -42,7 +44,7 @@ let package = Package(
             resources: [.copy("Media")]
         ),
         // Data plane: sessions, request classification, fault plans on the wire.
-        .target(name: "Proxy", dependencies: ["HLS", "Chaos", "Upstream", logging] + nio),
+        .target(name: "Proxy", dependencies: ["HLS", "Chaos", "Records", "Upstream", logging] + nio),
         .executableTarget(
             name: "hlschaos",
             dependencies: [
@@ -54,11 +56,12 @@ let package = Package(
         .target(name: "TestSupport", dependencies: nio, path: "Tests/TestSupport"),
         .testTarget(name: "HLSTests", dependencies: ["HLS"], resources: [.copy("Corpus")]),
         .testTarget(name: "ChaosTests", dependencies: ["Chaos", "HLS"]),
+        .testTarget(name: "RecordsTests", dependencies: ["Records"]),
         .testTarget(name: "UpstreamTests", dependencies: ["Upstream", "TestSupport"] + nio),
         .testTarget(name: "DemoOriginTests", dependencies: ["DemoOrigin", "HLS"] + nio),
         // Runs the built `hlschaos` binary: exit codes, messages, signals, reloads.
         .testTarget(name: "CLITests", dependencies: ["TestSupport"]),
-        .testTarget(name: "ProxyTests", dependencies: ["Proxy", "DemoOrigin", "Upstream", "HLS", "Chaos", "TestSupport"] + nio),
+        .testTarget(name: "ProxyTests", dependencies: ["Proxy", "DemoOrigin", "Upstream", "HLS", "Chaos", "Records", "TestSupport"] + nio),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,6 +1,7 @@
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import Records
 
 /// The client side of one connection, as the request handler sees it: write a response head, body
 /// chunks and the end, or break the connection on purpose.
@@ -26,7 +27,21 @@ struct ClientChannel: Sendable {
         var head: HTTPResponseHead?
         /// A response was begun: a second one to the same request would desynchronise the client.
         var started = false
+        var progress = Progress()
     }
+
+    /// What the client has been sent so far (for the request's record).
+    struct Progress {
+        var status: Int?
+        var bodyBytes = 0
+        /// The response headers worth keeping in a record.
+        var headers: [RequestRecord.Header] = []
+    }
+
+    var progress: Progress { pending.progress }
+
+    /// Response headers a record keeps (what a request log or a HAR viewer shows).
+    private static let recordedHeaders = ["content-type", "content-length", "location", "retry-after", "x-hlschaos-fault"]
 
     /// A second response head for one request. The connection is closed instead: a keep-alive
     /// client would read the extra answer as the response to its next request.
@@ -54,6 +69,10 @@ struct ClientChannel: Sendable {
     func sendHead(_ status: HTTPResponseStatus, headers: HTTPHeaders) async throws {
         guard !pending.started else { throw SecondResponse(uri: requestHead.uri) }
         pending.started = true
+        pending.progress.status = Int(status.code)
+        for name in Self.recordedHeaders {
+            if let value = headers.first(name: name) { pending.progress.headers.append(.init(name, value)) }
+        }
         var head = HTTPResponseHead(version: requestHead.version, status: status, headers: headers)
         if !requestHead.isKeepAlive { head.headers.replaceOrAdd(name: "connection", value: "close") }
         if cors && !head.headers.contains(name: "access-control-allow-origin") {
@@ -71,7 +90,10 @@ struct ClientChannel: Sendable {
     /// Body bytes already in a buffer (what the upstream delivers): written without a copy.
     func sendBody(_ buffer: ByteBuffer, end: Bool = false) async throws {
         var parts: [HTTPServerResponsePart] = []
-        if !isHEAD, buffer.readableBytes > 0 { parts.append(.body(.byteBuffer(buffer))) }
+        if !isHEAD, buffer.readableBytes > 0 {
+            parts.append(.body(.byteBuffer(buffer)))
+            pending.progress.bodyBytes += buffer.readableBytes
+        }
         if end { parts.append(.end(nil)) }
         try await write(parts)
     }

@@ -19,7 +19,7 @@ public enum ConfigFile {
         "maxPlaylistBytes", "sessionIdleTimeout", "cors", "rules", "presets", "logLevel", "shutdownTimeout",
         "requestHeadTimeout", "keepAliveTimeout", "maxClientConnections", "maxRequestHeadBytes",
         "maxSessions", "maxPresetsPerURL", "engineCacheSize", "playlistHistoryBytes", "rewriteCacheBytes",
-        "maxLearnedHosts",
+        "maxLearnedHosts", "events", "eventsMaxBytes", "recordBufferSize",
     ]
 
     public static func load(path: String) throws(Problems) -> ProxyConfiguration {
@@ -127,6 +127,13 @@ public enum ConfigFile {
                 if let number = integer(key, value, 65536...1_000_000_000, unit: "bytes") { configuration.memory.playlistHistoryBytes = number }
             case "rewriteCacheBytes":
                 if let number = integer(key, value, 0...100_000_000_000, unit: "bytes") { configuration.memory.rewriteCacheBytes = number }
+            case "events":
+                if case .null = value { return }
+                if let text = string(key, value) { configuration.eventsFile = text }
+            case "eventsMaxBytes":
+                if let number = integer(key, value, 1_048_576...1_000_000_000_000, unit: "bytes") { configuration.eventsFileMaxBytes = number }
+            case "recordBufferSize":
+                if let number = integer(key, value, 100...10_000_000, unit: "records") { configuration.memory.recordBufferSize = number }
             case "maxLearnedHosts":
                 if let number = integer(key, value, 0...10_000_000, unit: "hosts") { configuration.memory.maxLearnedHosts = number }
             case "cors":

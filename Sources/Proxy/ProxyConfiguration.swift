@@ -26,6 +26,10 @@ public struct ProxyConfiguration: Sendable {
     /// Folder of presets (`*.json`) a device URL can pick by name.
     public var presetDirectory: String?
     public var logLevel: String = "info"
+    /// Every request's record is appended to this file as JSON Lines (`--events FILE`).
+    public var eventsFile: String?
+    /// Past this size the events file is renamed to FILE.1 and a new one begins.
+    public var eventsFileMaxBytes: Int = 100 * 1024 * 1024
     /// How long a shutdown (SIGINT, SIGTERM) lets in-flight responses finish before closing them.
     public var shutdownTimeout: TimeInterval = 10
     /// Client connections: timeouts and sizes that keep a misbehaving client from holding resources.
@@ -58,6 +62,8 @@ public struct ProxyConfiguration: Sendable {
         public var rewriteCacheBytes: Int = 64 * 1024 * 1024
         /// Hosts learned from playlists (CDNs an origin's playlists point to).
         public var maxLearnedHosts: Int = 10_000
+        /// Request records kept in memory, newest first, across sessions (about 700 bytes each).
+        public var recordBufferSize: Int = 50_000
         public init() {}
     }
 

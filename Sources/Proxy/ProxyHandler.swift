@@ -4,6 +4,7 @@ import HLS
 import Logging
 import NIOCore
 import NIOHTTP1
+import Records
 import Upstream
 
 /// Answers one client request: classify it, ask the rules for a fault plan, fetch upstream through
@@ -16,14 +17,14 @@ struct ProxyHandler: Sendable {
     let allowlist: HostAllowlist
     let rules: RuleBook
     let clock: any ChaosClock
-    let events: EventLog
+    let records: RecordLog
     let rewrites: RewriteCache
     let historyNotice: LimitNotice
     let logger: Logger
 
     init(
         configuration: ProxyConfiguration, upstream: UpstreamClient, sessions: SessionStore, allowlist: HostAllowlist,
-        rules: RuleBook, clock: any ChaosClock, events: EventLog, logger: Logger
+        rules: RuleBook, clock: any ChaosClock, records: RecordLog, logger: Logger
     ) {
         self.configuration = configuration
         self.upstream = upstream
@@ -31,7 +32,7 @@ struct ProxyHandler: Sendable {
         self.allowlist = allowlist
         self.rules = rules
         self.clock = clock
-        self.events = events
+        self.records = records
         self.logger = logger
         self.rewrites = RewriteCache(
             byteLimit: configuration.memory.rewriteCacheBytes,
@@ -42,20 +43,27 @@ struct ProxyHandler: Sendable {
     enum Disposition: Sendable { case keepAlive, close }
 
     func handle(_ client: ClientChannel) async -> Disposition {
+        let draft = RecordDraft()
+        let disposition: Disposition
+        var ending = RequestRecord.Ending.complete
         do {
-            return try await respond(client)
+            disposition = try await respond(client, draft)
         } catch let error as ClientChannel.SecondResponse {
             logger.error("bug: \(error)")
             await client.close()
-            return .close
+            disposition = .close
+            ending = .closed
         } catch {
             // The client went away, its socket broke, or a fault closed the connection on purpose.
             logger.debug("response ended early", metadata: ["uri": "\(client.requestHead.uri)", "error": "\(error)"])
-            return .close
+            disposition = .close
+            ending = client.channel.isActive ? .closed : .clientAbort
         }
+        records.emit(draft.record(id: records.takeID(), client: client, ending: ending))
+        return disposition
     }
 
-    private func respond(_ client: ClientChannel) async throws -> Disposition {
+    private func respond(_ client: ClientChannel, _ draft: RecordDraft) async throws -> Disposition {
         let head = client.requestHead
         if head.method == .OPTIONS && configuration.cors {
             try await client.sendPreflight()
@@ -79,6 +87,8 @@ struct ProxyHandler: Sendable {
             try await client.sendText(.badRequest, "hlschaos: \(error)")
             return .keepAlive
         }
+        draft.session = path.session ?? SessionStore.defaultID
+        draft.tag = path.tag
         let location: UpstreamLocation
         switch resolve(path) {
         case .success(let resolved): location = resolved
@@ -95,7 +105,7 @@ struct ProxyHandler: Sendable {
         }
         let session = sessions.session(for: path.session)
         var exchange = Exchange(
-            client: client, path: path, target: target, hop: hop, location: location, session: session,
+            client: client, draft: draft, path: path, target: target, hop: hop, location: location, session: session,
             engine: engine, tag: path.tag)
 
         // An entry URL (no tag): a media file by its extension; a playlist is fetched first, since
@@ -109,7 +119,7 @@ struct ProxyHandler: Sendable {
             exchange.prefetched = fetched
             if (200..<300).contains(fetched.status) {
                 // A failed body has been answered (502/504): that is the one response to this request.
-                guard let body = try await collectOrFail(fetched, client: client) else { return .keepAlive }
+                guard let body = try await collectOrFail(fetched, client: client, draft: draft) else { return .keepAlive }
                 exchange.prefetchedBody = body
                 exchange.tag = PlaylistResponder.entryTag(for: body)
             }
@@ -120,6 +130,7 @@ struct ProxyHandler: Sendable {
     /// Everything the steps of one request share.
     struct Exchange {
         var client: ClientChannel
+        var draft: RecordDraft
         var path: ProxyPath
         var target: String
         var hop: Int
@@ -137,12 +148,13 @@ struct ProxyHandler: Sendable {
     private func serve(_ exchange: inout Exchange) async throws -> Disposition {
         let client = exchange.client
         let now = clock.now()
+        exchange.draft.tag = exchange.tag
         if let tag = exchange.tag {
             let facts = exchange.session.memory.withLockedValue {
                 RequestFacts(tag: tag, session: exchange.session, catalog: $0.catalog, head: client.requestHead, upstream: exchange.location)
             }
             exchange.plan = exchange.session.memory.withLockedValue { exchange.engine.plan(for: facts, state: &$0.rules, now: now) }
-            if !exchange.plan.isEmpty { events.record(exchange, facts: facts) }
+            exchange.draft.plan = exchange.plan
         }
         let plan = exchange.plan
         if let delay = plan.delay { try await Task.sleep(for: delay) }
@@ -162,23 +174,24 @@ struct ProxyHandler: Sendable {
         let isPlaylist = exchange.expectsPlaylist || Self.isPlaylistContentType(response.header("content-type"))
         if isPlaylist && succeeded {
             var collected = exchange.prefetchedBody
-            if collected == nil { collected = try await collectOrFail(response, client: client) }
+            if collected == nil { collected = try await collectOrFail(response, client: client, draft: exchange.draft) }
             guard let upstreamBody = collected else { return .keepAlive }
             let tag = exchange.tag ?? PlaylistResponder.entryTag(for: upstreamBody) ?? ResourceTag(kind: .media)
+            exchange.draft.tag = tag
             let result = PlaylistResponder(
                 request: exchange.path, clientPath: String(exchange.target.prefix { $0 != "?" }),
                 allowlist: allowlist, session: exchange.session,
                 recordsHistory: exchange.engine.needsPlaylistHistory, now: now, cache: rewrites,
                 historyNotice: historyNotice
             ).respond(upstream: upstreamBody, effectiveURL: response.effectiveURL, tag: tag, steps: plan.content)
-            return try await sendBuffered(result.body, response: response, plan: plan, rewritten: result.isPlaylist, client: client)
+            return try await sendBuffered(result.body, response: response, plan: plan, rewritten: result.isPlaylist, exchange: exchange)
         }
         if succeeded, !plan.content.isEmpty, let kind = exchange.tag?.kind.ruleKind, kind == .key || kind == .sessionData {
-            guard let original = try await collectOrFail(response, client: client) else { return .keepAlive }
+            guard let original = try await collectOrFail(response, client: client, draft: exchange.draft) else { return .keepAlive }
             let damaged = ContentDamage.apply(plan.content, to: original, kind: kind)
-            return try await sendBuffered(ByteBuffer(bytes: damaged), response: response, plan: plan, rewritten: true, client: client)
+            return try await sendBuffered(ByteBuffer(bytes: damaged), response: response, plan: plan, rewritten: true, exchange: exchange)
         }
-        return try await stream(response, plan: plan, client: client)
+        return try await stream(response, plan: plan, exchange: exchange)
     }
 
     // MARK: - Faults answered by the proxy itself
@@ -199,6 +212,7 @@ struct ProxyHandler: Sendable {
             }
             return .keepAlive
         case .hang(let duration):
+            exchange.draft.ending = .hang
             if let duration {
                 try await Task.sleep(for: duration)
                 await client.close()
@@ -207,6 +221,7 @@ struct ProxyHandler: Sendable {
             // Until the client gives up (the request task is cancelled when it disconnects).
             while true { try await Task.sleep(for: .seconds(3600)) }
         case .reset(.beforeHeaders):
+            exchange.draft.ending = .reset
             await client.reset()
             return .close
         case .redirect(let status, let hops, let loop) where loop || exchange.hop < hops:
@@ -236,18 +251,24 @@ struct ProxyHandler: Sendable {
             followRedirects: true,
             decodeContent: expectsPlaylist,
             totalTimeout: expectsPlaylist ? .milliseconds(Int64(configuration.playlistTimeout * 1000)) : nil)
+        exchange.draft.upstream = RequestRecord.Upstream(url: exchange.location.url)
         do {
-            return try await upstream.fetch(request)
+            let response = try await upstream.fetch(request)
+            exchange.draft.upstream?.status = response.status
+            if response.effectiveURL != exchange.location.url { exchange.draft.upstream?.url = response.effectiveURL }
+            return response
         } catch {
+            exchange.draft.upstream?.error = error.description
             try await sendUpstreamFailure(error, client: exchange.client)
             return nil
         }
     }
 
-    private func collectOrFail(_ response: UpstreamResponse, client: ClientChannel) async throws -> [UInt8]? {
+    private func collectOrFail(_ response: UpstreamResponse, client: ClientChannel, draft: RecordDraft) async throws -> [UInt8]? {
         do {
             return try await response.body.collect(upTo: configuration.maxPlaylistBytes)
         } catch {
+            draft.upstream?.error = error.description
             try await sendUpstreamFailure(error, client: client)
             return nil
         }
@@ -274,7 +295,8 @@ struct ProxyHandler: Sendable {
     }
 
     /// A body the proxy holds whole (a rewritten playlist, a damaged key).
-    private func sendBuffered(_ body: ByteBuffer, response: UpstreamResponse, plan: FaultPlan, rewritten: Bool, client: ClientChannel) async throws -> Disposition {
+    private func sendBuffered(_ body: ByteBuffer, response: UpstreamResponse, plan: FaultPlan, rewritten: Bool, exchange: Exchange) async throws -> Disposition {
+        let client = exchange.client
         var headers = responseHeaders(response, plan: plan, rewritten: rewritten)
         headers.replaceOrAdd(name: "content-length", value: String(body.readableBytes))
         try await client.sendHead(HTTPResponseStatus(statusCode: response.status), headers: headers)
@@ -287,14 +309,19 @@ struct ProxyHandler: Sendable {
             try await client.sendBody(body, end: true)
             return .keepAlive
         }
-        if try await shaper.send(Array(body.readableBytesView), to: client) == .cut { return .close }
-        if try await shaper.finish(client: client) == .cut { return .close }
+        var outcome = try await shaper.send(Array(body.readableBytesView), to: client)
+        if outcome == .more { outcome = try await shaper.finish(client: client) }
+        if outcome == .cut {
+            exchange.draft.ending = shaper.reset ? .reset : .truncated
+            return .close
+        }
         try await client.sendEnd()
         return .keepAlive
     }
 
     /// Passes a response through as it arrives; the transfer pauses while the client is slow.
-    private func stream(_ response: UpstreamResponse, plan: FaultPlan, client: ClientChannel) async throws -> Disposition {
+    private func stream(_ response: UpstreamResponse, plan: FaultPlan, exchange: Exchange) async throws -> Disposition {
+        let client = exchange.client
         let headers = responseHeaders(response, plan: plan, rewritten: false)
         try await client.sendHead(HTTPResponseStatus(statusCode: response.status), headers: headers)
         if client.isHEAD {
@@ -313,6 +340,7 @@ struct ProxyHandler: Sendable {
                     if last { return .keepAlive }
                 } else if try await shaper.send(Array(chunk.readableBytesView), to: client) == .cut {
                     response.body.cancel()
+                    exchange.draft.ending = shaper.reset ? .reset : .truncated
                     return .close
                 }
             }
@@ -320,13 +348,18 @@ struct ProxyHandler: Sendable {
             if case .cancelled = error { throw CancellationError() }
             // Headers are out; the only honest signal left is a connection that ends early.
             logger.info("upstream body failed", metadata: ["uri": "\(client.requestHead.uri)", "error": "\(error)"])
+            exchange.draft.upstream?.error = error.description
+            exchange.draft.ending = .truncated
             await client.close()
             return .close
         } catch {
             response.body.cancel()
             throw error
         }
-        if try await shaper.finish(client: client) == .cut { return .close }
+        if try await shaper.finish(client: client) == .cut {
+            exchange.draft.ending = shaper.reset ? .reset : .truncated
+            return .close
+        }
         try await client.sendEnd()
         return .keepAlive
     }

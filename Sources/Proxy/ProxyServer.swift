@@ -13,7 +13,8 @@ public final class ProxyServer: Sendable {
     public let sessions: SessionStore
     public let allowlist: HostAllowlist
     public let rules: RuleBook
-    public let events: EventLog
+    /// Every request's record: the newest in memory, and a JSON Lines file with `eventsFile`.
+    public let records: RecordLog
     /// The port actually bound (useful with port 0).
     public let port: Int
     private let serverChannel: Channel
@@ -33,7 +34,7 @@ public final class ProxyServer: Sendable {
         logger: Logger = Logger(label: "hlschaos.proxy")
     ) async throws -> ProxyServer {
         let rules = try rules ?? RuleBook(ruleFiles: [], presetDirectory: nil)
-        let events = EventLog(logger: logger)
+        let records = try RecordLog(configuration: configuration, logger: logger)
         let sessions = SessionStore(
             idleTimeout: configuration.sessionIdleTimeout, capacity: configuration.memory.maxSessions,
             historyBytes: configuration.memory.playlistHistoryBytes, notice: LimitNotice(configKey: "maxSessions", logger: logger))
@@ -49,7 +50,7 @@ public final class ProxyServer: Sendable {
             maxHeadBytes: configuration.clients.maxRequestHeadBytes)
         let handler = ProxyHandler(
             configuration: configuration, upstream: upstream, sessions: sessions,
-            allowlist: allowlist, rules: rules, clock: clock, events: events, logger: logger)
+            allowlist: allowlist, rules: rules, clock: clock, records: records, logger: logger)
         let channel: Channel
         do {
             channel = try await ServerBootstrap(group: group)
@@ -80,17 +81,17 @@ public final class ProxyServer: Sendable {
             throw BindError(description: "cannot listen on \(configuration.host):\(configuration.port): \(error)")
         }
         return ProxyServer(
-            configuration: configuration, rules: rules, events: events, sessions: sessions, allowlist: allowlist,
+            configuration: configuration, rules: rules, records: records, sessions: sessions, allowlist: allowlist,
             connections: connections, channel: channel)
     }
 
     private init(
-        configuration: ProxyConfiguration, rules: RuleBook, events: EventLog, sessions: SessionStore,
+        configuration: ProxyConfiguration, rules: RuleBook, records: RecordLog, sessions: SessionStore,
         allowlist: HostAllowlist, connections: ConnectionRegistry, channel: Channel
     ) {
         self.configuration = configuration
         self.rules = rules
-        self.events = events
+        self.records = records
         self.sessions = sessions
         self.allowlist = allowlist
         self.connections = connections

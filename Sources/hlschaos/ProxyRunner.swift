@@ -58,6 +58,7 @@ struct ProxyRunner {
         let watcher = Task { await rules.watch() }
         started(server)
         await server.run()
+        server.records.flush()
         watcher.cancel()
         signals.cancel()
         reload.cancel()

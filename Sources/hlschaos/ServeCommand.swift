@@ -52,6 +52,9 @@ struct ProxyOptions: ParsableArguments {
     @Option(help: "Folder of presets a device URL can pick with /s/<id>+<preset>/ (default: the repository's rules/).")
     var presets: String?
 
+    @Option(help: ArgumentHelp("Append every request's record to FILE as JSON Lines (rotated to FILE.1 past eventsMaxBytes).", valueName: "FILE"))
+    var events: String?
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error.")
     var logLevel: String?
 
@@ -87,6 +90,7 @@ struct ProxyOptions: ParsableArguments {
         }
         if !ruleFiles.isEmpty { configuration.ruleFiles = ruleFiles }
         if let presets { configuration.presetDirectory = presets }
+        if let events { configuration.eventsFile = events }
         if let logLevel {
             guard Logger.Level(rawValue: logLevel) != nil else {
                 throw CLIError("--log-level \"\(logLevel)\" is not one of trace, debug, info, notice, warning, error")

@@ -1,4 +1,5 @@
 import Foundation
+import Records
 import Proxy
 import Testing
 
@@ -37,12 +38,12 @@ struct HlsjsPlan: Sendable {
 
 /// The faults the proxy applied to the player's session.
 struct Faults: Sendable {
-    var events: [FaultEvent]
+    var events: [RequestRecord]
 
-    func matching(rule: String) -> [FaultEvent] { events.filter { $0.rules.contains { $0.hasSuffix("/" + rule) } } }
-    func segments(rule: String) -> [FaultEvent] { matching(rule: rule).filter { $0.kind == "segment" } }
+    func matching(rule: String) -> [RequestRecord] { events.filter { $0.matchedRules.contains { $0.hasSuffix("/" + rule) } } }
+    func segments(rule: String) -> [RequestRecord] { matching(rule: rule).filter { $0.kind == "segment" } }
     func msns(rule: String, kind: String = "segment") -> Set<Int> {
         Set(matching(rule: rule).filter { $0.kind == kind }.compactMap(\.msn))
     }
-    var summary: String { events.map { "\($0.kind) msn=\($0.msn.map(String.init) ?? "-") \($0.rules) \($0.actions)" }.joined(separator: "\n") }
+    var summary: String { events.map { "\($0.kind ?? "-") msn=\($0.msn.map(String.init) ?? "-") \($0.matchedRules) \($0.actions)" }.joined(separator: "\n") }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Records
 import Proxy
 import Testing
 
@@ -42,8 +43,8 @@ enum PresetPlayback {
     }
 
     /// Faults the proxy applied for one session.
-    static func faults(_ proxy: ProxyHarness, session: String) -> [FaultEvent] {
-        proxy.server.events.recent.filter { $0.session == session || $0.session.hasPrefix(session + "+") }
+    static func faults(_ proxy: ProxyHarness, session: String) -> [RequestRecord] {
+        proxy.server.records.faults.filter { $0.session == session || $0.session.hasPrefix(session + "+") }
     }
 }
 

@@ -1,0 +1,56 @@
+import Chaos
+import Foundation
+import NIOCore
+import Records
+
+/// The record of one request while it is being answered: each step of `ProxyHandler` writes what
+/// it learnt (session, resource, plan, upstream outcome, how a fault ended the response), and
+/// `ClientChannel` counts what the client was actually sent. Turned into a `RequestRecord` once,
+/// when the response ends. Touched only by the request's own task.
+final class RecordDraft: @unchecked Sendable {
+    let time = Date()
+    let started = ContinuousClock.now
+    var session = SessionStore.defaultID
+    var tag: ResourceTag?
+    var plan = FaultPlan()
+    var upstream: RequestRecord.Upstream?
+    /// Set where a fault or a failure ends the response in a way of its own.
+    var ending: RequestRecord.Ending?
+
+    func record(id: UInt64, client: ClientChannel, ending fallback: RequestRecord.Ending) -> RequestRecord {
+        let head = client.requestHead
+        let sent = client.progress
+        var requestHeaders: [RequestRecord.Header] = []
+        for name in ["range", "user-agent"] {
+            if let value = head.headers.first(name: name) { requestHeaders.append(.init(name, value)) }
+        }
+        return RequestRecord(
+            id: id, time: time, session: session, client: Self.address(client.channel.remoteAddress),
+            method: head.method.rawValue, path: head.uri,
+            kind: tag.map { $0.kind.ruleKind.rawValue }, variant: tag?.variant, rendition: tag?.rendition,
+            copy: tag?.backup == true ? "backup" : nil, msn: tag?.msn, part: tag?.part, upstream: upstream,
+            matchedRules: plan.matchedRules.map(\.description),
+            decidingRules: .init(
+                response: plan.responseRule?.description, delay: plan.delayRule?.description,
+                content: plan.content.map(\.rule.description)),
+            actions: Self.actions(plan), status: sent.status, bytesSent: sent.bodyBytes,
+            ending: ending ?? fallback, duration: (ContinuousClock.now - started).seconds,
+            requestHeaders: requestHeaders, responseHeaders: sent.headers)
+    }
+
+    /// The plan in words, one entry per thing done ("delay 2s", "status 503", "gap").
+    static func actions(_ plan: FaultPlan) -> [String] {
+        var actions: [String] = []
+        if let delay = plan.delay { actions.append("delay \(delay.seconds)s") }
+        if let response = plan.response { actions.append("\(response)") }
+        actions += plan.content.map(\.action.name)
+        return actions
+    }
+
+    static func address(_ address: SocketAddress?) -> String {
+        guard let address, let ip = address.ipAddress else { return "" }
+        let port = address.port.map(String.init) ?? "0"
+        if case .v6 = address { return "[\(ip)]:\(port)" }
+        return "\(ip):\(port)"
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import Logging
+import NIOConcurrencyHelpers
+import Records
+import Synchronization
+
+/// Where request records go when their response ends: one ring of the newest records of every
+/// session (bounded by `capacity`, about 700 bytes a record; a session's records are read off it
+/// by id), the log (one `fault` line per faulted request; every request at debug), an optional
+/// JSON Lines file that keeps everything, and live subscribers.
+public final class RecordLog: Sendable {
+    public static let defaultCapacity = 50_000
+    private let recent: NIOLockedValueBox<RecordRing>
+    private let nextID = Atomic<UInt64>(1)
+    private let logger: Logger
+    private let file: JSONLinesFile?
+    private let subscribers = NIOLockedValueBox([UInt64: AsyncStream<RequestRecord>.Continuation]())
+    private let nextSubscriber = Atomic<UInt64>(1)
+
+    init(capacity: Int = RecordLog.defaultCapacity, file: JSONLinesFile? = nil, logger: Logger) {
+        self.recent = NIOLockedValueBox(RecordRing(capacity: capacity))
+        self.file = file
+        self.logger = logger
+    }
+
+    /// The log the configuration asks for; throws a message naming the events file when it
+    /// cannot be opened.
+    convenience init(configuration: ProxyConfiguration, logger: Logger) throws {
+        let file = try configuration.eventsFile.map {
+            try JSONLinesFile(path: $0, maxBytes: configuration.eventsFileMaxBytes, logger: logger)
+        }
+        self.init(capacity: configuration.memory.recordBufferSize, file: file, logger: logger)
+    }
+
+    /// Waits until the records emitted so far are in the events file.
+    public func flush() {
+        file?.flush()
+    }
+
+    /// The next record id (ids increase across the process: a cursor for "since").
+    func takeID() -> UInt64 {
+        nextID.wrappingAdd(1, ordering: .relaxed).oldValue
+    }
+
+    /// The newest records of every session, oldest first.
+    public var all: [RequestRecord] { recent.withLockedValue { $0.all } }
+
+    public func since(_ cursor: UInt64, limit: Int = .max) -> [RequestRecord] {
+        recent.withLockedValue { $0.since(cursor, limit: limit) }
+    }
+
+    /// One session's records kept, oldest first, after `cursor`.
+    public func records(session: String, since cursor: UInt64 = 0, limit: Int = .max) -> [RequestRecord] {
+        recent.withLockedValue { $0.since(cursor, limit: limit) { $0.session == session } }
+    }
+
+    /// Faulted records only (what the log's `fault` lines say).
+    public var faults: [RequestRecord] { all.filter(\.isFaulted) }
+
+    /// Records as they are emitted, until the stream is dropped (the control API's live feed).
+    public func subscribe(bufferingNewest limit: Int = 1000) -> AsyncStream<RequestRecord> {
+        let id = nextSubscriber.wrappingAdd(1, ordering: .relaxed).oldValue
+        let (stream, continuation) = AsyncStream<RequestRecord>.makeStream(bufferingPolicy: .bufferingNewest(limit))
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.subscribers.withLockedValue { $0.removeValue(forKey: id) }
+        }
+        subscribers.withLockedValue { $0[id] = continuation }
+        return stream
+    }
+
+    func emit(_ record: RequestRecord) {
+        recent.withLockedValue { $0.append(record) }
+        let listeners = subscribers.withLockedValue { $0.isEmpty ? [] : Array($0.values) }
+        for listener in listeners { listener.yield(record) }
+        file?.write(record)
+        if record.isFaulted {
+            logger.info("fault", metadata: Self.metadata(record))
+        } else if logger.logLevel <= .debug {
+            logger.debug("request", metadata: Self.metadata(record))
+        }
+    }
+
+    static func metadata(_ record: RequestRecord) -> Logger.Metadata {
+        var metadata: Logger.Metadata = [
+            "session": "\(record.session)", "kind": "\(record.kind ?? "-")", "msn": "\(record.msn.map(String.init) ?? "-")",
+            "status": "\(record.status.map(String.init) ?? "-")", "ending": "\(record.ending.rawValue)", "uri": "\(record.path)",
+        ]
+        if record.isFaulted {
+            metadata["rules"] = "\(record.matchedRules.joined(separator: ","))"
+            metadata["actions"] = "\(record.actions.joined(separator: "; "))"
+        }
+        return metadata
+    }
+}

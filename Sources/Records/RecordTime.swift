@@ -1,0 +1,11 @@
+import Foundation
+
+/// The one way records write instants: ISO 8601 in UTC with milliseconds
+/// ("2026-11-23T14:33:17.123Z"), as HAR and JSON Lines readers expect.
+public enum RecordTime {
+    private static let style = Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: TimeZone(secondsFromGMT: 0)!)
+
+    public static func iso8601(_ date: Date) -> String {
+        date.formatted(style)
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+
+/// What happened to one client request, from its arrival to the last byte sent (or the moment the
+/// connection ended). The data plane fills one in as the request goes and emits it once, when the
+/// response ends; events, HAR, the reaction report, verdicts and recordings all read these.
+///
+/// Field names are the JSON names (JSON Lines, the control API, the HAR's extensions).
+public struct RequestRecord: Sendable, Codable, Equatable {
+    /// Increasing across the process: a cursor for "records since".
+    public var id: UInt64
+    /// When the request head arrived.
+    public var time: Date
+    public var session: String
+    /// The client's address and port ("192.168.1.20:51234").
+    public var client: String
+    public var method: String
+    /// The request target as received ("/s/tv1/~seg.v2.n42/https/cdn/…").
+    public var path: String
+    /// The rule schema's name of the resource: master, media, segment, init, key, sessionData,
+    /// steering; nil when the request was refused before it was classified.
+    public var kind: String?
+    public var variant: Int?
+    public var rendition: Int?
+    /// "backup" for the redundant copy the `backupVariants` fault adds; nil for the primary.
+    public var copy: String?
+    public var msn: Int?
+    public var part: Int?
+    public var upstream: Upstream?
+    /// Every rule that matched, in file order ("scenario/rule-id").
+    public var matchedRules: [String]
+    /// The rule that decided each part of the response.
+    public var decidingRules: DecidingRules
+    /// What was done, in words ("status 503", "delay 2s", "gap").
+    public var actions: [String]
+    /// The status actually sent (nil: none was, e.g. a hang or a reset before headers).
+    public var status: Int?
+    /// Body bytes actually handed to the client's socket.
+    public var bytesSent: Int
+    public var ending: Ending
+    /// Seconds from the request's arrival to its end.
+    public var duration: Double
+    /// A few headers worth keeping (content-type, content-length, range, user-agent…).
+    public var requestHeaders: [Header]
+    public var responseHeaders: [Header]
+
+    public struct Upstream: Sendable, Codable, Equatable {
+        public var url: String
+        /// nil when the fetch failed before a response head (see `error`).
+        public var status: Int?
+        /// libcurl's timings in seconds from the start of the transfer.
+        public var connect: Double?
+        public var firstByte: Double?
+        public var total: Double?
+        public var error: String?
+
+        public init(url: String, status: Int? = nil, connect: Double? = nil, firstByte: Double? = nil, total: Double? = nil, error: String? = nil) {
+            self.url = url; self.status = status; self.connect = connect; self.firstByte = firstByte; self.total = total; self.error = error
+        }
+    }
+
+    public struct DecidingRules: Sendable, Codable, Equatable {
+        public var response: String?
+        public var delay: String?
+        public var content: [String]
+
+        public init(response: String? = nil, delay: String? = nil, content: [String] = []) {
+            self.response = response; self.delay = delay; self.content = content
+        }
+    }
+
+    public struct Header: Sendable, Codable, Equatable {
+        public var name: String
+        public var value: String
+        public init(_ name: String, _ value: String) { self.name = name; self.value = value }
+    }
+
+    public enum Ending: String, Sendable, Codable, Equatable {
+        /// The whole response was sent.
+        case complete
+        /// Cut short on purpose with a FIN (`truncate`) or by a closed connection after headers.
+        case truncated
+        /// Ended with a TCP RST (`reset`).
+        case reset
+        /// The client went away before the response ended.
+        case clientAbort
+        /// A `hang` fault: no answer, until the client gave up or the hang's time ran out.
+        case hang
+        /// Closed by the proxy without a response (shutdown, a broken upstream body, a limit).
+        case closed
+    }
+
+    public init(
+        id: UInt64, time: Date, session: String, client: String, method: String, path: String,
+        kind: String? = nil, variant: Int? = nil, rendition: Int? = nil, copy: String? = nil, msn: Int? = nil,
+        part: Int? = nil, upstream: Upstream? = nil, matchedRules: [String] = [], decidingRules: DecidingRules = .init(),
+        actions: [String] = [], status: Int? = nil, bytesSent: Int = 0, ending: Ending = .complete, duration: Double = 0,
+        requestHeaders: [Header] = [], responseHeaders: [Header] = []
+    ) {
+        self.id = id; self.time = time; self.session = session; self.client = client; self.method = method
+        self.path = path; self.kind = kind; self.variant = variant; self.rendition = rendition; self.copy = copy
+        self.msn = msn; self.part = part; self.upstream = upstream; self.matchedRules = matchedRules
+        self.decidingRules = decidingRules; self.actions = actions; self.status = status; self.bytesSent = bytesSent
+        self.ending = ending; self.duration = duration; self.requestHeaders = requestHeaders
+        self.responseHeaders = responseHeaders
+    }
+
+    /// True when a rule changed anything about this request.
+    public var isFaulted: Bool { !actions.isEmpty }
+}

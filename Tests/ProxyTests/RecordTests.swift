@@ -1,0 +1,116 @@
+import Foundation
+import Proxy
+import Records
+import Testing
+import TestSupport
+
+/// One record per request, whatever happened to it, with what the client actually got.
+@Suite struct RecordTests {
+    static let rules = WireFaultTests.scenario("""
+        {"id": "fail", "match": {"kind": "segment", "variant": {"index": 1}, "msn": 3}, "action": {"status": 503}},
+        {"id": "cut", "match": {"kind": "segment", "variant": {"index": 1}, "msn": 4}, "action": {"truncate": {"afterBytes": 1000}}},
+        {"id": "stuck", "match": {"kind": "segment", "variant": {"index": 0}, "msn": 4}, "action": {"hang": "300ms"}}
+        """)
+
+    /// Waits for the record of the request to `path` (records are emitted when the response ends).
+    static func record(_ proxy: ProxyHarness, _ path: String) async -> RequestRecord? {
+        for _ in 0..<100 {
+            if let found = proxy.server.records.all.last(where: { $0.path == path }) { return found }
+            try? await Task.sleep(for: .milliseconds(30))
+        }
+        return nil
+    }
+
+    @Test func everyRequestLeavesARecordOfWhatTheClientGot() async throws {
+        try await WireFaultTests.withFixture(Self.rules) { proxy, origin in
+            let port = origin.port
+            let clean = HLSFixture.segmentPath(port: port, variant: 1, msn: 2, session: "tv1")
+            #expect(try await proxy.get(clean).status == 200)
+            let ok = try #require(await Self.record(proxy, clean))
+            #expect(ok.session == "tv1")
+            #expect(ok.kind == "segment" && ok.variant == 1 && ok.msn == 2)
+            #expect(ok.status == 200 && ok.ending == .complete && ok.bytesSent == HLSFixture.segmentSize)
+            #expect(ok.upstream?.status == 200)
+            #expect(ok.upstream?.url == "http://127.0.0.1:\(port)/v1/seg2.ts")
+            #expect(!ok.isFaulted && ok.matchedRules.isEmpty)
+            #expect(ok.client.hasPrefix("127.0.0.1:"))
+
+            let failed = HLSFixture.segmentPath(port: port, variant: 1, msn: 3, session: "tv1")
+            #expect(try await proxy.get(failed).status == 503)
+            let fault = try #require(await Self.record(proxy, failed))
+            #expect(fault.status == 503 && fault.upstream == nil, "answered without the origin")
+            #expect(fault.matchedRules == ["test/fail"] && fault.decidingRules.response == "test/fail")
+            #expect(fault.actions.first?.contains("503") == true, "\(fault.actions)")
+
+            let cut = HLSFixture.segmentPath(port: port, variant: 1, msn: 4, session: "tv1")
+            let cutResponse = try await proxy.get(cut)
+            #expect(cutResponse.body.count == 1000)
+            let truncated = try #require(await Self.record(proxy, cut))
+            #expect(truncated.ending == .truncated && truncated.bytesSent == 1000 && truncated.status == 200)
+
+            let stuck = HLSFixture.segmentPath(port: port, variant: 0, msn: 4, session: "tv1")
+            _ = try? await proxy.get(stuck, readTimeout: 5)
+            let hang = try #require(await Self.record(proxy, stuck))
+            #expect(hang.ending == .hang && hang.status == nil)
+            #expect(hang.duration >= 0.25)
+
+            #expect(try await proxy.get("/@nowhere/x.ts").status == 404)
+            let refused = try #require(await Self.record(proxy, "/@nowhere/x.ts"))
+            #expect(refused.status == 404 && refused.kind == nil && refused.session == "default")
+
+            let ids = proxy.server.records.all.map(\.id)
+            #expect(ids == ids.sorted() && Set(ids).count == ids.count, "ids increase")
+            #expect(proxy.server.records.records(session: "tv1").count == 4)
+        }
+    }
+
+    @Test func aClientThatLeavesMidBodyIsAClientAbort() async throws {
+        let origin = try await TestOrigin.start()
+        origin.route("/slow.ts", .generated(size: 2_000_000, chunk: 50_000, delayBetweenChunks: .milliseconds(50)))
+        let proxy = try await ProxyHarness.start(upstreamURL: origin.baseURL)
+        let port = proxy.port
+        try await RawHTTP.run {
+            let connection = try RawHTTPConnection(port: port, readTimeout: 5)
+            connection.sendRaw(Array("GET /slow.ts HTTP/1.1\r\nHost: a\r\n\r\n".utf8))
+            Thread.sleep(forTimeInterval: 0.4)
+            connection.close()
+        }
+        let record = try #require(await Self.record(proxy, "/slow.ts"))
+        #expect(record.ending == .clientAbort)
+        #expect(record.status == 200)
+        #expect(record.bytesSent > 0 && record.bytesSent < 2_000_000)
+        await proxy.stop()
+        try await origin.shutdown()
+    }
+
+    @Test func theEventsFileHasOneJSONLinePerRequest() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("hlschaos-events-\(UUID()).jsonl").path
+        let origin = try await TestOrigin.start()
+        HLSFixture.install(on: origin)
+        let proxy = try await ProxyHarness.start(upstreamURL: origin.baseURL) { $0.eventsFile = path }
+        for n in 0..<5 { #expect(try await proxy.get("/v0/seg\(n).ts").status == 200) }
+        #expect(try await proxy.get("/missing.ts").status == 404)
+        _ = await Self.record(proxy, "/missing.ts")
+        proxy.server.records.flush()
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 6)
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601withFractions
+        let records = try lines.map { try decoder.decode(RequestRecord.self, from: Data($0.utf8)) }
+        #expect(records.map(\.status) == [200, 200, 200, 200, 200, 404])
+        #expect(records.last?.upstream?.status == 404)
+        #expect(lines[0].contains("\"time\":\"20"), "ISO 8601 time: \(lines[0].prefix(200))")
+        await proxy.stop()
+        try await origin.shutdown()
+    }
+}
+
+extension JSONDecoder.DateDecodingStrategy {
+    static let iso8601withFractions = JSONDecoder.DateDecodingStrategy.custom { decoder in
+        let text = try decoder.singleValueContainer().decode(String.self)
+        guard let date = try? Date(text, strategy: .iso8601.year().month().day().time(includingFractionalSeconds: true)) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not ISO 8601: \(text)"))
+        }
+        return date
+    }
+}
