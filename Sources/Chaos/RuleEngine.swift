@@ -19,15 +19,47 @@ public struct RuleEngine: Sendable {
     public struct Entry: Sendable, Equatable {
         public var reference: RuleReference
         public var rule: Rule
+        /// Where the rule's clock (`after`, `for`) starts: nil for the session's first request, or
+        /// the engine-clock instant its scenario was set (a scenario applied while a player runs).
+        public var origin: Duration?
     }
 
-    /// All rules of all scenarios, in load order (scenario order, then file order).
+    /// Scenarios whose rules share one clock origin; an engine evaluates layers in order.
+    public struct Layer: Sendable, Equatable {
+        public var scenarios: [Scenario]
+        /// nil: the session's first request; otherwise the instant the layer was set.
+        public var origin: Duration?
+
+        public init(_ scenarios: [Scenario], origin: Duration? = nil) {
+            self.scenarios = scenarios
+            self.origin = origin
+        }
+    }
+
+    /// All rules of all scenarios, in load order (layer order, scenario order, then file order).
     public let entries: [Entry]
 
-    public init(scenarios: [Scenario]) {
-        entries = scenarios.flatMap { scenario in
-            scenario.rules.map { Entry(reference: RuleReference(scenario: scenario.name, id: $0.id), rule: $0) }
+    public init(layers: [Layer]) {
+        entries = layers.flatMap { layer in
+            layer.scenarios.flatMap { scenario in
+                scenario.rules.map {
+                    Entry(reference: RuleReference(scenario: scenario.name, id: $0.id), rule: $0, origin: layer.origin)
+                }
+            }
         }
+    }
+
+    public init(scenarios: [Scenario]) { self.init(layers: [Layer(scenarios)]) }
+
+    private init(entries: [Entry]) { self.entries = entries }
+
+    /// This engine with `layers` evaluated after its first `position` rules: the control API's
+    /// scenarios go between the global rule files and the presets a URL names.
+    public func inserting(_ layers: [Layer], at position: Int) -> RuleEngine {
+        guard !layers.isEmpty else { return self }
+        let inserted = RuleEngine(layers: layers).entries
+        let split = min(max(position, 0), entries.count)
+        return RuleEngine(entries: Array(entries[..<split]) + inserted + entries[split...])
     }
 
     public init(scenario: Scenario) { self.init(scenarios: [scenario]) }
@@ -40,13 +72,13 @@ public struct RuleEngine: Sendable {
     /// The fault plan for one request at instant `now` of the engine clock; updates the session's counters.
     public func plan(for facts: RequestFacts, state: inout SessionState, now: Duration) -> FaultPlan {
         state.begin(at: now)
-        let sessionTime = state.sessionTime(at: now)
         var plan = FaultPlan()
         for entry in entries {
             let rule = entry.rule
             let reference = entry.reference
-            guard rule.match.windowContains(sessionTime: sessionTime) else { continue }
-            let windowStart = (state.start ?? now) + (rule.match.after ?? .zero)
+            let origin = entry.origin ?? state.start ?? now
+            guard rule.match.windowContains(sessionTime: now - origin) else { continue }
+            let windowStart = origin + (rule.match.after ?? .zero)
 
             if let segmentAction = rule.action.playlist.first(where: \.isSegmentTargeted) {
                 guard evaluateSegmentTargeted(rule, reference, segmentAction, facts, windowStart, &plan) else { continue }

@@ -42,6 +42,13 @@ public struct SessionState: Sendable {
 
     public func matchCount(_ rule: RuleReference) -> Int { matches[rule] ?? 0 }
 
+    /// Forgets the request counters and attempts of the named scenarios: a scenario set again on a
+    /// running session counts from zero, like its clock.
+    public mutating func resetCounters(scenarios names: Set<String>) {
+        matches = matches.filter { !names.contains($0.key.scenario) }
+        attempts = attempts.filter { !names.contains($0.key.rule.scenario) }
+    }
+
     mutating func nextAttempt(_ rule: RuleReference, _ resource: String) -> Int {
         if attempts.count >= Self.attemptMemory { attempts.removeAll(keepingCapacity: true) }
         let key = AttemptKey(rule: rule, resource: resource)

@@ -18,14 +18,16 @@ struct ProxyHandler: Sendable {
     let rules: RuleBook
     let clock: any ChaosClock
     let records: RecordLog
+    let control: ControlLayers
     let rewrites: RewriteCache
     let historyNotice: LimitNotice
     let logger: Logger
 
     init(
         configuration: ProxyConfiguration, upstream: UpstreamClient, sessions: SessionStore, allowlist: HostAllowlist,
-        rules: RuleBook, clock: any ChaosClock, records: RecordLog, logger: Logger
+        rules: RuleBook, clock: any ChaosClock, records: RecordLog, control: ControlLayers, logger: Logger
     ) {
+        self.control = control
         self.configuration = configuration
         self.upstream = upstream
         self.sessions = sessions
@@ -96,7 +98,7 @@ struct ProxyHandler: Sendable {
             try await client.sendText(refusal.status, refusal.message)
             return .keepAlive
         }
-        let engine: RuleEngine
+        var engine: RuleEngine
         do {
             engine = try rules.engine(presets: path.presets)
         } catch {
@@ -104,6 +106,8 @@ struct ProxyHandler: Sendable {
             return .keepAlive
         }
         let session = sessions.session(for: path.session)
+        let layers = [control.layer, session.memory.withLockedValue { $0.layer }].compactMap { $0 }
+        if !layers.isEmpty { engine = engine.inserting(layers, at: rules.globalRuleCount) }
         var exchange = Exchange(
             client: client, draft: draft, path: path, target: target, hop: hop, location: location, session: session,
             engine: engine, tag: path.tag)

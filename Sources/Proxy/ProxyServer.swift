@@ -15,6 +15,9 @@ public final class ProxyServer: Sendable {
     public let rules: RuleBook
     /// Every request's record: the newest in memory, and a JSON Lines file with `eventsFile`.
     public let records: RecordLog
+    /// The rule clock (engine instants): API scenarios start their clock from it.
+    let clock: any ChaosClock
+    let control: ControlLayers
     /// The port actually bound (useful with port 0).
     public let port: Int
     private let serverChannel: Channel
@@ -41,6 +44,7 @@ public final class ProxyServer: Sendable {
         let allowlist = HostAllowlist(
             origins: configuration.allOrigins, learnedLimit: configuration.memory.maxLearnedHosts,
             notice: LimitNotice(configKey: "maxLearnedHosts", logger: logger))
+        let control = ControlLayers()
         let connections = ConnectionRegistry(
             limit: configuration.clients.maxConnections,
             notice: LimitNotice(configKey: "maxClientConnections", logger: logger))
@@ -50,7 +54,7 @@ public final class ProxyServer: Sendable {
             maxHeadBytes: configuration.clients.maxRequestHeadBytes)
         let handler = ProxyHandler(
             configuration: configuration, upstream: upstream, sessions: sessions,
-            allowlist: allowlist, rules: rules, clock: clock, records: records, logger: logger)
+            allowlist: allowlist, rules: rules, clock: clock, records: records, control: control, logger: logger)
         let channel: Channel
         do {
             channel = try await ServerBootstrap(group: group)
@@ -81,17 +85,21 @@ public final class ProxyServer: Sendable {
             throw BindError(description: "cannot listen on \(configuration.host):\(configuration.port): \(error)")
         }
         return ProxyServer(
-            configuration: configuration, rules: rules, records: records, sessions: sessions, allowlist: allowlist,
+            configuration: configuration, rules: rules, records: records, clock: clock, control: control,
+            sessions: sessions, allowlist: allowlist,
             connections: connections, channel: channel)
     }
 
     private init(
-        configuration: ProxyConfiguration, rules: RuleBook, records: RecordLog, sessions: SessionStore,
+        configuration: ProxyConfiguration, rules: RuleBook, records: RecordLog, clock: any ChaosClock,
+        control: ControlLayers, sessions: SessionStore,
         allowlist: HostAllowlist, connections: ConnectionRegistry, channel: Channel
     ) {
         self.configuration = configuration
         self.rules = rules
         self.records = records
+        self.clock = clock
+        self.control = control
         self.sessions = sessions
         self.allowlist = allowlist
         self.connections = connections

@@ -16,6 +16,8 @@ public final class Session: Sendable {
     struct Memory {
         var rules: SessionState
         var catalog = SessionCatalog()
+        /// The scenario the control API set on this session, with its clock origin.
+        var layer: RuleEngine.Layer?
     }
 
     init(id: String, now: Date, historyBytes: Int) {
@@ -25,12 +27,30 @@ public final class Session: Sendable {
     }
 
     public var requestCount: Int { counters.withLockedValue { $0 } }
+
+    /// The scenario set on this session through the control API (nil: none).
+    public var scenario: Scenario? { memory.withLockedValue { $0.layer?.scenarios.first } }
+
+    /// Sets (or with nil, clears) the session's own scenario. Its clock starts at `now`, and the
+    /// counters of the scenario it replaces and of the new one start from zero.
+    public func setScenario(_ scenario: Scenario?, now: Duration) {
+        memory.withLockedValue { memory in
+            var names = Set(memory.layer?.scenarios.map(\.name) ?? [])
+            if let scenario { names.insert(scenario.name) }
+            memory.rules.resetCounters(scenarios: names)
+            memory.layer = scenario.map { RuleEngine.Layer([$0], origin: now) }
+        }
+    }
     /// Playlists whose past versions the session keeps, and their bytes (for `freeze` and `lag`).
     public var historyCount: Int { memory.withLockedValue { $0.rules.histories.count } }
     public var historyBytes: Int { memory.withLockedValue { $0.rules.historyBytes } }
 
     func countRequest() {
         counters.withLockedValue { $0 += 1 }
+    }
+
+    func uncountRequest() {
+        counters.withLockedValue { $0 -= 1 }
     }
 }
 
@@ -86,6 +106,28 @@ public final class SessionStore: Sendable {
         return session
     }
 
+    /// The session `id` if it is alive, without counting a request.
+    public func existing(_ id: String) -> Session? {
+        let cutoff = now().addingTimeInterval(-idleTimeout)
+        return list.withLockedValue { list in
+            list.expire(olderThan: cutoff)
+            return list.peek(id)
+        }
+    }
+
+    /// The session `id`, created when needed, without counting a request (the control API).
+    public func create(_ id: String) -> Session {
+        let session = session(for: id)
+        session.uncountRequest()
+        return session
+    }
+
+    /// Forgets the session; its next request starts a new one. False when there was none.
+    @discardableResult
+    public func remove(_ id: String) -> Bool {
+        list.withLockedValue { $0.remove(id) }
+    }
+
     /// Live sessions, by id.
     public var all: [Session] {
         let cutoff = now().addingTimeInterval(-idleTimeout)
@@ -139,6 +181,14 @@ struct LRUList: @unchecked Sendable {
     /// Drops sessions last seen before `cutoff`: they sit at the old end.
     mutating func expire(olderThan cutoff: Date) {
         while let node = oldest, node.lastSeen < cutoff { remove(node) }
+    }
+
+    func peek(_ id: String) -> Session? { nodes[id]?.session }
+
+    mutating func remove(_ id: String) -> Bool {
+        guard let node = nodes[id] else { return false }
+        remove(node)
+        return true
     }
 
     mutating func removeLeastRecent() {

@@ -131,3 +131,28 @@ func statusCode(_ action: WireAction) -> Int? {
     if case .status(let code, _, _) = action { return code }
     return nil
 }
+
+@Suite struct LayerTests {
+    @Test func aLayerSetLaterHasItsOwnClock() throws {
+        let scenario = try RuleDecoder.decode(Array(#"{"name": "api", "description": "d", "rules": [{"id": "w", "match": {"kind": "segment", "after": "10s", "for": "5s"}, "action": {"status": 503}}]}"#.utf8), file: "api.json")
+        let engine = RuleEngine(layers: [RuleEngine.Layer([scenario], origin: .seconds(100))])
+        var state = SessionState(sessionID: "s")
+        let segment = RequestFacts(sessionID: "s", kind: .segment)
+        _ = engine.plan(for: segment, state: &state, now: .seconds(0))  // the session began at 0
+        #expect(engine.plan(for: segment, state: &state, now: .seconds(15)).response == nil, "15 s into the session, 5 s before the layer opened")
+        #expect(engine.plan(for: segment, state: &state, now: .seconds(110)).response != nil, "10 s after the layer was set")
+        #expect(engine.plan(for: segment, state: &state, now: .seconds(115)).response == nil, "its window closed")
+    }
+
+    @Test func resettingAScenarioRestartsItsCounters() throws {
+        let scenario = try RuleDecoder.decode(Array(#"{"name": "api", "description": "d", "rules": [{"id": "third", "match": {"kind": "segment", "requests": 3}, "action": {"status": 503}}]}"#.utf8), file: "api.json")
+        let engine = RuleEngine(scenarios: [scenario])
+        var state = SessionState(sessionID: "s")
+        let segment = RequestFacts(sessionID: "s", kind: .segment)
+        let first = (0..<3).map { engine.plan(for: segment, state: &state, now: .seconds($0)).response != nil }
+        #expect(first == [false, false, true])
+        state.resetCounters(scenarios: ["api"])
+        let again = (0..<3).map { engine.plan(for: segment, state: &state, now: .seconds(10 + $0)).response != nil }
+        #expect(again == [false, false, true])
+    }
+}
