@@ -28,7 +28,7 @@ final class RecordDraft: @unchecked Sendable {
             id: id, time: time, session: session, client: Self.address(client.channel.remoteAddress),
             method: head.method.rawValue, path: head.uri,
             kind: tag.map { $0.kind.ruleKind.rawValue }, variant: tag?.variant, rendition: tag?.rendition,
-            copy: tag?.backup == true ? "backup" : nil, msn: tag?.msn, part: tag?.part, upstream: upstream,
+            iFrameVariant: tag?.iFrameVariant, copy: tag?.backup == true ? "backup" : nil, msn: tag?.msn, part: tag?.part, upstream: upstream,
             matchedRules: plan.matchedRules.map(\.description),
             decidingRules: .init(
                 response: plan.responseRule?.description, delay: plan.delayRule?.description,

@@ -21,6 +21,8 @@ public struct RequestRecord: Sendable, Codable, Equatable {
     public var kind: String?
     public var variant: Int?
     public var rendition: Int?
+    /// The I-frame playlist's index in the master (`EXT-X-I-FRAME-STREAM-INF`), for its requests.
+    public var iFrameVariant: Int?
     /// "backup" for the redundant copy the `backupVariants` fault adds; nil for the primary.
     public var copy: String?
     public var msn: Int?
@@ -91,13 +93,14 @@ public struct RequestRecord: Sendable, Codable, Equatable {
 
     public init(
         id: UInt64, time: Date, session: String, client: String, method: String, path: String,
-        kind: String? = nil, variant: Int? = nil, rendition: Int? = nil, copy: String? = nil, msn: Int? = nil,
+        kind: String? = nil, variant: Int? = nil, rendition: Int? = nil, iFrameVariant: Int? = nil, copy: String? = nil, msn: Int? = nil,
         part: Int? = nil, upstream: Upstream? = nil, matchedRules: [String] = [], decidingRules: DecidingRules = .init(),
         actions: [String] = [], status: Int? = nil, bytesSent: Int = 0, ending: Ending = .complete, duration: Double = 0,
         requestHeaders: [Header] = [], responseHeaders: [Header] = []
     ) {
         self.id = id; self.time = time; self.session = session; self.client = client; self.method = method
-        self.path = path; self.kind = kind; self.variant = variant; self.rendition = rendition; self.copy = copy
+        self.path = path; self.kind = kind; self.variant = variant; self.rendition = rendition
+        self.iFrameVariant = iFrameVariant; self.copy = copy
         self.msn = msn; self.part = part; self.upstream = upstream; self.matchedRules = matchedRules
         self.decidingRules = decidingRules; self.actions = actions; self.status = status; self.bytesSent = bytesSent
         self.ending = ending; self.duration = duration; self.requestHeaders = requestHeaders

@@ -1,0 +1,97 @@
+import Foundation
+
+extension RequestRecord {
+    /// Status ≥ 400, no status at all (hang, reset before headers), or a response that did not end complete.
+    var countsAsFailure: Bool {
+        guard let status else { return true }
+        return status >= 400 || ending != .complete
+    }
+
+    /// Kinds whose failure can stop playback; session data and steering failures are never fatal
+    /// (error-paths §1).
+    var mattersForPlayback: Bool { kind != "sessionData" && kind != "steering" }
+
+    var isSegment: Bool { kind == "segment" }
+
+    var isBackup: Bool { copy == "backup" }
+
+    /// The path without its query (blocking-reload parameters, tokens).
+    var bareRequestPath: String {
+        path.firstIndex(of: "?").map { String(path[..<$0]) } ?? path
+    }
+
+    var isBlockingReload: Bool { path.contains("_HLS_msn=") }
+
+    /// The end of the request, or of its response.
+    var responseEnd: Date { time.addingTimeInterval(max(duration, 0)) }
+
+    var reportResource: ReactionReport.Resource {
+        .init(kind: kind, variant: variant, rendition: rendition, copy: copy, msn: msn, part: part, path: bareRequestPath)
+    }
+
+    /// Two requests for the same resource have equal keys: playlists and numbered segments by kind,
+    /// variant or rendition, copy, MSN and part (a byte-range segment shares its path with others);
+    /// everything else by path without the query.
+    var resourceKey: ReactionReport.ResourceKey {
+        switch kind {
+        case "master", "media":
+            ReactionReport.ResourceKey(kind: kind, variant: variant, rendition: rendition, copy: copy)
+        case "segment" where msn != nil:
+            ReactionReport.ResourceKey(kind: kind, variant: variant, rendition: rendition, copy: copy, msn: msn, part: part)
+        default:
+            ReactionReport.ResourceKey(kind: kind, path: bareRequestPath)
+        }
+    }
+
+    /// Orders records by time, then id.
+    static func chronological(_ a: RequestRecord, _ b: RequestRecord) -> Bool {
+        (a.time, a.id) < (b.time, b.id)
+    }
+}
+
+extension ReactionReport {
+    /// Equal for two requests of the same resource (see `RequestRecord.resourceKey`).
+    struct ResourceKey: Hashable {
+        var kind: String?
+        var variant: Int?
+        var rendition: Int?
+        var copy: String?
+        var msn: Int?
+        var part: Int?
+        var path: String?
+    }
+}
+
+extension ReactionReport.Resource {
+    /// "segment 42 of variant 2", "the media playlist of rendition 1 (backup copy)", "the master playlist".
+    public var words: String {
+        let owner = variant.map { " of variant \($0)" } ?? rendition.map { " of rendition \($0)" } ?? ""
+        let backup = copy == "backup" ? " (backup copy)" : ""
+        switch kind {
+        case "segment":
+            guard let msn else { return "a segment" + owner + backup }
+            return "segment \(msn)" + (part.map { " part \($0)" } ?? "") + owner + backup
+        case "media": return "the media playlist" + owner + backup
+        case "master": return "the master playlist"
+        case "init": return "the init section" + owner + backup
+        case "key": return "the key" + owner + backup
+        case "sessionData": return "the session data"
+        case "steering": return "the steering manifest"
+        default: return path
+        }
+    }
+}
+
+extension ReactionReport.Incident {
+    init(_ record: RequestRecord) {
+        self.init(record: record.id, time: record.time, resource: record.reportResource, status: record.status,
+                  ending: record.ending, actions: record.actions)
+    }
+
+    /// "the first 503 (segment 8 of variant 2)", "the first fault (delay 2s on segment 8 of variant 2)".
+    var words: String {
+        if let status, status >= 400 { return "the first \(status) (\(resource.words))" }
+        let what = actions.isEmpty ? (status == nil ? "no response" : ending.rawValue) : actions.joined(separator: ", ")
+        return "the first \(actions.isEmpty ? "failure" : "fault") (\(what) on \(resource.words))"
+    }
+}
