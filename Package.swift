@@ -43,8 +43,14 @@ let package = Package(
             dependencies: ["HLS", logging] + nio,
             resources: [.copy("Media")]
         ),
+        // The presets of rules/ compiled into the binary (`BuiltInPresets.files`), so that a copied
+        // binary has them: the EmbedPresets plugin runs PresetGen over rules/*.json at build time
+        // (Sources/Presets/rules is a symbolic link to rules/).
+        .executableTarget(name: "PresetGen", path: "Sources/PresetGen"),
+        .plugin(name: "EmbedPresets", capability: .buildTool(), dependencies: ["PresetGen"], path: "Sources/EmbedPresets"),
+        .target(name: "Presets", exclude: ["rules/README.md", "rules/schema.json"], plugins: ["EmbedPresets"]),
         // Data plane: sessions, request classification, fault plans on the wire.
-        .target(name: "Proxy", dependencies: ["HLS", "Chaos", "Records", "Upstream", logging] + nio),
+        .target(name: "Proxy", dependencies: ["HLS", "Chaos", "Records", "Upstream", "Presets", logging] + nio),
         .executableTarget(
             name: "hlschaos",
             dependencies: [
@@ -61,6 +67,7 @@ let package = Package(
         .testTarget(name: "DemoOriginTests", dependencies: ["DemoOrigin", "HLS"] + nio),
         // Runs the built `hlschaos` binary: exit codes, messages, signals, reloads.
         .testTarget(name: "CLITests", dependencies: ["TestSupport"]),
+        .testTarget(name: "RuleBookTests", dependencies: ["Proxy", "Presets", "Chaos", logging]),
         .testTarget(name: "ProxyTests", dependencies: ["Proxy", "DemoOrigin", "Upstream", "HLS", "Chaos", "Records", "TestSupport"] + nio),
     ],
     swiftLanguageModes: [.v6]

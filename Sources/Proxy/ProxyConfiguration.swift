@@ -23,7 +23,8 @@ public struct ProxyConfiguration: Sendable {
     public var upstream = UpstreamConfiguration()
     /// Rule files (scenarios) applied to every session.
     public var ruleFiles: [String] = []
-    /// Folder of presets (`*.json`) a device URL can pick by name.
+    /// Folder of extra presets (`*.json`): they add to the built-in presets (rules/ of the
+    /// repository, compiled in) and replace a built-in of the same name.
     public var presetDirectory: String?
     public var logLevel: String = "info"
     /// Every request's record is appended to this file as JSON Lines (`--events FILE`).

@@ -102,7 +102,8 @@ struct ProxyHandler: Sendable {
         do {
             engine = try rules.engine(presets: path.presets)
         } catch {
-            try await client.sendText(.notFound, error.description)
+            let status: HTTPResponseStatus = if case .tooMany = error { .badRequest } else { .notFound }
+            try await client.sendText(status, error.description)
             return .keepAlive
         }
         let session = sessions.session(for: path.session)

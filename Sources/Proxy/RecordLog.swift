@@ -6,7 +6,7 @@ import Synchronization
 
 /// Where request records go when their response ends: one ring of the newest records of every
 /// session (bounded by `capacity`, about 700 bytes a record; a session's records are read off it
-/// by id), the log (one `fault` line per faulted request; every request at debug), an optional
+/// by id), the log (at debug, a `fault` or `request` line each), an optional
 /// JSON Lines file that keeps everything, and live subscribers.
 public final class RecordLog: Sendable {
     public static let defaultCapacity = 50_000
@@ -73,10 +73,9 @@ public final class RecordLog: Sendable {
         let listeners = subscribers.withLockedValue { $0.isEmpty ? [] : Array($0.values) }
         for listener in listeners { listener.yield(record) }
         file?.write(record)
-        if record.isFaulted {
-            logger.info("fault", metadata: Self.metadata(record))
-        } else if logger.logLevel <= .debug {
-            logger.debug("request", metadata: Self.metadata(record))
+        // The terminal gets its own compact lines (RecordPrinter); the log has them at debug.
+        if logger.logLevel <= .debug {
+            logger.debug(record.isFaulted ? "fault" : "request", metadata: Self.metadata(record))
         }
     }
 

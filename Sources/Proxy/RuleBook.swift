@@ -2,23 +2,44 @@ import Chaos
 import Foundation
 import Logging
 import NIOConcurrencyHelpers
+import Presets
 
-/// The rules in force: the scenarios given with `--rules` (every session) plus presets from the
-/// preset folder that a device URL picks by name (`/s/tv1+segment-503/…`). Rule files are re-read
-/// when they change or on `reload()`; a file that no longer validates leaves the running rules in
-/// place and the problems are logged.
+/// The rules in force: the scenarios given with `--rules` (every session) plus the presets a
+/// device URL picks by name (`/s/tv1+status-503/…`). Presets are the files of `rules/` built into
+/// the binary, added to and overridden by name by the `*.json` files of the preset folder, if one
+/// is given. Files are re-read when they change or on `reload()`: a rule file that no longer
+/// validates leaves the running rules in place, a preset file that no longer parses leaves its
+/// previous version (or the built-in one) in place; the problems are logged.
 public final class RuleBook: Sendable {
     public let ruleFiles: [String]
+    /// Extra presets; nil: the built-in presets only.
     public let presetDirectory: String?
+    /// Most distinct presets one device URL may pick.
+    public let maxPresetsPerURL: Int
+    /// Most preset combinations whose engines are kept; the least recently used one goes first.
+    public let engineCacheCapacity: Int
     private let logger: Logger
+    private let builtIns: [String: Scenario]
     private let state = NIOLockedValueBox(State())
 
     private struct State {
         var scenarios: [Scenario] = []
         var stamps: [String: FileStamp] = [:]
+        /// The last version of each preset folder file that parsed, by preset name.
+        var folderPresets: [String: Scenario] = [:]
+        /// nil: the folder cannot be listed.
+        var presetStamps: [String: FileStamp]? = [:]
+        /// Built-ins overridden and extended by `folderPresets`.
         var presets: [String: Scenario] = [:]
-        var presetStamps: [String: FileStamp] = [:]
-        var engines: [String: RuleEngine] = [:]
+        var presetSummary = ""
+        var engines: [String: CachedEngine] = [:]
+        var useClock: UInt64 = 0
+        var evictionLogged = false
+    }
+
+    private struct CachedEngine {
+        var engine: RuleEngine
+        var lastUse: UInt64
     }
 
     public struct UnknownPreset: Error, CustomStringConvertible {
@@ -30,74 +51,171 @@ public final class RuleBook: Sendable {
         }
     }
 
-    /// Loads every file; throws (with every problem of every file) when one does not validate.
-    public init(ruleFiles: [String], presetDirectory: String?, logger: Logger = Logger(label: "hlschaos.rules")) throws(RuleFileError) {
+    public struct TooManyPresets: Error, CustomStringConvertible {
+        /// Distinct presets in the URL.
+        public var given: Int
+        public var limit: Int
+        public var description: String {
+            "too many presets in one URL: \(given) given, at most \(limit) can be combined"
+        }
+    }
+
+    /// Why the presets of a device URL cannot be used: an unknown name (404) or too many (400).
+    public enum PresetSelectionError: Error, CustomStringConvertible {
+        case unknown(UnknownPreset)
+        case tooMany(TooManyPresets)
+
+        public var description: String {
+            switch self {
+            case .unknown(let error): error.description
+            case .tooMany(let error): error.description
+            }
+        }
+    }
+
+    /// Loads every file; throws (with every problem of every file) when a rule file does not
+    /// validate. Preset problems are logged, not thrown: that preset is left out (or stays built in).
+    public init(
+        ruleFiles: [String],
+        presetDirectory: String? = nil,
+        maxPresetsPerURL: Int = 8,
+        engineCacheCapacity: Int = 256,
+        builtInPresets: [(name: String, bytes: [UInt8])] = BuiltInPresets.files,
+        logger: Logger = Logger(label: "hlschaos.rules")
+    ) throws(RuleFileError) {
         self.ruleFiles = ruleFiles
         self.presetDirectory = presetDirectory
+        self.maxPresetsPerURL = max(maxPresetsPerURL, 1)
+        self.engineCacheCapacity = max(engineCacheCapacity, 1)
         self.logger = logger
+        var builtIns: [String: Scenario] = [:]
+        for file in builtInPresets {
+            do {
+                builtIns[file.name] = try RuleDecoder.decode(file.bytes, file: "built-in preset \(file.name).json")
+            } catch {
+                logger.error("preset not loaded: \(error.problems.map(\.description).joined(separator: "; "))")
+            }
+        }
+        self.builtIns = builtIns
         let (scenarios, stamps, problems) = Self.read(ruleFiles)
         if !problems.isEmpty { throw RuleFileError(problems: problems) }
-        let presets = Self.readPresets(presetDirectory, logger: logger)
+        let presetStamps = Self.presetStamps(presetDirectory)
+        let folder = readPresets(stamps: presetStamps ?? [:], previous: [:])
+        let summary = Self.summary(builtIns: builtIns, folder: folder, directory: presetDirectory, readable: presetStamps != nil)
         state.withLockedValue {
             $0.scenarios = scenarios
             $0.stamps = stamps
-            $0.presets = presets
-            $0.presetStamps = Self.presetStamps(presetDirectory)
+            $0.folderPresets = folder
+            $0.presetStamps = presetStamps
+            $0.presets = builtIns.merging(folder) { _, fromFolder in fromFolder }
+            $0.presetSummary = summary
         }
+        logger.info("\(summary)")
     }
 
     public var scenarios: [Scenario] { state.withLockedValue { $0.scenarios } }
     public var presetNames: [String] { state.withLockedValue { $0.presets.keys.sorted() } }
+    /// "33 presets: 31 built in, 3 from DIR (overriding: gap)": what start-up and reloads log.
+    public var presetSummary: String { state.withLockedValue { $0.presetSummary } }
+    /// Engines cached, one per distinct preset combination asked for (metrics, tests).
+    public var engineCacheCount: Int { state.withLockedValue { $0.engines.count } }
+    /// The preset combinations whose engines are cached, sorted (tests).
+    var cachedPresetCombinations: [String] { state.withLockedValue { $0.engines.keys.sorted() } }
 
-    /// The engine for a session: the global scenarios followed by the presets it asked for.
-    public func engine(presets names: [String]) throws(UnknownPreset) -> RuleEngine {
+    /// The engine for a session: the global scenarios followed by the presets it asked for, each
+    /// once, in the order first named.
+    public func engine(presets requested: [String]) throws(PresetSelectionError) -> RuleEngine {
+        var seen = Set<String>()
+        let names = requested.filter { seen.insert($0).inserted }
+        guard names.count <= maxPresetsPerURL else {
+            throw .tooMany(TooManyPresets(given: names.count, limit: maxPresetsPerURL))
+        }
         let key = names.joined(separator: "+")
-        let result: Result<RuleEngine, UnknownPreset> = state.withLockedValue { state in
-            if let cached = state.engines[key] { return .success(cached) }
+        let capacity = engineCacheCapacity
+        let (result, evicted) = state.withLockedValue { state -> (Result<RuleEngine, PresetSelectionError>, Bool) in
+            state.useClock &+= 1
+            if let cached = state.engines[key] {
+                state.engines[key]?.lastUse = state.useClock
+                return (.success(cached.engine), false)
+            }
             var scenarios = state.scenarios
             for name in names {
                 guard let preset = state.presets[name] else {
-                    return .failure(UnknownPreset(name: name, available: state.presets.keys.sorted()))
+                    return (.failure(.unknown(UnknownPreset(name: name, available: state.presets.keys.sorted()))), false)
                 }
                 scenarios.append(preset)
             }
             let engine = RuleEngine(scenarios: scenarios)
-            state.engines[key] = engine
-            return .success(engine)
+            var firstEviction = false
+            if state.engines.count >= capacity,
+               let oldest = state.engines.min(by: { $0.value.lastUse < $1.value.lastUse })?.key {
+                state.engines.removeValue(forKey: oldest)
+                firstEviction = !state.evictionLogged
+                state.evictionLogged = true
+            }
+            state.engines[key] = CachedEngine(engine: engine, lastUse: state.useClock)
+            return (.success(engine), firstEviction)
+        }
+        if evicted {
+            logger.notice("""
+                more than \(capacity) preset combinations in use: the least recently used ones are \
+                rebuilt when asked for again, with fresh counters (config "engineCacheSize")
+                """)
         }
         return try result.get()
     }
 
-    /// Re-reads the rule files (all of them, or only those whose modification time changed).
-    /// Returns the problems that kept the running rules in place; empty when the reload happened.
+    /// Re-reads the rule files and the preset folder (all of them, or only when a modification
+    /// time changed). Returns the problems that kept running rules or presets in place; empty
+    /// when everything was read.
     @discardableResult
     public func reload(onlyIfChanged: Bool = false) -> [RuleProblem] {
-        if onlyIfChanged {
-            let (known, knownPresets) = state.withLockedValue { ($0.stamps, $0.presetStamps) }
-            let changed = ruleFiles.contains { FileStamp(path: $0) != known[$0] }
-                || Self.presetStamps(presetDirectory) != knownPresets
-            guard changed else { return [] }
+        let (knownStamps, knownPresetStamps, previousFolder, previousSummary) = state.withLockedValue {
+            ($0.stamps, $0.presetStamps, $0.folderPresets, $0.presetSummary)
         }
-        let (scenarios, stamps, problems) = Self.read(ruleFiles)
         let presetStamps = Self.presetStamps(presetDirectory)
-        guard problems.isEmpty else {
-            state.withLockedValue {  // do not report the same broken file every second
-                $0.stamps = stamps
-                $0.presetStamps = presetStamps
+        let rulesChanged = !onlyIfChanged || ruleFiles.contains { FileStamp(path: $0) != knownStamps[$0] }
+        let presetsChanged = !onlyIfChanged || presetStamps != knownPresetStamps
+        guard rulesChanged || presetsChanged else { return [] }
+
+        var problems: [RuleProblem] = []
+        var newScenarios: [Scenario]?
+        var newStamps = knownStamps
+        if rulesChanged {
+            let (scenarios, stamps, ruleProblems) = Self.read(ruleFiles)
+            newStamps = stamps  // do not report the same broken file every second
+            if ruleProblems.isEmpty {
+                newScenarios = scenarios
+            } else {
+                for problem in ruleProblems { logger.error("rules not reloaded, the running rules stay: \(problem)") }
+                problems += ruleProblems
             }
-            for problem in problems { logger.error("rules not reloaded, the running rules stay: \(problem)") }
-            return problems
         }
-        let presets = Self.readPresets(presetDirectory, logger: logger)
-        state.withLockedValue {
-            $0.scenarios = scenarios
-            $0.stamps = stamps
-            $0.presets = presets
-            $0.presetStamps = presetStamps
-            $0.engines = [:]
+        var newFolder: [String: Scenario]?
+        if presetsChanged {
+            var presetProblems: [RuleProblem] = []
+            newFolder = readPresets(stamps: presetStamps ?? [:], previous: previousFolder, problems: &presetProblems)
+            problems += presetProblems
         }
-        logger.info("rules reloaded: \(scenarios.map(\.name).joined(separator: ", "))")
-        return []
+        let summary = newFolder.map {
+            Self.summary(builtIns: builtIns, folder: $0, directory: presetDirectory, readable: presetStamps != nil)
+        }
+        state.withLockedValue { state in
+            state.stamps = newStamps
+            state.presetStamps = presetStamps
+            if let newScenarios { state.scenarios = newScenarios }
+            if let newFolder {
+                state.folderPresets = newFolder
+                state.presets = builtIns.merging(newFolder) { _, fromFolder in fromFolder }
+            }
+            if let summary { state.presetSummary = summary }
+            if newScenarios != nil || newFolder != nil { state.engines = [:] }
+        }
+        if let newScenarios {
+            logger.info("rules reloaded: \(newScenarios.map(\.name).joined(separator: ", "))")
+        }
+        if let summary, summary != previousSummary { logger.info("\(summary)") }
+        return problems
     }
 
     /// Polls the rule files' modification times until the task is cancelled.
@@ -118,27 +236,60 @@ public final class RuleBook: Sendable {
         }
     }
 
-    /// Presets are the valid `*.json` files of the folder, by file name without `.json`.
-    private static func readPresets(_ directory: String?, logger: Logger) -> [String: Scenario] {
-        guard let directory, let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [:] }
+    private func readPresets(stamps: [String: FileStamp], previous: [String: Scenario]) -> [String: Scenario] {
+        var problems: [RuleProblem] = []
+        return readPresets(stamps: stamps, previous: previous, problems: &problems)
+    }
+
+    /// The preset folder's `*.json` files (`stamps` lists them), by file name without `.json`. A
+    /// file that does not parse keeps its `previous` version; without one, the built-in preset of
+    /// that name (if any) stays in force.
+    private func readPresets(stamps: [String: FileStamp], previous: [String: Scenario], problems: inout [RuleProblem]) -> [String: Scenario] {
+        guard let directory = presetDirectory else { return [:] }
         var presets: [String: Scenario] = [:]
-        for name in names.sorted() where name.hasSuffix(".json") && name != "schema.json" {
-            let path = (directory as NSString).appendingPathComponent(name)
+        for file in stamps.keys.sorted() {
+            let name = String(file.dropLast(5))
+            let path = (directory as NSString).appendingPathComponent(file)
             do {
-                presets[String(name.dropLast(5))] = try RuleDecoder.decodeFile(atPath: path)
+                presets[name] = try RuleDecoder.decodeFile(atPath: path)
             } catch {
-                logger.warning("preset \(name) skipped: \(error)")
+                problems += error.problems
+                let kept: String
+                if let old = previous[name] {
+                    presets[name] = old
+                    kept = "its previous version stays in force"
+                } else if builtIns[name] != nil {
+                    kept = "the built-in preset \(name) stays in force"
+                } else {
+                    kept = "no preset \(name) until it is fixed"
+                }
+                let detail = error.problems.map { "\($0.path): \($0.message)" }.joined(separator: "; ")
+                logger.error("preset file \(path) not loaded, \(kept): \(detail)")
             }
         }
         return presets
     }
 
-    /// Modification times of the preset folder's JSON files: a preset edited, added or removed
-    /// while the proxy runs is picked up like a `--rules` file.
-    private static func presetStamps(_ directory: String?) -> [String: FileStamp] {
-        guard let directory, let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [:] }
+    static func summary(builtIns: [String: Scenario], folder: [String: Scenario], directory: String?, readable: Bool) -> String {
+        let total = builtIns.keys.count + folder.keys.filter { builtIns[$0] == nil }.count
+        var text = "\(total) presets: \(builtIns.count) built in"
+        if let directory {
+            text += ", \(folder.count) from \(directory)"
+            if !readable { text += " (the folder cannot be read)" }
+            let overridden = folder.keys.filter { builtIns[$0] != nil }.sorted()
+            if !overridden.isEmpty { text += " (overriding: \(overridden.joined(separator: ", ")))" }
+        }
+        return text
+    }
+
+    /// Modification times of the preset folder's JSON files (not `schema.json`), by file name: a
+    /// preset edited, added or removed while the proxy runs is picked up like a `--rules` file.
+    /// nil when the folder cannot be listed.
+    private static func presetStamps(_ directory: String?) -> [String: FileStamp]? {
+        guard let directory else { return [:] }
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return nil }
         var stamps: [String: FileStamp] = [:]
-        for name in names where name.hasSuffix(".json") {
+        for name in names where name.hasSuffix(".json") && name != "schema.json" {
             stamps[name] = FileStamp(path: (directory as NSString).appendingPathComponent(name))
         }
         return stamps

@@ -29,6 +29,9 @@ final class CurlLoop: @unchecked Sendable {
     let handles: EasyHandlePool
 
     // Curl thread only.
+    /// Keyed by easy handle, but handles are pooled: once a transfer has finished, its handle may
+    /// already carry the next transfer. A command or deadline about a transfer therefore acts only
+    /// while `isActive(transfer)`; a late cancel or unpause must not touch the handle's new owner.
     private var active: [UnsafeMutableRawPointer: Transfer] = [:]
     private var awaitingHead: [Transfer] = []
     /// Transfers whose consumer is woken when the current pass ends.
@@ -121,7 +124,7 @@ final class CurlLoop: @unchecked Sendable {
                 switch command {
                 case let .add(transfer): add(transfer)
                 case let .unpause(transfer):
-                    if active[transfer.handle] != nil { _ = cs_easy_unpause(transfer.handle) }
+                    if isActive(transfer) { _ = cs_easy_unpause(transfer.handle) }
                 case let .remove(transfer): remove(transfer, error: nil)
                 case .shutdown: stop = true
                 }
@@ -149,9 +152,14 @@ final class CurlLoop: @unchecked Sendable {
         awaitingHead.append(transfer)
     }
 
+    private func isActive(_ transfer: Transfer) -> Bool {
+        active[transfer.handle] === transfer
+    }
+
     /// Takes the transfer out of the multi handle now. With an error, the transfer fails with it.
     private func remove(_ transfer: Transfer, error: UpstreamError?) {
-        guard active.removeValue(forKey: transfer.handle) != nil else { return }
+        guard isActive(transfer) else { return }
+        active.removeValue(forKey: transfer.handle)
         activeCount.store(active.count, ordering: .relaxed)
         _ = curl_multi_remove_handle(multi, transfer.handle)
         if let error { transfer.fail(error) }
@@ -178,7 +186,7 @@ final class CurlLoop: @unchecked Sendable {
         var index = 0
         while index < awaitingHead.count {
             let transfer = awaitingHead[index]
-            guard active[transfer.handle] != nil,
+            guard isActive(transfer),
                   let deadline = transfer.firstByteDeadline(timeoutNs: firstByteTimeoutNs, nowNs: now)
             else {
                 awaitingHead.swapAt(index, awaitingHead.count - 1)

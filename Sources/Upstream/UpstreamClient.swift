@@ -2,7 +2,8 @@
 /// serves every request; connections are pooled per host and reused.
 public final class UpstreamClient: Sendable {
     public let configuration: UpstreamConfiguration
-    private let loop: CurlLoop
+    /// Internal for tests that drive transfers and loop commands directly.
+    let loop: CurlLoop
 
     /// Starts the curl thread.
     public init(configuration: UpstreamConfiguration = .init()) throws(UpstreamError) {

@@ -40,7 +40,7 @@ import TestSupport
         let proxy = CLI.Running(["serve", "--upstream", origin.baseURL, "--host", "127.0.0.1", "--port", "0"])
         try proxy.start()
         #expect(await proxy.waitForOutput(containing: "listening"))
-        let port = try #require(proxy.port(after: "listening on 127.0.0.1:"))
+        let port = try #require(proxy.port(after: "hlschaos listening on 127.0.0.1:"))
         async let download = RawHTTP.get(port: port, "/slow.ts")
         try await Task.sleep(for: .milliseconds(500))
         proxy.signal(SIGTERM)
@@ -66,7 +66,7 @@ import TestSupport
         let proxy = CLI.Running(["serve", "--upstream", origin.baseURL, "--host", "127.0.0.1", "--port", "0", "--rules", path])
         try proxy.start()
         #expect(await proxy.waitForOutput(containing: "listening"))
-        let port = try #require(proxy.port(after: "listening on 127.0.0.1:"))
+        let port = try #require(proxy.port(after: "hlschaos listening on 127.0.0.1:"))
         #expect(try await RawHTTP.get(port: port, "/a.m3u8").status == 500)
 
         try await Task.sleep(for: .milliseconds(1100))  // a new modification time

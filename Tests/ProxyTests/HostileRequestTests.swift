@@ -23,6 +23,23 @@ import TestSupport
         }
     }
 
+    @Test func presetListsAreBounded() async throws {
+        let origin = try await TestOrigin.start()
+        HLSFixture.install(on: origin)
+        let proxy = try await ProxyHarness.start(upstreamURL: origin.baseURL)
+        let nine = ["gap", "status-503", "status-404", "status-410", "status-500", "status-502", "status-504", "strip-variant", "live-lag"]
+        let tooMany = try await proxy.get("/s/tv+" + nine.joined(separator: "+") + "/v0/seg1.ts")
+        #expect(tooMany.status == 400)
+        #expect(tooMany.text.contains("9 given, at most 8"), "\(tooMany.text)")
+        let repeated = try await proxy.get("/s/tv+" + Array(repeating: "gap", count: 20).joined(separator: "+") + "/v0/seg1.ts")
+        #expect(repeated.status == 200, "a name given twice applies once")
+        let unknown = try await proxy.get("/s/tv+status-50/v0/seg1.ts")
+        #expect(unknown.status == 404)
+        #expect(unknown.text.contains("status-503"), "suggests or lists the presets: \(unknown.text)")
+        await proxy.stop()
+        try await origin.shutdown()
+    }
+
     @Test func malformedRangesAreRefusedBeforeTheOrigin() async throws {
         let origin = try await TestOrigin.start()
         HLSFixture.install(on: origin)

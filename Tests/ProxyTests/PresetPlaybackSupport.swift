@@ -33,7 +33,7 @@ enum PresetPlayback {
 
     /// The proxy in front of a fresh demo origin, with the repository's presets.
     static func startProxy() async throws -> ProxyHarness {
-        try await ProxyHarness.startWithDemo(presets: presetDirectory)
+        try await ProxyHarness.startWithDemo()
     }
 
     /// `/s/<session>+<preset><stream>` on the proxy.

@@ -1,0 +1,36 @@
+import Testing
+import TestSupport
+@testable import Upstream
+
+/// Easy handles are pooled: a command queued for a transfer that has finished (a late cancel, a
+/// late unpause) must not reach the next transfer that got the same handle.
+@Suite struct HandleReuseTests {
+    @Test(.timeLimit(.minutes(1)))
+    func aLateRemoveOrUnpauseOfAFinishedTransferLeavesTheNextTransferOnItsHandleAlone() async throws {
+        // A small high watermark: B stops reading its large body until the consumer takes some.
+        try await withOrigin(configuration: .init(bufferHighWatermark: 16 * 1024)) { origin, client in
+            origin.route("/a.ts", .generated(size: 50_000))
+            origin.route("/b.ts", .generated(size: 2_000_000))
+            let request = { (path: String) in UpstreamRequest(url: origin.baseURL + path) }
+
+            let a = try Transfer(request: request("/a.ts"), configuration: client.configuration, loop: client.loop)
+            let first = try await a.start().get()
+            #expect(try await readPattern(first.body) == (50_000, true))
+
+            // B takes A's handle back from the pool and is running (its head arrived; most of its
+            // body is still with the origin, so it cannot finish before the commands below).
+            let b = try Transfer(request: request("/b.ts"), configuration: client.configuration, loop: client.loop)
+            #expect(b.handle == a.handle)
+            #expect(client.easyHandlesCreated == 1)
+            let second = try await b.start().get()
+            #expect(second.status == 200)
+
+            // What A's late cancel and a late unpause queue. Reading B's body queues B's unpause
+            // after them, so both are processed while B runs.
+            client.loop.enqueue(.unpause(a))
+            client.loop.enqueue(.remove(a))
+            #expect(try await readPattern(second.body) == (2_000_000, true))
+            #expect(client.activeTransferCount == 0)
+        }
+    }
+}
