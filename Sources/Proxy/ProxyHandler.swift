@@ -260,6 +260,9 @@ struct ProxyHandler: Sendable {
         do {
             let response = try await upstream.fetch(request)
             exchange.draft.upstream?.status = response.status
+            exchange.draft.upstream?.connect = response.timings.connect
+            exchange.draft.upstream?.firstByte = response.timings.firstByte
+            exchange.draft.upstreamBody = response.body
             if response.effectiveURL != exchange.location.url { exchange.draft.upstream?.url = response.effectiveURL }
             return response
         } catch {

@@ -2,6 +2,7 @@ import Chaos
 import Foundation
 import NIOCore
 import Records
+import Upstream
 
 /// The record of one request while it is being answered: each step of `ProxyHandler` writes what
 /// it learnt (session, resource, plan, upstream outcome, how a fault ended the response), and
@@ -14,12 +15,16 @@ final class RecordDraft: @unchecked Sendable {
     var tag: ResourceTag?
     var plan = FaultPlan()
     var upstream: RequestRecord.Upstream?
+    /// The upstream body, for curl's total time once it has ended.
+    var upstreamBody: UpstreamBody?
     /// Set where a fault or a failure ends the response in a way of its own.
     var ending: RequestRecord.Ending?
 
     func record(id: UInt64, client: ClientChannel, ending fallback: RequestRecord.Ending) -> RequestRecord {
         let head = client.requestHead
         let sent = client.progress
+        var upstream = upstream
+        if let total = upstreamBody?.totalSeconds { upstream?.total = total }
         var requestHeaders: [RequestRecord.Header] = []
         for name in ["range", "user-agent"] {
             if let value = head.headers.first(name: name) { requestHeaders.append(.init(name, value)) }

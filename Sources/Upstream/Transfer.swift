@@ -45,6 +45,7 @@ final class Transfer: @unchecked Sendable {
         var end: Result<Void, UpstreamError>?
         var bodyWaiter: ChunkContinuation?
         var cancelled = false
+        var totalSeconds: Double?
     }
 
     private let shared = Locked(Shared())
@@ -334,6 +335,9 @@ final class Transfer: @unchecked Sendable {
             effectiveURL: lastRedirectNs > 0 ? handle.curlInfoString(CURLINFO_EFFECTIVE_URL) ?? url : url,
             httpVersion: parser.httpVersion,
             reusedConnection: handle.curlInfoLong(CURLINFO_NUM_CONNECTS) == 0,
+            timings: UpstreamTimings(
+                connect: Self.seconds(handle.curlInfoOff(CURLINFO_CONNECT_TIME_T)),
+                firstByte: Self.seconds(handle.curlInfoOff(CURLINFO_STARTTRANSFER_TIME_T))),
             body: UpstreamBody(transfer: self)
         )
         pendingHead = .success(response)
@@ -370,8 +374,18 @@ final class Transfer: @unchecked Sendable {
         }
     }
 
+    /// Microseconds from curl as seconds; nil for 0 (not reached, or nothing to do: a reused connection).
+    static func seconds(_ microseconds: Int64) -> Double? {
+        microseconds > 0 ? Double(microseconds) / 1_000_000 : nil
+    }
+
+    /// curl's total time for the transfer, once it has ended (any thread).
+    var totalSeconds: Double? { shared.withLock { $0.totalSeconds } }
+
     /// curl reported the transfer finished (CURLMSG_DONE); the handle is already out of the multi.
     func completed(_ code: CURLcode, nowNs: UInt64) {
+        let total = Self.seconds(handle.curlInfoOff(CURLINFO_TOTAL_TIME_T))
+        shared.withLock { $0.totalSeconds = total }
         if code == CURLE_OK {
             if !headSettledOnLoop { deliverHead() }
             finishBody(.success(()))

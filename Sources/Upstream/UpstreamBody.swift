@@ -60,6 +60,9 @@ public final class UpstreamBody: AsyncSequence, Sendable {
         return collected
     }
 
+    /// curl's total time for the transfer in seconds, once it has ended (nil before, or if it failed).
+    public var totalSeconds: Double? { transfer.totalSeconds }
+
     /// Bytes received from the origin and not yet taken by the consumer (tests, metrics).
     var bufferedByteCount: Int { transfer.bufferedByteCount }
     /// How many times the transfer was paused because the consumer was behind.

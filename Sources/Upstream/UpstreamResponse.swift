@@ -1,3 +1,15 @@
+/// libcurl's view of when things happened, in seconds from the start of the transfer (redirects
+/// included); nil when curl did not report it (a reused connection has no connect time).
+public struct UpstreamTimings: Sendable, Equatable {
+    public var connect: Double?
+    public var firstByte: Double?
+
+    public init(connect: Double? = nil, firstByte: Double? = nil) {
+        self.connect = connect
+        self.firstByte = firstByte
+    }
+}
+
 /// The head of the final response (after redirects and 1xx), and its streaming body.
 public struct UpstreamResponse: Sendable {
     public let status: Int
@@ -8,6 +20,8 @@ public struct UpstreamResponse: Sendable {
     public let httpVersion: String
     /// True when curl reused a pooled connection for this request.
     public let reusedConnection: Bool
+    /// libcurl's timings up to the head, in seconds from the start of the transfer.
+    public let timings: UpstreamTimings
     public let body: UpstreamBody
 
     /// First value of the header named `name`, compared case-insensitively.
