@@ -41,6 +41,15 @@ public struct PlaylistHistory: Sendable, Equatable {
         return freed
     }
 
+    /// Forgets versions no instant at or after `cutoff` can ask for: all but the newest one seen at
+    /// or before it. Returns the bytes freed.
+    @discardableResult
+    public mutating func forget(before cutoff: Duration) -> Int {
+        var freed = 0
+        while versions.count >= 2, versions[1].seen <= cutoff { freed += dropOldest() }
+        return freed
+    }
+
     /// When the oldest version kept was first seen.
     public var oldestSeen: Duration? { versions.first?.seen }
 

@@ -38,20 +38,38 @@ public struct RuleEngine: Sendable {
 
     /// All rules of all scenarios, in load order (layer order, scenario order, then file order).
     public let entries: [Entry]
+    /// How far back the playlist history must reach for these rules: the longest `lag`, or the
+    /// longest `freeze` window (its `for`), plus a margin; nil when a `freeze` has no end (then
+    /// only the session's byte budget bounds the history).
+    public let historyHorizon: Duration?
 
     public init(layers: [Layer]) {
-        entries = layers.flatMap { layer in
+        self.init(entries: layers.flatMap { layer in
             layer.scenarios.flatMap { scenario in
                 scenario.rules.map {
                     Entry(reference: RuleReference(scenario: scenario.name, id: $0.id), rule: $0, origin: layer.origin)
                 }
             }
-        }
+        })
     }
 
     public init(scenarios: [Scenario]) { self.init(layers: [Layer(scenarios)]) }
 
-    private init(entries: [Entry]) { self.entries = entries }
+    private init(entries: [Entry]) {
+        self.entries = entries
+        var horizon: Duration? = .zero
+        for entry in entries {
+            for action in entry.rule.action.playlist {
+                switch action {
+                case .lag(let lag): horizon = horizon.map { max($0, lag) }
+                case .freeze:
+                    if let window = entry.rule.match.duration { horizon = horizon.map { max($0, window) } } else { horizon = nil }
+                default: continue
+                }
+            }
+        }
+        historyHorizon = horizon.map { $0 + .seconds(5) }
+    }
 
     /// This engine with `layers` evaluated after its first `position` rules: the control API's
     /// scenarios go between the global rule files and the presets a URL names.

@@ -58,10 +58,12 @@ public struct SessionState: Sendable {
     }
 
     /// Records a playlist body fetched from upstream (call for every upstream playlist response).
+    /// Versions older than `horizon` that no rule can ask for are dropped (`RuleEngine.historyHorizon`).
     /// Returns how many old versions were forgotten to stay within `historyBudget`.
     @discardableResult
-    public mutating func recordPlaylist(_ body: [UInt8], resource: String, at now: Duration) -> Int {
+    public mutating func recordPlaylist(_ body: [UInt8], resource: String, at now: Duration, horizon: Duration? = nil) -> Int {
         historyBytes += histories[resource, default: PlaylistHistory()].record(body, at: now)
+        if let horizon { historyBytes -= histories[resource]!.forget(before: now - horizon) }
         var forgotten = 0
         while historyBytes > historyBudget, let oldest = oldestHistory(keeping: resource) {
             historyBytes -= histories[oldest]!.dropOldest()

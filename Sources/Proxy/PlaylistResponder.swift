@@ -14,6 +14,8 @@ struct PlaylistResponder {
     var allowlist: HostAllowlist
     var session: Session
     var recordsHistory: Bool
+    /// How far back the history must reach (`RuleEngine.historyHorizon`).
+    var historyHorizon: Duration?
     var now: Duration
     var cache: RewriteCache
     /// Told when the session's playlist history forgot versions to stay within its budget.
@@ -65,7 +67,7 @@ struct PlaylistResponder {
         if recordsHistory {
             let resource = Self.historyKey(tag: tag, url: effectiveURL)
             let (recorded, forgotten) = session.memory.withLockedValue { memory in
-                let forgotten = memory.rules.recordPlaylist(bytes, resource: resource, at: now)
+                let forgotten = memory.rules.recordPlaylist(bytes, resource: resource, at: now, horizon: historyHorizon)
                 return (memory.rules.histories[resource], forgotten)
             }
             history = recorded

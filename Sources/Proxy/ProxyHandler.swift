@@ -186,7 +186,8 @@ struct ProxyHandler: Sendable {
             let result = PlaylistResponder(
                 request: exchange.path, clientPath: String(exchange.target.prefix { $0 != "?" }),
                 allowlist: allowlist, session: exchange.session,
-                recordsHistory: exchange.engine.needsPlaylistHistory, now: now, cache: rewrites,
+                recordsHistory: exchange.engine.needsPlaylistHistory, historyHorizon: exchange.engine.historyHorizon,
+                now: now, cache: rewrites,
                 historyNotice: historyNotice
             ).respond(upstream: upstreamBody, effectiveURL: response.effectiveURL, tag: tag, steps: plan.content)
             return try await sendBuffered(result.body, response: response, plan: plan, rewritten: result.isPlaylist, exchange: exchange)

@@ -36,6 +36,7 @@ struct SessionCatalog: Sendable {
         /// teaches nothing new, and players reload VOD playlists often.
         var complete: (first: Int, count: Int)?
         static let memory = 4096
+        static let behindLiveWindow = 64
     }
 
     /// What a session needs to remember of one playlist; computed once per distinct upstream body.
@@ -96,12 +97,23 @@ struct SessionCatalog: Sendable {
                 index: isComplete ? segment.index : nil, mediaTime: offset + segment.startTime)
         }
         timeline.complete = isComplete ? (segments.first?.msn ?? 0, segments.count) : nil
+        // A live window slides for ever: keep what a player may still ask for (the window and as
+        // much again behind it), not every MSN the session ever saw.
+        if !isComplete, let first = segments.first?.msn {
+            let oldestKept = first - max(Timeline.behindLiveWindow, segments.count)
+            if let oldest = timeline.positions.keys.min(), oldest < oldestKept {
+                timeline.positions = timeline.positions.filter { $0.key >= oldestKept }
+            }
+        }
         if timeline.positions.count > Timeline.memory {
             let keep = timeline.positions.keys.sorted().suffix(Timeline.memory / 2)
             timeline.positions = timeline.positions.filter { keep.contains($0.key) }
         }
         timelines[key] = timeline
     }
+
+    /// MSNs remembered for the media playlist of `tag` (tests).
+    func timelineSize(of tag: ResourceTag) -> Int { timelines[TimelineKey(tag)]?.positions.count ?? 0 }
 
     func position(of tag: ResourceTag) -> Position? {
         guard let msn = tag.msn else { return nil }

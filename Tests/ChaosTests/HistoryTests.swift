@@ -43,6 +43,23 @@ import HLS
         #expect(state.histories["big"]?.latest?.count == 5000)
     }
 
+    @Test func historyReachesOnlyAsFarBackAsTheRulesLook() throws {
+        let lag = try makeEngine(#"{"id": "l", "match": {"kind": "media"}, "action": {"lag": "6s"}}"#)
+        #expect(lag.historyHorizon == .seconds(11))
+        let freeze = try makeEngine(#"{"id": "f", "match": {"kind": "media", "after": "20s", "for": "30s"}, "action": {"freeze": true}}"#)
+        #expect(freeze.historyHorizon == .seconds(35))
+        let endless = try makeEngine(#"{"id": "f", "match": {"kind": "media", "after": "20s"}, "action": {"freeze": true}}"#)
+        #expect(endless.historyHorizon == nil)
+
+        var state = SessionState(sessionID: "s1")
+        for second in 0..<3600 where second % 2 == 0 {
+            state.recordPlaylist(body(second), resource: "u", at: .seconds(second), horizon: lag.historyHorizon)
+        }
+        let versions = try #require(state.histories["u"]).versions
+        #expect(versions.count <= 7, "an hour of reloads keeps what 6 s of lag can ask for")
+        #expect(try #require(state.histories["u"]).version(now: .seconds(3598), lag: .seconds(6)) == body(3592))
+    }
+
     @Test func freezeServesTheVersionBeforeTheWindow() throws {
         let engine = try makeEngine(#"{"id": "f", "match": {"kind": "media", "after": "4s", "for": "10s"}, "action": {"freeze": true}}"#)
         var state = SessionState(sessionID: "s1")
