@@ -163,7 +163,7 @@ final class CurlLoop: @unchecked Sendable {
         activeCount.store(active.count, ordering: .relaxed)
         _ = curl_multi_remove_handle(multi, transfer.handle)
         if let error { transfer.fail(error) }
-        transfer.releaseHandle()
+        transfer.releaseHandle(reusable: false)
     }
 
     private func collectFinished() {

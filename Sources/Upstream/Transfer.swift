@@ -66,7 +66,7 @@ final class Transfer: @unchecked Sendable {
         do {
             try configure(request, configuration)
         } catch {
-            releaseHandle()
+            releaseHandle(reusable: false)
             throw error
         }
     }
@@ -169,12 +169,17 @@ final class Transfer: @unchecked Sendable {
         return appended
     }
 
-    /// Returns the easy handle to the pool. Called by the curl thread after curl_multi_remove_handle,
-    /// or by deinit for a transfer that never reached the curl thread.
-    func releaseHandle() {
+    /// Returns the easy handle to the pool, or frees it when it is not `reusable`. Called by the
+    /// curl thread after curl_multi_remove_handle, or by deinit for a transfer that never reached it.
+    ///
+    /// A transfer taken out before curl finished it is not reusable: libcurl (7.88) allocates the
+    /// receive buffer before a transfer waits for a connection slot, and removing it there leaves
+    /// that state behind, which curl_easy_reset does not clear; the next CURLOPT_BUFFERSIZE on the
+    /// handle then fails, and every transfer given that handle answered 502.
+    func releaseHandle(reusable: Bool = true) {
         guard !handleReleased else { return }
         handleReleased = true
-        loop.handles.give(handle)
+        if reusable { loop.handles.give(handle) } else { curl_easy_cleanup(handle) }
         if let headerList { curl_slist_free_all(headerList) }
         headerList = nil
     }

@@ -34,3 +34,34 @@ import TestSupport
         }
     }
 }
+
+@Suite struct QueuedCancelTests {
+    /// Transfers cancelled while they wait for a connection slot (every connection to the host is
+    /// busy) must not leave broken handles in the pool: the soak saw every later transfer on such a
+    /// handle fail with "curl rejected option 98" (a 502 that never went away).
+    @Test(.timeLimit(.minutes(1)))
+    func cancellingTransfersQueuedForAConnectionLeavesThePoolHealthy() async throws {
+        var configuration = UpstreamConfiguration()
+        configuration.maxConnectionsPerHost = 2
+        try await withOrigin(configuration: configuration) { origin, client in
+            origin.route("/slow.ts", .delayedHeaders(.milliseconds(800), then: .generated(size: 1000)))
+            origin.route("/fast.ts", .generated(size: 1000))
+            let slow = UpstreamRequest(url: origin.baseURL + "/slow.ts")
+            let fast = UpstreamRequest(url: origin.baseURL + "/fast.ts")
+            // Two transfers hold both connections…
+            let holders = (0..<2).map { _ in Task { @Sendable in try await client.fetch(slow) } }
+            try await Task.sleep(for: .milliseconds(100))
+            // …while these wait for a slot and are cancelled there.
+            let queued = (0..<6).map { _ in Task { @Sendable in try await client.fetch(slow) } }
+            try await Task.sleep(for: .milliseconds(200))
+            for task in queued { task.cancel() }
+            for task in queued { _ = try? await task.value }
+            for holder in holders { _ = try await readPattern(try await holder.value.body) }
+            for attempt in 0..<12 {
+                let response = try await client.fetch(fast)
+                #expect(response.status == 200, "attempt \(attempt)")
+                #expect(try await readPattern(response.body) == (1000, true))
+            }
+        }
+    }
+}
