@@ -28,6 +28,7 @@ struct ClientChannel: Sendable {
         /// A response was begun: a second one to the same request would desynchronise the client.
         var started = false
         var progress = Progress()
+        var closeAfter = false
     }
 
     /// What the client has been sent so far (for the request's record).
@@ -39,6 +40,10 @@ struct ClientChannel: Sendable {
     }
 
     var progress: Progress { pending.progress }
+
+    /// The connection ends after this response (`Connection: close` is sent with it).
+    func closeAfterResponse() { pending.closeAfter = true }
+    var closesAfterResponse: Bool { pending.closeAfter }
 
     /// Response headers a record keeps (what a request log or a HAR viewer shows).
     private static let recordedHeaders = ["content-type", "content-length", "location", "retry-after", "x-hlschaos-fault"]
@@ -74,7 +79,7 @@ struct ClientChannel: Sendable {
             if let value = headers.first(name: name) { pending.progress.headers.append(.init(name, value)) }
         }
         var head = HTTPResponseHead(version: requestHead.version, status: status, headers: headers)
-        if !requestHead.isKeepAlive { head.headers.replaceOrAdd(name: "connection", value: "close") }
+        if !requestHead.isKeepAlive || pending.closeAfter { head.headers.replaceOrAdd(name: "connection", value: "close") }
         if cors && !head.headers.contains(name: "access-control-allow-origin") {
             head.headers.add(name: "access-control-allow-origin", value: "*")
             head.headers.add(name: "access-control-expose-headers", value: "*")

@@ -26,6 +26,8 @@ final class ClientConnectionHandler: ChannelInboundHandler {
     /// must stay bounded.
     static let maxPipelined = 32
     private var current: Task<Void, Never>?
+    /// The decoder failed on a later request: it gets its 400 once the earlier ones are answered.
+    private var malformed = false
 
     init(handler: ProxyHandler, registry: ConnectionRegistry, cors: Bool, timeouts: ClientTimeoutHandler, eventLoop: EventLoop) {
         self.handler = handler
@@ -41,6 +43,7 @@ final class ClientConnectionHandler: ChannelInboundHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !malformed else { return }
         switch unwrapInboundIn(data) {
         case .head(let requestHead):
             head = requestHead
@@ -87,6 +90,19 @@ final class ClientConnectionHandler: ChannelInboundHandler {
         }
         if !waiting.isEmpty {
             start(waiting.removeFirst(), context: context)
+        } else if malformed {
+            refuseMalformed(context: context)
+        }
+    }
+
+    /// 400 for the request the decoder could not read, then the end of the connection (nothing
+    /// after it can be framed). No body: the request might have been a HEAD.
+    private func refuseMalformed(context: ChannelHandlerContext) {
+        var headers = HTTPHeaders([("content-length", "0"), ("connection", "close")])
+        if cors { headers.add(name: "access-control-allow-origin", value: "*") }
+        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .badRequest, headers: headers))), promise: nil)
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in
+            context.close(promise: nil)
         }
     }
 
@@ -104,7 +120,15 @@ final class ClientConnectionHandler: ChannelInboundHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: Error) {
-        // A malformed request has already been answered with 400 by NIO's error handler.
-        context.close(promise: nil)
+        // Whatever the decoder threw (a malformed request, data after `Connection: close`): the
+        // requests it read before are still answered. A broken socket ends in channelInactive anyway.
+        guard !malformed else {
+            context.close(promise: nil)
+            return
+        }
+        // Requests read before the bad one are answered first, in order; then the 400.
+        malformed = true
+        head = nil
+        if current == nil { refuseMalformed(context: context) }
     }
 }

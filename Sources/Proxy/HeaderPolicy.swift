@@ -41,6 +41,7 @@ enum HeaderPolicy {
         var headers = HTTPHeaders()
         headers.reserveCapacity(upstream.count + 3)
         var invalid: [String] = []
+        var lengthSent = false
         for (name, value) in upstream {
             guard HTTPFieldSyntax.isToken(name), HTTPFieldSyntax.isFieldValue(value) else {
                 invalid.append(name)
@@ -48,9 +49,30 @@ enum HeaderPolicy {
             }
             if hopByHop.contains(name) || named.contains(name) { continue }
             if isPlaylist && playlistRecomputed.contains(name) { continue }
+            if name.asciiCaseInsensitiveEquals("content-length") {
+                // One length the client can frame by (repeats of the same value count once);
+                // anything else is dropped and the body goes out chunked instead.
+                guard !lengthSent else { continue }
+                guard isFramingLength(upstream) else {
+                    invalid.append("\(name): \(value.prefix(40))")
+                    continue
+                }
+                lengthSent = true
+            }
             headers.add(name: name, value: value)
         }
         return (headers, invalid)
+    }
+
+    /// Every Content-Length of the response is the same whole number.
+    private static func isFramingLength(_ upstream: [(name: String, value: String)]) -> Bool {
+        var first: String?
+        for (name, value) in upstream where name.asciiCaseInsensitiveEquals("content-length") {
+            guard !value.isEmpty, value.utf8.count <= 18, value.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return false }
+            if let first, first != value { return false }
+            first = value
+        }
+        return true
     }
 
     private static let playlistRecomputed = NameSet([

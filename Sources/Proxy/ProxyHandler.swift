@@ -62,11 +62,14 @@ struct ProxyHandler: Sendable {
             ending = client.channel.isActive ? .closed : .clientAbort
         }
         records.emit(draft.record(id: records.takeID(), client: client, ending: ending))
-        return disposition
+        return client.closesAfterResponse ? .close : disposition
     }
 
     private func respond(_ client: ClientChannel, _ draft: RecordDraft) async throws -> Disposition {
         let head = client.requestHead
+        // NIO's decoder reads nothing after an upgrade request or a CONNECT (it expects another
+        // protocol): the connection ends with this response.
+        if head.method == .CONNECT || head.headers.contains(name: "upgrade") { client.closeAfterResponse() }
         if head.method == .OPTIONS && configuration.cors {
             try await client.sendPreflight()
             return .keepAlive
@@ -191,6 +194,10 @@ struct ProxyHandler: Sendable {
                 historyNotice: historyNotice
             ).respond(upstream: upstreamBody, effectiveURL: response.effectiveURL, tag: tag, steps: plan.content)
             return try await sendBuffered(result.body, response: response, plan: plan, rewritten: result.isPlaylist, exchange: exchange)
+        }
+        if let prefetched = exchange.prefetchedBody {
+            // An entry .m3u8 that turned out not to be a playlist: its body has been read already.
+            return try await sendBuffered(ByteBuffer(bytes: prefetched), response: response, plan: plan, rewritten: false, exchange: exchange)
         }
         if succeeded, !plan.content.isEmpty, let kind = exchange.tag?.kind.ruleKind, kind == .key || kind == .sessionData {
             guard let original = try await collectOrFail(response, client: client, draft: exchange.draft) else { return .keepAlive }
@@ -332,6 +339,8 @@ struct ProxyHandler: Sendable {
     private func stream(_ response: UpstreamResponse, plan: FaultPlan, exchange: Exchange) async throws -> Disposition {
         let client = exchange.client
         let headers = responseHeaders(response, plan: plan, rewritten: false)
+        // Without a length an HTTP/1.0 client can only find the end of the body by the close.
+        if !headers.contains(name: "content-length"), client.requestHead.version.major == 1, client.requestHead.version.minor == 0 { client.closeAfterResponse() }
         try await client.sendHead(HTTPResponseStatus(statusCode: response.status), headers: headers)
         if client.isHEAD {
             response.body.cancel()

@@ -67,9 +67,10 @@ public final class ProxyServer: Sendable {
                         let timeouts = ClientTimeoutHandler(limits: limits)
                         try channel.pipeline.syncOperations.addHandler(timeouts)
                         // Requests are answered one at a time by ClientConnectionHandler, which queues pipelined
-                        // ones itself (cheaper than NIO's pipelining handler, which re-arms epoll per request).
+                        // ones itself (cheaper than NIO's pipelining handler, which re-arms epoll per request)
+                        // and answers a malformed request itself, after the responses queued before it.
                         try channel.pipeline.syncOperations.configureHTTPServerPipeline(
-                            withPipeliningAssistance: false, withErrorHandling: true)
+                            withPipeliningAssistance: false, withErrorHandling: false)
                         try channel.pipeline.syncOperations.addHandler(ClientConnectionHandler(
                             handler: handler, registry: connections, cors: configuration.cors, timeouts: timeouts,
                             eventLoop: channel.eventLoop))
