@@ -19,6 +19,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        // Control plane (issue 12): HTTP API, live events, Prometheus metrics.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.9.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0"),
     ],
     targets: [
         // libcurl, found through pkg-config (Debian: libcurl4-openssl-dev).
@@ -51,10 +55,21 @@ let package = Package(
         .target(name: "Presets", exclude: ["rules/README.md", "rules/schema.json"], plugins: ["EmbedPresets"]),
         // Data plane: sessions, request classification, fault plans on the wire.
         .target(name: "Proxy", dependencies: ["HLS", "Chaos", "Records", "Upstream", "Presets", logging] + nio),
+        // Control plane: the control API on its own listener (Hummingbird), events, HAR, report, metrics.
+        .target(
+            name: "Control",
+            dependencies: [
+                "Proxy", "Chaos", "Records", "Presets", logging,
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ],
+            resources: [.copy("Dashboard")]
+        ),
         .executableTarget(
             name: "hlschaos",
             dependencies: [
-                "HLS", "Chaos", "Upstream", "CurlShim", "Proxy", "DemoOrigin", logging,
+                "HLS", "Chaos", "Upstream", "CurlShim", "Proxy", "DemoOrigin", "Control", logging,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ] + nio
         ),
@@ -69,6 +84,10 @@ let package = Package(
         .testTarget(name: "CLITests", dependencies: ["TestSupport"]),
         .testTarget(name: "RuleBookTests", dependencies: ["Proxy", "Presets", "Chaos", logging]),
         .testTarget(name: "ProxyTests", dependencies: ["Proxy", "DemoOrigin", "Upstream", "HLS", "Chaos", "Records", "TestSupport"] + nio),
+        .testTarget(
+            name: "ControlTests",
+            dependencies: ["Control", "Proxy", "DemoOrigin", "Upstream", "Chaos", "Records", "TestSupport"] + nio
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -29,6 +29,7 @@ fi
 
 if [ "$level" = test ]; then
   python3 -c "import selenium" 2>/dev/null || python3 -m pip install -q selenium
+  python3 -c "import schemathesis" 2>/dev/null || python3 -m pip install -q schemathesis  # control API conformance (OpenAPIConformanceTests)
   # hls.js ships inside the gradio wheel; extract just that file (not committed).
   players="$here/.build-players"
   if ! ls "$players"/hls.mjs >/dev/null 2>&1; then

@@ -11,3 +11,14 @@ swift build --build-tests
 players='PlayerTests|PresetPlaybackTests'
 swift test --skip-build --skip "$players" "$@"
 swift test --skip-build --filter "$players" "$@"
+# The dashboard in headless Chromium against a real demo and control API (skipped with a filter).
+if [ "$#" -eq 0 ]; then
+  log=$(mktemp)
+  .build/debug/hlschaos demo --host 127.0.0.1 --port 0 --control 127.0.0.1:0 >"$log" 2>&1 &
+  demo=$!
+  trap 'kill $demo 2>/dev/null || true; rm -f "$log"' EXIT
+  for _ in $(seq 100); do grep -q "Control API:" "$log" && break; sleep 0.2; done
+  proxy_port=$(sed -n 's/.*proxy on port \([0-9]*\).*/\1/p' "$log")
+  control=$(sed -n 's/.*Control API: *\(http:[^ ]*\).*/\1/p' "$log")
+  python3 Tests/Dashboard/dashboard_test.py --url "$control/" --proxy "http://127.0.0.1:$proxy_port"
+fi

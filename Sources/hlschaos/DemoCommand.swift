@@ -28,15 +28,21 @@ struct DemoCommand: AsyncParsableCommand {
             throw CLIError("cannot start the demo origin: \(error)")
         }
         configuration.defaultOrigin = UpstreamLocation(absolute: origin.baseURL)
-        try await ProxyRunner(configuration: configuration, logger: logger).run { server in
+        var runner = ProxyRunner(configuration: configuration, logger: logger, verbose: options.verbose)
+        runner.control = try options.controlSetting()
+        try await runner.run { server, control in
             // Written unbuffered: through a pipe (tee, CI logs) print() would hold the URLs until exit.
-            let banner = Self.banner(proxyPort: server.port, originURL: origin.baseURL, listenHost: configuration.host)
+            let banner = Self.banner(
+                proxyPort: server.port, originURL: origin.baseURL, listenHost: configuration.host,
+                controlURL: control.map(\.url), controlNeedsToken: control?.configuration.token != nil)
             FileHandle.standardOutput.write(Data((banner + "\n").utf8))
         }
         try? await origin.shutdown()
     }
 
-    static func banner(proxyPort: Int, originURL: String, listenHost: String) -> String {
+    static func banner(
+        proxyPort: Int, originURL: String, listenHost: String, controlURL: String? = nil, controlNeedsToken: Bool = false
+    ) -> String {
         let hosts = ["localhost"] + (listenHost == "127.0.0.1" || listenHost == "localhost" ? [] : reachableAddresses())
         var lines = ["hlschaos demo: origin \(originURL), proxy on port \(proxyPort)", ""]
         for (path, title) in DemoOrigin.catalogue {
@@ -50,6 +56,10 @@ struct DemoCommand: AsyncParsableCommand {
         lines.append("    http://\(example):\(proxyPort)/s/tv1/vod/ts/master.m3u8")
         lines.append("    http://\(example):\(proxyPort)/s/tv1+status-503/vod/ts/master.m3u8")
         lines.append("Play one with:  ffplay URL   |   mpv URL   |   Safari / VLC on a phone")
+        if let controlURL {
+            let token = controlNeedsToken ? ", with Authorization: Bearer <token>" : ""
+            lines.append("Control API:    \(controlURL)  (routes: \(controlURL)/api/openapi.json\(token))")
+        }
         lines.append("Stop with Ctrl-C.")
         return lines.joined(separator: "\n")
     }

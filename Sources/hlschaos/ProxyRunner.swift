@@ -1,4 +1,5 @@
 @preconcurrency import Dispatch
+import Control
 import Foundation
 import Logging
 import NIOCore
@@ -11,12 +12,19 @@ import Upstream
 struct ProxyRunner {
     var configuration: ProxyConfiguration
     var logger: Logger
+    /// Every request on the terminal, not only faults and session starts.
+    var verbose = false
+    /// The control API to start next to the proxy (`--control`, `--control-token`); none by default here.
+    var control = ControlOptions.Setting(configuration: nil, explicit: false)
 
-    /// `started` runs once the port is bound (the demo prints its URLs there).
-    func run(started: (ProxyServer) -> Void = { _ in }) async throws {
+    /// `started` runs once the ports are bound (the demo prints its URLs there).
+    func run(started: (ProxyServer, ControlServer?) -> Void = { _, _ in }) async throws {
         let rules: RuleBook
         do {
-            rules = try RuleBook(ruleFiles: configuration.ruleFiles, presetDirectory: configuration.presetDirectory, logger: logger)
+            rules = try RuleBook(
+                ruleFiles: configuration.ruleFiles, presetDirectory: configuration.presetDirectory,
+                maxPresetsPerURL: configuration.memory.maxPresetsPerURL,
+                engineCacheCapacity: configuration.memory.engineCacheSize, logger: logger)
         } catch {
             throw CLIError("rules not loaded:\n\(error)")
         }
@@ -32,6 +40,7 @@ struct ProxyRunner {
             await upstream.shutdown()
             throw CLIError(String(describing: error))
         }
+        let control = try await startControl(next: server, upstream: upstream)
         let drain = configuration.shutdownTimeout
         let stopping = Stopping()
         let signals = SignalWatcher(signals: [SIGINT, SIGTERM]) { signal in
@@ -56,15 +65,56 @@ struct ProxyRunner {
             rules.reload()
         }
         let watcher = Task { await rules.watch() }
-        started(server)
+        let printer = Task { [verbose] in
+            var printer = RecordPrinter(verbose: verbose)
+            for await record in server.records.subscribe(bufferingNewest: 10_000) {
+                let lines = printer.lines(for: record)
+                if !lines.isEmpty { FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8)) }
+            }
+        }
+        started(server, control)
         await server.run()
+        await control?.shutdown()
         server.records.flush()
         watcher.cancel()
+        printer.cancel()
         signals.cancel()
         reload.cancel()
         await upstream.shutdown()
         logger.info("stopped")
     }
+}
+
+extension ProxyRunner {
+    /// The control API next to the proxy; it lives as long as the proxy. An address asked for with
+    /// `--control` or the config file that cannot be used stops start-up; when the default one is
+    /// taken (another hlschaos runs), the proxy runs without a control API and says so.
+    private func startControl(next server: ProxyServer, upstream: UpstreamClient) async throws -> ControlServer? {
+        guard var settings = control.configuration else { return nil }
+        settings.deviceHosts = deviceHosts(listenHost: configuration.host)
+        var controlLogger = Logger(label: "hlschaos.control")
+        controlLogger.logLevel = logger.logLevel
+        do {
+            return try await ControlServer.start(proxy: server, configuration: settings, logger: controlLogger)
+        } catch {
+            guard control.explicit else {
+                logger.warning("running without the control API: \(error)")
+                return nil
+            }
+            server.shutdown()
+            await server.run()
+            await upstream.shutdown()
+            throw CLIError(String(describing: error))
+        }
+    }
+}
+
+/// How devices reach a proxy listening on `host`: localhost, plus every network address of this
+/// machine when it listens on all interfaces (what a session's device URLs are built from).
+func deviceHosts(listenHost host: String) -> [String] {
+    if host.isEmpty || host == "0.0.0.0" || host == "::" || host == "[::]" { return ["localhost"] + reachableAddresses() }
+    if ControlConfiguration.isLoopback(host) { return ["localhost"] }
+    return [host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host]
 }
 
 /// Whether a shutdown has begun: the first signal starts it, a second one exits at once.

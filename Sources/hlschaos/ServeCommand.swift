@@ -21,9 +21,15 @@ struct ServeCommand: AsyncParsableCommand {
             throw CLIError("no origin to proxy: give --upstream URL, --origin NAME=URL, or a --config file with \"upstream\" or \"origins\"")
         }
         let logger = makeLogger(configuration.logLevel)
-        try await ProxyRunner(configuration: configuration, logger: logger).run { server in
+        var runner = ProxyRunner(configuration: configuration, logger: logger, verbose: options.verbose)
+        runner.control = try options.controlSetting()
+        try await runner.run { server, control in
             let entry = configuration.defaultOrigin.map { "\($0.url) as http://<this machine>:\(server.port)/" } ?? ""
             logger.info("hlschaos listening on \(configuration.host):\(server.port) \(entry)")
+            if let control {
+                let token = control.configuration.token == nil ? "" : ", bearer token required"
+                logger.info("control API on \(control.url) (routes: \(control.url)/api/openapi.json\(token))")
+            }
         }
     }
 }
@@ -49,7 +55,7 @@ struct ProxyOptions: ParsableArguments {
             help: ArgumentHelp("Rule files (scenarios) applied to every session; reloaded when they change or on SIGHUP.", valueName: "FILE"))
     var ruleFiles: [String] = []
 
-    @Option(help: "Folder of presets a device URL can pick with /s/<id>+<preset>/ (default: the repository's rules/).")
+    @Option(help: "Folder of extra presets a device URL can pick with /s/<id>+<preset>/; its *.json files add to the built-in presets and override them by name.")
     var presets: String?
 
     @Option(help: ArgumentHelp("Append every request's record to FILE as JSON Lines (rotated to FILE.1 past eventsMaxBytes).", valueName: "FILE"))
@@ -57,6 +63,16 @@ struct ProxyOptions: ParsableArguments {
 
     @Option(help: "Log level: trace, debug, info, notice, warning, error.")
     var logLevel: String?
+
+    @Flag(name: .shortAndLong, help: "Print a line for every request, not only for faulted ones and session starts.")
+    var verbose = false
+
+    @OptionGroup var control: ControlOptions
+
+    /// The control API to start: flags, then HLSCHAOS_CONTROL_TOKEN, then the default address.
+    func controlSetting() throws -> ControlOptions.Setting {
+        try control.setting()
+    }
 
     func configuration() throws -> ProxyConfiguration {
         var configuration = ProxyConfiguration()
@@ -97,26 +113,8 @@ struct ProxyOptions: ParsableArguments {
             }
             configuration.logLevel = logLevel
         }
-        if configuration.presetDirectory == nil { configuration.presetDirectory = locatePresetDirectory() }
         return configuration
     }
-}
-
-/// The repository's `rules/` folder: next to the working directory, or above the executable
-/// (`.build/release/hlschaos` lives three or four levels below the checkout).
-func locatePresetDirectory() -> String? {
-    let fileManager = FileManager.default
-    var candidates = [fileManager.currentDirectoryPath]
-    var directory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-    for _ in 0..<5 {
-        candidates.append(directory.path)
-        directory.deleteLastPathComponent()
-    }
-    for candidate in candidates {
-        let rules = (candidate as NSString).appendingPathComponent("rules")
-        if fileManager.fileExists(atPath: (rules as NSString).appendingPathComponent("schema.json")) { return rules }
-    }
-    return nil
 }
 
 func makeLogger(_ level: String) -> Logger {

@@ -1,0 +1,156 @@
+import CoreMetrics
+import Foundation
+import NIOConcurrencyHelpers
+import Prometheus
+import Proxy
+import Records
+
+/// What `GET /metrics` shows, in the Prometheus text format.
+///
+/// Request metrics come from the records the data plane emits (one per request, read from
+/// `RecordLog.subscribe()`), through swift-metrics counters and timers backed by a swift-prometheus
+/// registry of this server's own (several proxies in one process, as in the tests, do not mix):
+/// requests by kind, status and fault; how responses ended; body bytes sent; request duration and the
+/// origin's time to first byte (histograms); origin failures.
+///
+/// The sizes of the bounded structures are gauges read when scraped: sessions, client connections,
+/// records kept, rule engines cached, playlist history bytes, learned hosts, live event streams, each
+/// next to its limit (the config key that sets it is in the help of `config.example.json`).
+final class ControlMetrics: Sendable {
+    let registry: PrometheusCollectorRegistry
+    private let factory: PrometheusMetricsFactory
+    private let proxy: ProxyServer
+    private let eventStreams: @Sendable () -> (open: Int, limit: Int)
+    private let state = NIOLockedValueBox(State())
+
+    private struct State {
+        var counters: [String: CoreMetrics.Counter] = [:]
+        var timers: [String: CoreMetrics.Timer] = [:]
+        /// The highest record id seen: records emitted so far (ids count from 1).
+        var lastRecordID: UInt64 = 0
+        /// Totals the proxy keeps as plain numbers, as last exported (counters only go up by the difference).
+        var exported: [String: Int] = [:]
+    }
+
+    init(
+        proxy: ProxyServer, registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(),
+        eventStreams: @escaping @Sendable () -> (open: Int, limit: Int)
+    ) {
+        self.proxy = proxy
+        self.registry = registry
+        self.eventStreams = eventStreams
+        var factory = PrometheusMetricsFactory(registry: registry)
+        let seconds: [Duration] = [
+            .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100),
+            .milliseconds(250), .milliseconds(500), .seconds(1), .milliseconds(2500), .seconds(5), .seconds(10),
+            .seconds(30), .seconds(60),
+        ]
+        factory.defaultDurationHistogramBuckets = seconds
+        self.factory = factory
+    }
+
+    // MARK: - From records
+
+    /// Counts one request.
+    func observe(_ record: RequestRecord) {
+        let kind = record.kind ?? "none"
+        let status = record.status.map(String.init) ?? "none"
+        let fault = record.isFaulted ? "yes" : "no"
+        counter("hlschaos_requests_total", [("kind", kind), ("status", status), ("fault", fault)]).increment()
+        counter("hlschaos_request_endings_total", [("ending", record.ending.rawValue)]).increment()
+        if record.bytesSent > 0 {
+            counter("hlschaos_sent_bytes_total", [("kind", kind)]).increment(by: Int64(record.bytesSent))
+        }
+        timer("hlschaos_request_duration_seconds", [("kind", kind)]).recordNanoseconds(Self.nanoseconds(record.duration))
+        if let upstream = record.upstream {
+            if let firstByte = upstream.firstByte {
+                timer("hlschaos_upstream_first_byte_seconds", [("kind", kind)]).recordNanoseconds(Self.nanoseconds(firstByte))
+            }
+            if upstream.error != nil {
+                counter("hlschaos_upstream_failures_total", [("kind", kind)]).increment()
+            }
+        }
+        state.withLockedValue { $0.lastRecordID = max($0.lastRecordID, record.id) }
+    }
+
+    /// Feeds `observe` from the proxy's records until the task is cancelled.
+    func follow(_ records: AsyncStream<RequestRecord>) async {
+        for await record in records { observe(record) }
+    }
+
+    private static func nanoseconds(_ seconds: Double) -> Int64 {
+        guard seconds.isFinite, seconds > 0 else { return 0 }
+        return Int64(min(seconds, 1e9) * 1e9)
+    }
+
+    private func counter(_ name: String, _ dimensions: [(String, String)]) -> CoreMetrics.Counter {
+        let key = Self.key(name, dimensions)
+        return state.withLockedValue { state in
+            if let counter = state.counters[key] { return counter }
+            let counter = CoreMetrics.Counter(label: name, dimensions: dimensions, factory: factory)
+            state.counters[key] = counter
+            return counter
+        }
+    }
+
+    private func timer(_ name: String, _ dimensions: [(String, String)]) -> CoreMetrics.Timer {
+        let key = Self.key(name, dimensions)
+        return state.withLockedValue { state in
+            if let timer = state.timers[key] { return timer }
+            let timer = CoreMetrics.Timer(label: name, dimensions: dimensions, factory: factory)
+            state.timers[key] = timer
+            return timer
+        }
+    }
+
+    private static func key(_ name: String, _ dimensions: [(String, String)]) -> String {
+        dimensions.reduce(name) { $0 + "|" + $1.0 + "=" + $1.1 }
+    }
+
+    // MARK: - At scrape time
+
+    /// The Prometheus text of every metric, with the gauges read now.
+    func scrape() -> [UInt8] {
+        let configuration = proxy.configuration
+        let sessions = proxy.sessions
+        let live = sessions.all
+        let records = state.withLockedValue { $0.lastRecordID }
+        let streams = eventStreams()
+        gauge("hlschaos_sessions", sessions.count)
+        gauge("hlschaos_sessions_limit", sessions.capacity)
+        total("hlschaos_sessions_evicted_total", sessions.evictedCount)
+        gauge("hlschaos_client_connections", proxy.connectionCount)
+        gauge("hlschaos_client_connections_limit", configuration.clients.maxConnections)
+        total("hlschaos_client_connections_refused_total", proxy.refusedConnectionCount)
+        // Records kept in memory: the ring holds the newest `recordBufferSize` of those emitted.
+        gauge("hlschaos_records_kept", Int(min(records, UInt64(configuration.memory.recordBufferSize))))
+        gauge("hlschaos_records_kept_limit", configuration.memory.recordBufferSize)
+        gauge("hlschaos_rule_engines_cached", proxy.rules.engineCacheCount)
+        gauge("hlschaos_rule_engines_cached_limit", proxy.rules.engineCacheCapacity)
+        gauge("hlschaos_presets", proxy.rules.presetNames.count)
+        gauge("hlschaos_playlist_histories", live.reduce(0) { $0 + $1.historyCount })
+        gauge("hlschaos_playlist_history_bytes", live.reduce(0) { $0 + $1.historyBytes })
+        gauge("hlschaos_playlist_history_bytes_limit_per_session", sessions.historyBytes)
+        gauge("hlschaos_learned_hosts_full", proxy.allowlist.isFull ? 1 : 0)
+        gauge("hlschaos_learned_hosts_limit", proxy.allowlist.learnedLimit)
+        gauge("hlschaos_rewrite_cache_bytes_limit", configuration.memory.rewriteCacheBytes)
+        gauge("hlschaos_event_streams", streams.open)
+        gauge("hlschaos_event_streams_limit", streams.limit)
+        return registry.emitToBuffer()
+    }
+
+    private func gauge(_ name: String, _ value: Int) {
+        CoreMetrics.Gauge(label: name, factory: factory).record(value)
+    }
+
+    /// A total the proxy counts itself, exported as a counter.
+    private func total(_ name: String, _ value: Int) {
+        let delta = state.withLockedValue { state -> Int in
+            let delta = value - state.exported[name, default: 0]
+            if delta > 0 { state.exported[name] = value }
+            return delta
+        }
+        let counter = counter(name, [])
+        if delta > 0 { counter.increment(by: Int64(delta)) }
+    }
+}

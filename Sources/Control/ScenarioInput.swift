@@ -1,0 +1,100 @@
+import Chaos
+import Foundation
+import Presets
+import Proxy
+
+/// What a request names as a scenario: a preset by name (`"status-503"`), an inline scenario (the
+/// JSON of a rule file, validated exactly like `hlschaos validate` does), or null for none.
+enum ScenarioInput {
+    /// The name problems of inline scenarios carry as their file.
+    static let inlineFile = "scenario"
+
+    /// The scenario `member` names; nil for JSON null.
+    static func scenario(_ member: JSONBody.Member, in body: JSONBody, rules: RuleBook, path: String) throws(APIError) -> Scenario? {
+        switch member.kind {
+        case .null:
+            return nil
+        case .string:
+            return try preset(member.string ?? "", rules: rules, path: path)
+        case .object:
+            return try inline(body.bytes(of: member))
+        default:
+            throw APIError.badRequest(
+                "\"scenario\" must be a preset name, a scenario object or null, not \(member.kind.words)",
+                problems: [.init(file: "request", path: path, message: "expected a preset name, a scenario object or null, got \(member.kind.words)")])
+        }
+    }
+
+    /// The body of `PUT …/rules`: a scenario (a rule file as it is), or `{"scenario": <preset name | scenario>}`.
+    static func rulesBody(_ body: JSONBody, rules: RuleBook) throws(APIError) -> Scenario {
+        if body.kind == .object, body.members.count == 1, let member = body.member("scenario") {
+            guard let scenario = try scenario(member, in: body, rules: rules, path: "$.scenario") else {
+                throw APIError.badRequest(
+                    "to remove the scenario use DELETE instead of PUT with null",
+                    problems: [.init(file: "request", path: "$.scenario", message: "expected a preset name or a scenario object, got null")])
+            }
+            return scenario
+        }
+        return try inline(body.bytes)
+    }
+
+    /// An inline scenario, with the validator's problems when it is not valid.
+    static func inline(_ bytes: some Collection<UInt8>) throws(APIError) -> Scenario {
+        do {
+            return try RuleDecoder.decode(bytes, file: inlineFile)
+        } catch {
+            throw APIError.invalidScenario(error)
+        }
+    }
+
+    /// A preset by name; 400 with the nearest name and the list when there is none.
+    static func preset(_ name: String, rules: RuleBook, path: String) throws(APIError) -> Scenario {
+        if let scenario = PresetCatalog.scenario(named: name, rules: rules) { return scenario }
+        let available = rules.presetNames
+        let hint = ValueSyntax.suggestion(for: name, in: available).map { " (did you mean \"\($0)\"?)" } ?? ""
+        let message = "no preset named \"\(name)\"\(hint)"
+        throw APIError.badRequest(
+            "\(message); presets: \(available.joined(separator: ", "))",
+            problems: [.init(file: "request", path: path, message: message)])
+    }
+}
+
+/// The presets of the running proxy as scenarios: what `GET /api/presets` lists and what a session
+/// gets when the API names a preset.
+///
+/// `RuleBook` does not hand out its preset scenarios yet (only `presetNames` and engines), so a preset
+/// is read the way the book reads it: the preset folder's file of that name, else the built-in preset
+/// (`BuiltInPresets`, decoded once), else rebuilt from the engine the book makes for it (its rules in
+/// order, without `description` and `reference`). Once RuleBook has a public `preset(named:)`, all of
+/// this becomes a call to it (and a preset file that broke after start-up is then shown as the book
+/// keeps it, not as it is on disk).
+enum PresetCatalog {
+    static func scenario(named name: String, rules: RuleBook) -> Scenario? {
+        guard rules.presetNames.contains(name) else { return nil }
+        if let file = fromFolder(name, rules: rules) { return file }
+        if let builtIn = builtIns[name] { return builtIn }
+        guard let base = try? rules.engine(presets: []), let engine = try? rules.engine(presets: [name]) else { return nil }
+        let entries = engine.entries.dropFirst(base.entries.count)
+        guard !entries.isEmpty else { return nil }
+        return Scenario(name: name, rules: entries.map(\.rule))
+    }
+
+    static func all(rules: RuleBook) -> [Scenario] {
+        rules.presetNames.compactMap { scenario(named: $0, rules: rules) }
+    }
+
+    private static let builtIns: [String: Scenario] = {
+        var scenarios: [String: Scenario] = [:]
+        for file in BuiltInPresets.files {
+            if let scenario = try? RuleDecoder.decode(file.bytes, file: file.name + ".json") { scenarios[file.name] = scenario }
+        }
+        return scenarios
+    }()
+
+    private static func fromFolder(_ name: String, rules: RuleBook) -> Scenario? {
+        guard let directory = rules.presetDirectory else { return nil }
+        let path = (directory as NSString).appendingPathComponent(name + ".json")
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        return try? RuleDecoder.decodeFile(atPath: path)
+    }
+}

@@ -1,0 +1,392 @@
+#!/usr/bin/env python3
+"""End-to-end check of the dashboard in headless Chromium (selenium) against a REAL hlschaos.
+
+    dashboard_test.py --url http://127.0.0.1:8081/ --proxy http://127.0.0.1:8080 [--token T]
+                      [--stream-path vod/ts/master.m3u8] [--preset status-503] [--session NAME]
+                      [--screenshots DIR] [--timeout 20] [--require-qr]
+
+--url is the control listener serving the dashboard at /, --proxy the proxy's base URL (as a test
+on this machine reaches it; the session's device URL is <proxy>/s/<session>/), in front of the demo
+origin (`hlschaos demo`) or any origin that has --stream-path.
+
+What it checks, through the page:
+ 1. the page loads and lists sessions; a session created from the page's form gets selected;
+ 2. its device URL is shown, and the QR code on the page decodes (zbar) to exactly that URL;
+ 3. while a player runs (this script fetches the master playlist, a media playlist and segments
+    through the device URL with urllib), its requests appear in the request table and the lanes;
+ 4. applying --preset from the page changes what the proxy serves: the segment the preset's first
+    rule targets (status-503: segments 8-10 of the highest variant) answers that status, and the
+    page shows the faulted request (status, fault mark) and a verdict;
+ 5. clearing the session's rules from the page makes the proxy serve that segment normally again;
+ 6. the browser console has no error.
+Screenshots go to --screenshots (default /tmp/hlschaos-dashboard-test). Exits 0 when every check
+passed, 1 otherwise, with a line saying what failed.
+
+Needs: chromium + chromedriver, python selenium; for the QR check pyzbar + libzbar0 (the check is
+skipped with a note when they are missing, unless --require-qr).
+
+Tests/Dashboard/mock_api.py can stand in for hlschaos while working on the page; it proves nothing
+about the product.
+"""
+import argparse, json, os, re, sys, threading, time, urllib.error, urllib.parse, urllib.request, io
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.select import Select
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+RULES = os.path.normpath(os.path.join(HERE, "..", "..", "rules"))
+
+
+class Failure(Exception):
+    pass
+
+
+class Checks:
+    def __init__(self):
+        self.passed = 0
+
+    def ok(self, what):
+        self.passed += 1
+        print(f"  ok    {what}", flush=True)
+
+    def note(self, what):
+        print(f"  note  {what}", flush=True)
+
+
+def wait_for(what, condition, timeout, interval=0.2):
+    """Polls condition() until it returns something truthy; raises Failure naming `what`."""
+    deadline = time.time() + timeout
+    last_error = None
+    while time.time() < deadline:
+        try:
+            value = condition()
+            if value:
+                return value
+        except Exception as error:  # a stale element, a page still rendering
+            last_error = error
+        time.sleep(interval)
+    raise Failure(f"timed out after {timeout:.0f} s waiting for {what}" + (f" (last error: {last_error})" if last_error else ""))
+
+
+# ------------------------------------------------------------------ HTTP to the proxy and the API
+
+def fetch(url, timeout=15):
+    """(status, headers, body) for a GET; HTTP errors are answers too."""
+    request = urllib.request.Request(url, headers={"User-Agent": "hlschaos-dashboard-test"})
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as response:
+            return response.status, dict(response.headers), response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, dict(error.headers), error.read()
+
+
+def api(base, method, path, token=None, body=None):
+    data = json.dumps(body).encode() if body is not None else None
+    request = urllib.request.Request(urllib.parse.urljoin(base, path), data=data, method=method)
+    if token:
+        request.add_header("Authorization", f"Bearer {token}")
+    if data is not None:
+        request.add_header("Content-Type", "application/json")
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status
+    except urllib.error.HTTPError as error:
+        return error.code
+
+
+def parse_master(text, base):
+    """[(position, bandwidth, url)] of the EXT-X-STREAM-INF variants."""
+    variants, pending = [], None
+    for line in text.splitlines():
+        line = line.strip()
+        if line.startswith("#EXT-X-STREAM-INF:"):
+            m = re.search(r"(?:^|[:,])BANDWIDTH=(\d+)", line)
+            pending = int(m.group(1)) if m else 0
+        elif line and not line.startswith("#") and pending is not None:
+            variants.append((len(variants), pending, urllib.parse.urljoin(base, line)))
+            pending = None
+    return variants
+
+
+def parse_media(text, base):
+    """{msn: url} of a media playlist's segments."""
+    sequence, segments, expect = 0, {}, False
+    for line in text.splitlines():
+        line = line.strip()
+        if line.startswith("#EXT-X-MEDIA-SEQUENCE:"):
+            sequence = int(line.split(":", 1)[1])
+        elif line.startswith("#EXTINF:"):
+            expect = True
+        elif line and not line.startswith("#") and expect:
+            segments[sequence + len(segments)] = urllib.parse.urljoin(base, line)
+            expect = False
+    return segments
+
+
+def preset_target(name):
+    """(variant selector, msn, status) of the preset's first rule that answers a status for segments."""
+    path = os.path.join(RULES, f"{name}.json")
+    if not os.path.exists(path):
+        raise Failure(f"preset {name}: no {path}; dashboard_test needs the preset's file to know what it does")
+    with open(path) as f:
+        scenario = json.load(f)
+    for rule in scenario.get("rules", []):
+        match, action = rule.get("match", {}), rule.get("action", {})
+        msn = match.get("msn")
+        msn = msn.get("from") if isinstance(msn, dict) else msn
+        if match.get("kind") == "segment" and isinstance(action.get("status"), int) and isinstance(msn, int) \
+                and not ({"requests", "after", "for", "probability", "time", "index"} & match.keys()):
+            return match.get("variant", "highest"), msn, action["status"], rule.get("id")
+    raise Failure(f"preset {name}: dashboard_test knows presets whose rule answers a status for a segment "
+                  "by msn (status-4xx/5xx); pick one with --preset")
+
+
+def choose_variant(variants, selector):
+    if selector == "highest":
+        return max(variants, key=lambda v: v[1])
+    if selector == "lowest":
+        return min(variants, key=lambda v: v[1])
+    if isinstance(selector, dict) and "index" in selector:
+        return variants[selector["index"]]
+    raise Failure(f"variant selector {selector!r} is not one dashboard_test understands")
+
+
+class Player(threading.Thread):
+    """Plays like a very simple client: master, one media playlist, a few segments; pauses after the
+    first segments until told to go on, so the test can look at the page while it is running."""
+
+    def __init__(self, master_url, selector, segments=4):
+        super().__init__(daemon=True)
+        self.master_url, self.selector, self.count = master_url, selector, segments
+        self.go_on = threading.Event()
+        self.paused = threading.Event()
+        self.error = None
+        self.statuses = []
+        self.segments = {}
+
+    def run(self):
+        try:
+            status, _, body = fetch(self.master_url)
+            self.statuses.append(("master", status))
+            if status != 200:
+                raise Failure(f"the master playlist {self.master_url} answered {status}: {body[:200]!r}")
+            variants = parse_master(body.decode("utf-8", "replace"), self.master_url)
+            if not variants:
+                raise Failure(f"no variant in the master playlist {self.master_url}")
+            self.variant = choose_variant(variants, self.selector)
+            status, _, body = fetch(self.variant[2])
+            self.statuses.append(("media", status))
+            if status != 200:
+                raise Failure(f"the media playlist {self.variant[2]} answered {status}")
+            self.segments = parse_media(body.decode("utf-8", "replace"), self.variant[2])
+            msns = sorted(self.segments)[: self.count]
+            for i, msn in enumerate(msns):
+                if i == 2:
+                    self.paused.set()
+                    self.go_on.wait(60)
+                status, _, _ = fetch(self.segments[msn])
+                self.statuses.append((f"segment {msn}", status))
+                time.sleep(0.15)
+        except Exception as error:
+            self.error = error
+        finally:
+            self.paused.set()
+
+
+# ------------------------------------------------------------------ the page
+
+def page_rows(driver):
+    return driver.execute_script("""
+      return [...document.querySelectorAll('#records-body tr.rec')].map(tr => ({
+        id: tr.dataset.id, kind: tr.dataset.kind, status: tr.dataset.status, fault: tr.dataset.fault,
+        msn: tr.querySelector('.c-msn').textContent, vr: tr.querySelector('.c-vr').textContent}));""")
+
+
+def decode_qr(png):
+    try:
+        from PIL import Image
+        from pyzbar import pyzbar
+    except ImportError as error:
+        return None, f"{error}"
+    image = Image.open(io.BytesIO(png)).convert("L")
+    qr_only = [pyzbar.ZBarSymbol.QRCODE]
+    found = pyzbar.decode(image, symbols=qr_only)
+    if not found:
+        # Scale up: zbar likes a few pixels per module.
+        found = pyzbar.decode(image.resize((image.width * 3, image.height * 3), Image.NEAREST), symbols=qr_only)
+    return [f.data.decode("utf-8", "replace") for f in found], None
+
+
+def main():
+    ap = argparse.ArgumentParser(description="Checks the hlschaos dashboard in headless Chromium against a real proxy.")
+    ap.add_argument("--url", required=True, help="the control listener, e.g. http://127.0.0.1:8081/")
+    ap.add_argument("--proxy", required=True, help="the proxy, e.g. http://127.0.0.1:8080")
+    ap.add_argument("--token", help="the control token, if the control API has one")
+    ap.add_argument("--stream-path", default="vod/ts/master.m3u8", help="master playlist path after /s/<session>/")
+    ap.add_argument("--preset", default="status-503")
+    ap.add_argument("--session", default=f"dash-{os.getpid()}")
+    ap.add_argument("--screenshots", default="/tmp/hlschaos-dashboard-test")
+    ap.add_argument("--timeout", type=float, default=20)
+    ap.add_argument("--require-qr", action="store_true", help="fail (instead of skipping) when pyzbar is missing")
+    ap.add_argument("--chromedriver", default="/usr/bin/chromedriver")
+    args = ap.parse_args()
+
+    url = args.url if args.url.endswith("/") else args.url + "/"
+    sid, timeout = args.session, args.timeout
+    os.makedirs(args.screenshots, exist_ok=True)
+    checks = Checks()
+    try:
+        selector, target_msn, target_status, rule_id = preset_target(args.preset)
+    except Failure as failure:
+        print(f"dashboard_test: FAIL: {failure}")
+        return 1
+    device_base = f"{args.proxy.rstrip('/')}/s/{sid}/"
+    master_url = device_base + args.stream_path.lstrip("/")
+
+    options = webdriver.ChromeOptions()
+    for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1440,900",
+                 "--force-device-scale-factor=1", "--disable-gpu"):
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service(args.chromedriver), options=options)
+    player = None
+    console_checked = False
+    try:
+        print(f"dashboard_test: {url} · proxy {args.proxy} · session {sid} · preset {args.preset}", flush=True)
+        if args.token:
+            # Put the token where the page keeps it, so it never meets a 401 (which Chromium logs as a
+            # console error). Any log of this first visit is dropped.
+            driver.get(urllib.parse.urljoin(url, "favicon.svg"))
+            driver.execute_script("sessionStorage.setItem('hlschaos.controlToken', arguments[0])", args.token)
+            driver.get_log("browser")
+        driver.get(url)
+        wait_for("the page to load its sessions (html[data-ready]; does the control API need --token?)",
+                 lambda: driver.execute_script("return document.documentElement.dataset.ready === '1'"), timeout)
+        checks.ok("page loaded and asked the API for sessions")
+
+        # 1. A session created from the page.
+        field = driver.find_element(By.ID, "new-session-id")
+        field.clear()
+        field.send_keys(sid)
+        Select(driver.find_element(By.ID, "new-session-preset")).select_by_value("")
+        driver.find_element(By.CSS_SELECTOR, "#new-session button[type=submit]").click()
+        wait_for(f"session {sid} in the list", lambda: driver.find_elements(By.CSS_SELECTOR, f'#sessions li[data-session="{sid}"]'), timeout)
+        wait_for(f"session {sid} to be selected",
+                 lambda: driver.find_element(By.ID, "s-id").text == sid and driver.find_element(By.ID, "session").is_displayed(), timeout)
+        checks.ok(f"created session {sid} from the page; it is listed and selected")
+
+        # 2. Device URL and QR code.
+        path_input = driver.find_element(By.ID, "stream-path")
+        driver.execute_script("arguments[0].value = ''", path_input)
+        path_input.send_keys(args.stream_path)
+        suffix = f"/s/{sid}/{args.stream_path.lstrip('/')}"
+        urls = wait_for("device URLs ending with " + suffix, lambda: [u for u in driver.execute_script(
+            "return [...document.querySelectorAll('#device-urls li[data-url]')].map(li => li.dataset.url)") if u.endswith(suffix)], timeout)
+        checks.ok(f"device URLs shown: {', '.join(urls)}")
+        qr_text = driver.execute_script("return document.getElementById('qr').dataset.text")
+        if qr_text not in urls:
+            raise Failure(f"the QR code holds {qr_text!r}, not one of the device URLs")
+        decoded, missing = decode_qr(driver.find_element(By.ID, "qr").screenshot_as_png)
+        if decoded is None:
+            if args.require_qr:
+                raise Failure(f"cannot decode the QR code: {missing} (pip install pyzbar; apt-get install libzbar0)")
+            checks.note(f"QR code not decoded: {missing} (pip install pyzbar; apt-get install libzbar0)")
+        elif decoded != [qr_text]:
+            raise Failure(f"the QR code on the page decodes to {decoded!r}, expected {qr_text!r}")
+        else:
+            checks.ok(f"the QR code decodes to {qr_text}")
+
+        # 3. Records appear while a player runs.
+        player = Player(master_url, selector)
+        player.start()
+        if not player.paused.wait(timeout):
+            raise Failure("the player did not get through its first requests")
+        if player.error:
+            raise Failure(f"player: {player.error}")
+        rows = wait_for("the player's first requests (master, media, segments) in the table", lambda: (
+            lambda r: r if {"master", "media", "segment"} <= {x["kind"] for x in r} else None)(page_rows(driver)), timeout)
+        if not player.is_alive():
+            raise Failure("the player ended before the page was checked")
+        checks.ok(f"while the player runs, the table shows its requests ({len(rows)} rows: "
+                  + ", ".join(sorted({x['kind'] for x in rows})) + ")")
+        player.go_on.set()
+        player.join(timeout)
+        if player.error:
+            raise Failure(f"player: {player.error}")
+        bad = [s for s in player.statuses if s[1] != 200]
+        if bad:
+            raise Failure(f"without faults the proxy answered {bad}")
+        played = len(player.statuses)
+        wait_for(f"all {played} requests in the table", lambda: len(page_rows(driver)) >= played, timeout)
+        wait_for("a variant lane in the chart", lambda: driver.find_elements(By.CSS_SELECTOR, "#lane-chart svg .lane-label"), timeout)
+        checks.ok(f"all {played} requests listed, lanes drawn")
+        driver.save_screenshot(os.path.join(args.screenshots, "1-records.png"))
+
+        # 4. A preset applied from the page changes what the proxy serves.
+        if target_msn not in player.segments:
+            raise Failure(f"the media playlist has no segment {target_msn} (it has {min(player.segments)}–{max(player.segments)})")
+        Select(driver.find_element(By.ID, "s-preset")).select_by_value(args.preset)
+        driver.find_element(By.ID, "s-apply").click()
+        wait_for(f"the session's scenario to show {args.preset}",
+                 lambda: driver.find_element(By.ID, "s-scenario").text.strip() == args.preset, timeout)
+        checks.ok(f"applied {args.preset} from the page; the session shows it")
+        status, headers, body = fetch(player.segments[target_msn])
+        fault = {k.lower(): v for k, v in headers.items()}.get("x-hlschaos-fault", "")
+        if status != target_status:
+            raise Failure(f"after applying {args.preset}, segment {target_msn} of the {selector} variant answered {status}, expected {target_status}")
+        if rule_id and rule_id not in fault:
+            raise Failure(f"the faulted answer's X-HLSChaos-Fault is {fault!r}, expected it to name {rule_id}")
+        checks.ok(f"the proxy now answers {status} for segment {target_msn} (X-HLSChaos-Fault: {fault})")
+        wait_for(f"the {target_status} in the table, marked as a fault", lambda: [
+            r for r in page_rows(driver) if r["status"] == str(target_status) and r["fault"] == "1" and r["msn"].startswith(str(target_msn))], timeout)
+        wait_for("a failure mark on the lanes", lambda: driver.find_elements(By.CSS_SELECTOR, "#lane-chart .mark-fail"), timeout)
+        verdict = wait_for("a verdict that knows about the fault", lambda: driver.execute_script("""
+            const box = document.getElementById('verdict');
+            return ['none', 'error', 'clean'].includes(box.dataset.outcome) ? null : document.getElementById('verdict-text').textContent;"""),
+            timeout + 10)
+        checks.ok(f"the page shows the faulted request, a fault mark and the verdict: “{verdict}”")
+        driver.save_screenshot(os.path.join(args.screenshots, "2-fault.png"))
+
+        # 5. Clearing the session's rules from the page.
+        driver.find_element(By.ID, "s-clear").click()
+        wait_for("the session's scenario to clear",
+                 lambda: driver.find_element(By.ID, "s-scenario").get_attribute("data-scenario") == "", timeout)
+        status, _, _ = fetch(player.segments[target_msn])
+        if status != 200:
+            raise Failure(f"after clearing the session's rules from the page, segment {target_msn} answered {status}")
+        checks.ok(f"cleared the rules from the page; segment {target_msn} answers 200 again")
+        time.sleep(1.0)  # lets the last record and report requests settle before reading the console
+
+        # 6. No console error.
+        logs = driver.get_log("browser")
+        console_checked = True
+        errors = [e for e in logs if e.get("level") == "SEVERE"]
+        if errors:
+            raise Failure("the browser console has errors:\n" + "\n".join(f"    {e['message']}" for e in errors))
+        checks.ok(f"no error in the browser console ({len(logs)} messages)")
+        driver.save_screenshot(os.path.join(args.screenshots, "3-cleared.png"))
+    except Failure as failure:
+        try:
+            driver.save_screenshot(os.path.join(args.screenshots, "failure.png"))
+            if not console_checked:
+                for e in driver.get_log("browser"):
+                    print(f"  console {e.get('level')}: {e.get('message')}")
+        except Exception:
+            pass
+        print(f"dashboard_test: FAIL: {failure}")
+        print(f"dashboard_test: {checks.passed} passed, 1 failed (screenshots in {args.screenshots})")
+        return 1
+    finally:
+        if player:
+            player.go_on.set()
+        driver.quit()
+        api(url, "DELETE", f"api/sessions/{urllib.parse.quote(sid)}", args.token)
+    print(f"dashboard_test: PASS, screenshots in {args.screenshots}")
+    print(f"dashboard_test: {checks.passed} passed, 0 failed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
