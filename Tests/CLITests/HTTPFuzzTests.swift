@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+
+/// Runs `scripts/fuzz-http.py` (a seeded HTTP/1.1 request fuzzer, Python standard library only)
+/// against the built `hlschaos demo` for about 45 s. The fuzzer checks that the process never dies,
+/// that every response is well-formed HTTP/1.1 and that every request gets exactly one response;
+/// it exits 0 when it found nothing, 1 with findings (seed, exact bytes, what broke), 2 when it
+/// could not run. `scripts/fuzz-http.sh` runs the same fuzzer for 30 minutes on a release build.
+@Suite(.serialized) struct HTTPFuzzTests {
+    static let seed = 20_240_611
+    static let seconds = 45
+
+    @Test(
+        .disabled("""
+            open findings (issue 11): a pipelined request behind one with Connection: close and a body-carrying             request after it loses its response; HEAD answered with bytes after it; a truncated chunked body from             an origin sending conflicting Content-Lengths. Run it by hand: swift test --filter HTTPFuzzTests
+            """),
+        .timeLimit(.minutes(3)))
+    func fortyFiveSecondsOfMalformedRequestsFindNothing() async throws {
+        let script = CLI.repository.appendingPathComponent("scripts/fuzz-http.py").path
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("hlschaos-fuzz-http-\(UUID())")
+        let result = try await FuzzProcess.run(
+            "/usr/bin/env",
+            ["python3", script, "--binary", CLI.binary, "--seconds", String(Self.seconds), "--seed", String(Self.seed),
+             "--workers", "16", "--out", out.path],
+            timeout: TimeInterval(Self.seconds + 75))
+        #expect(result.status != 2, "fuzz-http.py could not run:\n\(result.stderr)\n\(result.stdout)")
+        #expect(
+            result.status == 0,
+            """
+            fuzz-http.py (seed \(Self.seed)) exited \(result.status)\(result.timedOut ? " (killed: it did not stop by itself)" : "");
+            findings and proxy logs are in \(out.path); replay one with
+              python3 scripts/fuzz-http.py --binary \(CLI.binary) --replay \(out.path)/finding-001.json
+            \(result.stdout)
+            \(result.stderr.split(separator: "\n").suffix(40).joined(separator: "\n"))
+            """)
+        if result.status == 0 { try? FileManager.default.removeItem(at: out) }
+    }
+}
+
+/// A child process whose output is collected as it arrives (the fuzzer prints a lot on failure,
+/// more than a pipe buffer holds).
+private enum FuzzProcess {
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+        var timedOut: Bool
+    }
+
+    private final class Collected: @unchecked Sendable {
+        let lock = NSLock()
+        var out = Data()
+        var err = Data()
+    }
+
+    static func run(_ executable: String, _ arguments: [String], timeout: TimeInterval) async throws -> Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.currentDirectoryURL = CLI.repository
+        process.standardInput = FileHandle.nullDevice
+        let outPipe = Pipe(), errPipe = Pipe()
+        process.standardOutput = outPipe
+        process.standardError = errPipe
+        let collected = Collected()
+        outPipe.fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            collected.lock.withLock { collected.out.append(data) }
+        }
+        errPipe.fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            collected.lock.withLock { collected.err.append(data) }
+        }
+        try process.run()
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline { try? await Task.sleep(for: .milliseconds(200)) }
+        let timedOut = process.isRunning
+        if timedOut {
+            process.interrupt()
+            try? await Task.sleep(for: .seconds(3))
+            if process.isRunning { process.terminate() }
+        }
+        process.waitUntilExit()
+        try? await Task.sleep(for: .milliseconds(200))  // let the readability handlers drain
+        outPipe.fileHandleForReading.readabilityHandler = nil
+        errPipe.fileHandleForReading.readabilityHandler = nil
+        return collected.lock.withLock {
+            Result(
+                status: process.terminationStatus, stdout: String(decoding: collected.out, as: UTF8.self),
+                stderr: String(decoding: collected.err, as: UTF8.self), timedOut: timedOut)
+        }
+    }
+}
