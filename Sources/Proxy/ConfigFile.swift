@@ -19,7 +19,7 @@ public enum ConfigFile {
         "maxPlaylistBytes", "sessionIdleTimeout", "cors", "rules", "presets", "logLevel", "shutdownTimeout",
         "requestHeadTimeout", "keepAliveTimeout", "maxClientConnections", "maxRequestHeadBytes",
         "maxSessions", "maxPresetsPerURL", "engineCacheSize", "playlistHistoryBytes", "rewriteCacheBytes",
-        "maxLearnedHosts", "events", "eventsMaxBytes", "recordBufferSize",
+        "maxLearnedHosts", "events", "eventsMaxBytes", "recordBufferSize", "control", "controlToken",
     ]
 
     public static func load(path: String) throws(Problems) -> ProxyConfiguration {
@@ -127,6 +127,12 @@ public enum ConfigFile {
                 if let number = integer(key, value, 65536...1_000_000_000, unit: "bytes") { configuration.memory.playlistHistoryBytes = number }
             case "rewriteCacheBytes":
                 if let number = integer(key, value, 0...100_000_000_000, unit: "bytes") { configuration.memory.rewriteCacheBytes = number }
+            case "control":
+                if case .null = value { configuration.control = .some(nil); return }
+                if let text = string(key, value) { configuration.control = .some(text) }
+            case "controlToken":
+                if case .null = value { return }
+                if let text = string(key, value) { configuration.controlToken = text }
             case "events":
                 if case .null = value { return }
                 if let text = string(key, value) { configuration.eventsFile = text }

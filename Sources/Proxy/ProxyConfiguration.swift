@@ -27,6 +27,11 @@ public struct ProxyConfiguration: Sendable {
     /// repository, compiled in) and replace a built-in of the same name.
     public var presetDirectory: String?
     public var logLevel: String = "info"
+    /// The control API's address from the config file: nil when the key is absent (the default
+    /// address), `.some(nil)` when it is null (no control API).
+    public var control: String??
+    /// The bearer token the control API requires (config `controlToken`).
+    public var controlToken: String?
     /// Every request's record is appended to this file as JSON Lines (`--events FILE`).
     public var eventsFile: String?
     /// Past this size the events file is renamed to FILE.1 and a new one begins.

@@ -29,7 +29,7 @@ struct DemoCommand: AsyncParsableCommand {
         }
         configuration.defaultOrigin = UpstreamLocation(absolute: origin.baseURL)
         var runner = ProxyRunner(configuration: configuration, logger: logger, verbose: options.verbose)
-        runner.control = try options.controlSetting()
+        runner.control = try options.controlSetting(configuration)
         try await runner.run { server, control in
             // Written unbuffered: through a pipe (tee, CI logs) print() would hold the URLs until exit.
             let banner = Self.banner(

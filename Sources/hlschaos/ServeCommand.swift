@@ -22,7 +22,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let logger = makeLogger(configuration.logLevel)
         var runner = ProxyRunner(configuration: configuration, logger: logger, verbose: options.verbose)
-        runner.control = try options.controlSetting()
+        runner.control = try options.controlSetting(configuration)
         try await runner.run { server, control in
             let entry = configuration.defaultOrigin.map { "\($0.url) as http://<this machine>:\(server.port)/" } ?? ""
             logger.info("hlschaos listening on \(configuration.host):\(server.port) \(entry)")
@@ -70,8 +70,8 @@ struct ProxyOptions: ParsableArguments {
     @OptionGroup var control: ControlOptions
 
     /// The control API to start: flags, then HLSCHAOS_CONTROL_TOKEN, then the default address.
-    func controlSetting() throws -> ControlOptions.Setting {
-        try control.setting()
+    func controlSetting(_ configuration: ProxyConfiguration) throws -> ControlOptions.Setting {
+        try control.setting(fileListen: configuration.control, fileToken: configuration.controlToken)
     }
 
     func configuration() throws -> ProxyConfiguration {
