@@ -70,31 +70,10 @@ enum ScenarioInput {
 /// keeps it, not as it is on disk).
 enum PresetCatalog {
     static func scenario(named name: String, rules: RuleBook) -> Scenario? {
-        guard rules.presetNames.contains(name) else { return nil }
-        if let file = fromFolder(name, rules: rules) { return file }
-        if let builtIn = builtIns[name] { return builtIn }
-        guard let base = try? rules.engine(presets: []), let engine = try? rules.engine(presets: [name]) else { return nil }
-        let entries = engine.entries.dropFirst(base.entries.count)
-        guard !entries.isEmpty else { return nil }
-        return Scenario(name: name, rules: entries.map(\.rule))
+        rules.preset(named: name)
     }
 
     static func all(rules: RuleBook) -> [Scenario] {
-        rules.presetNames.compactMap { scenario(named: $0, rules: rules) }
-    }
-
-    private static let builtIns: [String: Scenario] = {
-        var scenarios: [String: Scenario] = [:]
-        for file in BuiltInPresets.files {
-            if let scenario = try? RuleDecoder.decode(file.bytes, file: file.name + ".json") { scenarios[file.name] = scenario }
-        }
-        return scenarios
-    }()
-
-    private static func fromFolder(_ name: String, rules: RuleBook) -> Scenario? {
-        guard let directory = rules.presetDirectory else { return nil }
-        let path = (directory as NSString).appendingPathComponent(name + ".json")
-        guard FileManager.default.fileExists(atPath: path) else { return nil }
-        return try? RuleDecoder.decodeFile(atPath: path)
+        rules.presetNames.compactMap { rules.preset(named: $0) }
     }
 }

@@ -114,6 +114,9 @@ public final class RuleBook: Sendable {
     }
 
     public var scenarios: [Scenario] { state.withLockedValue { $0.scenarios } }
+    /// The preset in force under `name` (built in, or from the preset folder).
+    public func preset(named name: String) -> Scenario? { state.withLockedValue { $0.presets[name] } }
+
     public var presetNames: [String] { state.withLockedValue { $0.presets.keys.sorted() } }
     /// "33 presets: 31 built in, 3 from DIR (overriding: gap)": what start-up and reloads log.
     public var presetSummary: String { state.withLockedValue { $0.presetSummary } }
