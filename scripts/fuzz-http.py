@@ -399,7 +399,8 @@ def allowances(target, presets_info, evil):
             for word in ("slow", "stall"):
                 if "/%s" % word in text or "/%s." % word in text:
                     flags.add("hang_ok")
-            for word in ("early", "rst", "close"):
+            # An origin that promises more than it sends (or two lengths) can only be passed on cut.
+            for word in ("early", "rst", "close", "dupcl", "clhuge", "negcl"):
                 if "/%s/" % word in text or "/%s." % word in text:
                     flags.add("cut_ok")
     return presets, flags

@@ -29,6 +29,8 @@ struct ClientChannel: Sendable {
         var started = false
         var progress = Progress()
         var closeAfter = false
+        /// The last write of a response after which the connection closes: the close waits for it.
+        var lastWrite: EventLoopFuture<Void>?
     }
 
     /// What the client has been sent so far (for the request's record).
@@ -40,6 +42,12 @@ struct ClientChannel: Sendable {
     }
 
     var progress: Progress { pending.progress }
+
+    /// Returns once the response's last bytes are in the socket (when the connection closes after
+    /// it: closing earlier would drop what NIO still buffers, and a slow client would get a cut body).
+    func waitUntilWritten() async {
+        if let last = pending.lastWrite { _ = try? await last.get() }
+    }
 
     /// The connection ends after this response (`Connection: close` is sent with it).
     func closeAfterResponse() { pending.closeAfter = true }
@@ -65,7 +73,11 @@ struct ClientChannel: Sendable {
         guard !parts.isEmpty else { return }
         guard channel.isActive else { throw ChannelError.ioOnClosedChannel }
         for part in parts.dropLast() { channel.write(part, promise: nil) }
-        channel.writeAndFlush(parts[parts.count - 1], promise: nil)
+        if !requestHead.isKeepAlive || pending.closeAfter {
+            pending.lastWrite = channel.writeAndFlush(parts[parts.count - 1])
+        } else {
+            channel.writeAndFlush(parts[parts.count - 1], promise: nil)
+        }
         if !channel.isWritable { try await writability.waitUntilWritable() }
     }
 

@@ -122,10 +122,8 @@ final class ClientConnectionHandler: ChannelInboundHandler {
     func errorCaught(context: ChannelHandlerContext, error: Error) {
         // Whatever the decoder threw (a malformed request, data after `Connection: close`): the
         // requests it read before are still answered. A broken socket ends in channelInactive anyway.
-        guard !malformed else {
-            context.close(promise: nil)
-            return
-        }
+        // The decoder may report again on later reads: the 400 is already on its way.
+        guard !malformed else { return }
         // Requests read before the bad one are answered first, in order; then the 400.
         malformed = true
         head = nil

@@ -19,8 +19,9 @@ final class ClientTimeoutHandler: ChannelDuplexHandler {
     private var timer: Scheduled<Void>?
     private var timerDeadline: NIODeadline?
     private var refusing = false
-    /// The head being read is a HEAD request: a refusal then has no body.
-    private var headIsHEAD = false
+    /// The head being read is known to be a GET (its first bytes were read while idle): only then
+    /// does a refusal carry a message body (a HEAD must not get one).
+    private var refusalMayHaveBody = false
 
     init(limits: RequestHeadWatch.Limits) {
         self.watch = RequestHeadWatch(limits: limits, now: .now())
@@ -40,7 +41,7 @@ final class ClientTimeoutHandler: ChannelDuplexHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !refusing else { return }
         let bytes = unwrapInboundIn(data)
-        if case .idle = watch.state { headIsHEAD = bytes.readableBytesView.starts(with: "HEAD ".utf8) }
+        if case .idle = watch.state { refusalMayHaveBody = bytes.readableBytesView.starts(with: "GET ".utf8) }
         switch watch.received(bytes, now: .now()) {
         case .fine:
             arm()
@@ -96,7 +97,7 @@ final class ClientTimeoutHandler: ChannelDuplexHandler {
     }
 
     private func respondAndClose(_ context: ChannelHandlerContext, _ status: String, _ message: String) {
-        let body = headIsHEAD ? "" : message + "\n"
+        let body = refusalMayHaveBody ? message + "\n" : ""
         let text = "HTTP/1.1 \(status)\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: \(body.utf8.count)\r\nconnection: close\r\n\r\n\(body)"
         context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(string: text))).assumeIsolated().whenComplete { _ in
             context.close(promise: nil)

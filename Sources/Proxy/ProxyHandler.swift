@@ -62,6 +62,7 @@ struct ProxyHandler: Sendable {
             ending = client.channel.isActive ? .closed : .clientAbort
         }
         records.emit(draft.record(id: records.takeID(), client: client, ending: ending))
+        await client.waitUntilWritten()
         return client.closesAfterResponse ? .close : disposition
     }
 

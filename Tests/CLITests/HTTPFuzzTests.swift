@@ -12,7 +12,9 @@ import Testing
 
     @Test(
         .disabled("""
-            open findings (issue 11): a pipelined request behind one with Connection: close and a body-carrying             request after it loses its response; HEAD answered with bytes after it; a truncated chunked body from             an origin sending conflicting Content-Lengths. Run it by hand: swift test --filter HTTPFuzzTests
+            one open finding (issue 11): under load, an HTTP/1.0 response is sometimes cut when a malformed \
+            request follows it on the connection (cut-by-later, 4 of 24,000 requests in the seeded run; a \
+            replay passes). Run it by hand: python3 scripts/fuzz-http.py --binary .build/debug/hlschaos --seconds 45 --seed 20240611
             """),
         .timeLimit(.minutes(3)))
     func fortyFiveSecondsOfMalformedRequestsFindNothing() async throws {
