@@ -204,7 +204,10 @@ struct ControlAPI: Sendable {
 
     func report(_ context: BasicRequestContext) throws -> Response {
         let id = try recordedSessionID(context)
-        let report = ReactionReport.analyze(proxy.records.records(session: id), now: Date())
+        let facts = proxy.sessions.existing(id)?.playlistFacts
+        let report = ReactionReport.analyze(
+            proxy.records.records(session: id), now: Date(), targetDuration: facts?.targetDuration,
+            bandwidths: facts?.bandwidths ?? [:], lastMSN: facts?.lastMSN ?? [:])
         return JSONOutput.response(report)
     }
 

@@ -23,7 +23,7 @@ final class RewriteCache: Sendable {
         var summary: SessionCatalog.Summary
         /// The two bodies plus about what the summary's segment list takes.
         var byteCount: Int {
-            if case .media(let segments, _) = summary { return upstream.count + output.readableBytes + 24 * segments.count }
+            if case .media(let segments, _, _) = summary { return upstream.count + output.readableBytes + 24 * segments.count }
             return upstream.count + output.readableBytes
         }
     }

@@ -9,6 +9,10 @@ struct SessionCatalog: Sendable {
     private(set) var variants: [Int: VariantFacts] = [:]
     /// Renditions of the last multivariant playlist, by index.
     private(set) var renditions: [Int: RenditionFacts] = [:]
+    /// EXT-X-TARGETDURATION of the media playlist learnt last.
+    private(set) var targetDuration: Int?
+    /// The newest MSN each variant's media playlist listed.
+    private(set) var lastMSN: [Int: Int] = [:]
     /// Per media playlist (variant, rendition or I-frame playlist): where each MSN sits.
     private var timelines: [TimelineKey: Timeline] = [:]
 
@@ -42,7 +46,7 @@ struct SessionCatalog: Sendable {
     /// What a session needs to remember of one playlist; computed once per distinct upstream body.
     enum Summary: Sendable {
         case multivariant(variants: [VariantFacts], renditions: [Int: RenditionFacts])
-        case media(segments: [(msn: Int, index: Int, startTime: Double)], isComplete: Bool)
+        case media(segments: [(msn: Int, index: Int, startTime: Double)], isComplete: Bool, targetDuration: Int? = nil)
 
         init(_ playlist: Playlist) {
             if playlist.kind == .multivariant {
@@ -62,7 +66,7 @@ struct SessionCatalog: Sendable {
             } else {
                 self = .media(
                     segments: playlist.segments.map { ($0.msn, $0.index, $0.startTime) },
-                    isComplete: playlist.playlistType != nil || playlist.endList)
+                    isComplete: playlist.playlistType != nil || playlist.endList, targetDuration: playlist.targetDuration)
             }
         }
     }
@@ -72,7 +76,9 @@ struct SessionCatalog: Sendable {
         case .multivariant(let variants, let renditions):
             self.variants = Dictionary(variants.map { ($0.index, $0) }, uniquingKeysWith: { first, _ in first })
             self.renditions = renditions
-        case .media(let segments, let isComplete):
+        case .media(let segments, let isComplete, let targetDuration):
+            if let targetDuration { self.targetDuration = targetDuration }
+            if let last = segments.last?.msn, let variant = tag.variant { lastMSN[variant] = last }
             learn(segments: segments, isComplete: isComplete, tag: tag)
         }
     }

@@ -28,6 +28,15 @@ public final class Session: Sendable {
 
     public var requestCount: Int { counters.withLockedValue { $0 } }
 
+    /// What the session's playlists said, for reading its records: the target duration, each
+    /// variant's bandwidth and the newest MSN its media playlist listed.
+    public var playlistFacts: (targetDuration: Double?, bandwidths: [Int: Int], lastMSN: [Int: Int]) {
+        memory.withLockedValue { memory in
+            let catalog = memory.catalog
+            return (catalog.targetDuration.map(Double.init), catalog.variants.mapValues(\.bandwidth), catalog.lastMSN)
+        }
+    }
+
     /// The scenario set on this session through the control API (nil: none).
     public var scenario: Scenario? { memory.withLockedValue { $0.layer?.scenarios.first } }
 
