@@ -234,6 +234,7 @@ enum PresetPlaybackCatalog {
             // on the primary it loads the backup copy of the same level, no down-switch.
             hlsjs: HlsjsPlan(until: "seconds:22", timeout: 40) { log, faults in
                 PresetChecks.expectApplied("primary-404", faults, kind: "media")
+                #expect(!faults.report.failovers.isEmpty, "no failover in the report: \(faults.report.verdict)")
                 let errors = log.errors("levelLoadError")
                 #expect(errors.contains { $0.code == 404 && $0.fatal == false }, "\(log.summary)")
                 let failed = errors.first?.t ?? .infinity
@@ -397,6 +398,7 @@ enum PresetPlaybackCatalog {
             hlsjs: HlsjsPlan(until: "seconds:16", timeout: 30) { log, faults in
                 let errors = log.errors("levelLoadError")
                 #expect(errors.contains { $0.code == 410 && $0.fatal == false }, "\(log.summary)")
+                #expect(faults.report.switches.contains { $0.direction == .down }, "no down-switch in the report: \(faults.report.verdict)")
                 PresetChecks.expectSwitchedDownAfter(errors.first, log)
                 PresetChecks.expectLivePlayback(log)
             }),

@@ -23,7 +23,13 @@ enum PresetChecks {
     /// hls.js: fragLoadError with `code` for the top level at sn 8; 5xx is retried once before
     /// the switch, 4xx is not retried; sn 8 then comes from a lower level and playback ends.
     static func hlsjsSwitchesDownOnFragError(code: Int) -> HlsjsPlan {
-        HlsjsPlan { log, _ in
+        HlsjsPlan { log, faults in
+            // What the reaction report reads off the proxy's records must agree with hls.js's own log.
+            let report = faults.report
+            #expect(report.switches.contains { $0.direction == .down }, "no down-switch in the report: \(report.verdict)")
+            if code >= 500 {
+                #expect(report.retries.contains { $0.retries >= 1 }, "no retry series in the report: \(report.verdict)")
+            }
             let errors = log.errors("fragLoadError")
             #expect(!errors.isEmpty, "\(log.summary)")
             for error in errors {

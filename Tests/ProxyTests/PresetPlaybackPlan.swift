@@ -39,6 +39,8 @@ struct HlsjsPlan: Sendable {
 /// The faults the proxy applied to the player's session.
 struct Faults: Sendable {
     var events: [RequestRecord]
+    /// The reaction report over every record of the player's session.
+    var report: ReactionReport = ReactionReport.analyze([], now: Date())
 
     func matching(rule: String) -> [RequestRecord] { events.filter { $0.matchedRules.contains { $0.hasSuffix("/" + rule) } } }
     func segments(rule: String) -> [RequestRecord] { matching(rule: rule).filter { $0.kind == "segment" } }

@@ -43,6 +43,15 @@ enum PresetPlayback {
     }
 
     /// Faults the proxy applied for one session.
+    /// The session's faults, and the reaction report over all its records with what its playlists said.
+    static func faultsAndReport(_ proxy: ProxyHarness, session: String) -> Faults {
+        let facts = proxy.server.sessions.existing(session)?.playlistFacts
+        let report = ReactionReport.analyze(
+            proxy.server.records.records(session: session), now: Date(), targetDuration: facts?.targetDuration,
+            bandwidths: facts?.bandwidths ?? [:], lastMSN: facts?.lastMSN ?? [:])
+        return Faults(events: faults(proxy, session: session), report: report)
+    }
+
     static func faults(_ proxy: ProxyHarness, session: String) -> [RequestRecord] {
         proxy.server.records.faults.filter { $0.session == session || $0.session.hasPrefix(session + "+") }
     }

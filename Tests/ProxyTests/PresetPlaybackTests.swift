@@ -36,7 +36,7 @@ import Testing
                 await proxy.stop()
                 throw error
             }
-            let faults = Faults(events: PresetPlayback.faults(proxy, session: session))
+            let faults = PresetPlayback.faultsAndReport(proxy, session: session)
             await proxy.stop()
             plan.ffmpeg.check(run, faults)
         }
@@ -57,7 +57,7 @@ import Testing
                 await proxy.stop()
                 throw error
             }
-            let faults = Faults(events: PresetPlayback.faults(proxy, session: session))
+            let faults = PresetPlayback.faultsAndReport(proxy, session: session)
             await proxy.stop()
             plan.hlsjs.check(log, faults)
         }
