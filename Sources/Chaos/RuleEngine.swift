@@ -38,25 +38,34 @@ public struct RuleEngine: Sendable {
 
     /// All rules of all scenarios, in load order (layer order, scenario order, then file order).
     public let entries: [Entry]
+    /// Where each layer's rules begin in `entries`.
+    private let layerStarts: [Int]
     /// How far back the playlist history must reach for these rules: the longest `lag`, or the
     /// longest `freeze` window (its `for`), plus a margin; nil when a `freeze` has no end (then
     /// only the session's byte budget bounds the history).
     public let historyHorizon: Duration?
 
     public init(layers: [Layer]) {
+        var starts: [Int] = []
+        var count = 0
+        for layer in layers {
+            starts.append(count)
+            count += layer.scenarios.reduce(0) { $0 + $1.rules.count }
+        }
         self.init(entries: layers.flatMap { layer in
             layer.scenarios.flatMap { scenario in
                 scenario.rules.map {
                     Entry(reference: RuleReference(scenario: scenario.name, id: $0.id), rule: $0, origin: layer.origin)
                 }
             }
-        })
+        }, layerStarts: starts)
     }
 
     public init(scenarios: [Scenario]) { self.init(layers: [Layer(scenarios)]) }
 
-    private init(entries: [Entry]) {
+    private init(entries: [Entry], layerStarts: [Int]) {
         self.entries = entries
+        self.layerStarts = layerStarts
         var horizon: Duration? = .zero
         for entry in entries {
             for action in entry.rule.action.playlist {
@@ -71,13 +80,17 @@ public struct RuleEngine: Sendable {
         historyHorizon = horizon.map { $0 + .seconds(5) }
     }
 
-    /// This engine with `layers` evaluated after its first `position` rules: the control API's
-    /// scenarios go between the global rule files and the presets a URL names.
-    public func inserting(_ layers: [Layer], at position: Int) -> RuleEngine {
+    /// This engine with `layers` evaluated before its layer number `layer` (after all of them when
+    /// there is no such layer): the control API's scenarios go between the global rule files
+    /// (layer 0) and the presets a URL names (layer 1).
+    public func inserting(_ layers: [Layer], beforeLayer layer: Int) -> RuleEngine {
         guard !layers.isEmpty else { return self }
-        let inserted = RuleEngine(layers: layers).entries
-        let split = min(max(position, 0), entries.count)
-        return RuleEngine(entries: Array(entries[..<split]) + inserted + entries[split...])
+        let inserted = RuleEngine(layers: layers)
+        let layerIndex = min(max(layer, 0), layerStarts.count)
+        let split = layerIndex < layerStarts.count ? layerStarts[layerIndex] : entries.count
+        let starts = layerStarts[..<layerIndex] + inserted.layerStarts.map { $0 + split }
+            + layerStarts[layerIndex...].map { $0 + inserted.entries.count }
+        return RuleEngine(entries: Array(entries[..<split]) + inserted.entries + entries[split...], layerStarts: Array(starts))
     }
 
     public init(scenario: Scenario) { self.init(scenarios: [scenario]) }

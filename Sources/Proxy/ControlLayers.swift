@@ -16,8 +16,3 @@ public final class ControlLayers: Sendable {
         global.withLockedValue { $0 = scenario.map { RuleEngine.Layer([$0], origin: now) } }
     }
 }
-
-extension RuleBook {
-    /// Rules of the rule files: an engine's API layers go after them, before the URL's presets.
-    var globalRuleCount: Int { scenarios.reduce(0) { $0 + $1.rules.count } }
-}

@@ -112,7 +112,7 @@ struct ProxyHandler: Sendable {
         }
         let session = sessions.session(for: path.session)
         let layers = [control.layer, session.memory.withLockedValue { $0.layer }].compactMap { $0 }
-        if !layers.isEmpty { engine = engine.inserting(layers, at: rules.globalRuleCount) }
+        if !layers.isEmpty { engine = engine.inserting(layers, beforeLayer: 1) }
         var exchange = Exchange(
             client: client, draft: draft, path: path, target: target, hop: hop, location: location, session: session,
             engine: engine, tag: path.tag)

@@ -141,14 +141,15 @@ public final class RuleBook: Sendable {
                 state.engines[key]?.lastUse = state.useClock
                 return (.success(cached.engine), false)
             }
-            var scenarios = state.scenarios
+            var presets: [Scenario] = []
             for name in names {
                 guard let preset = state.presets[name] else {
                     return (.failure(.unknown(UnknownPreset(name: name, available: state.presets.keys.sorted()))), false)
                 }
-                scenarios.append(preset)
+                presets.append(preset)
             }
-            let engine = RuleEngine(scenarios: scenarios)
+            // Two layers: the rule files, then the URL's presets (API scenarios go between them).
+            let engine = RuleEngine(layers: [RuleEngine.Layer(state.scenarios), RuleEngine.Layer(presets)])
             var firstEviction = false
             if state.engines.count >= capacity,
                let oldest = state.engines.min(by: { $0.value.lastUse < $1.value.lastUse })?.key {

@@ -144,6 +144,17 @@ func statusCode(_ action: WireAction) -> Int? {
         #expect(engine.plan(for: segment, state: &state, now: .seconds(115)).response == nil, "its window closed")
     }
 
+    @Test func apiLayersGoBetweenRuleFilesAndPresets() throws {
+        func scenario(_ name: String) throws -> Scenario {
+            try RuleDecoder.decode(Array(#"{"name": "\#(name)", "description": "d", "rules": [{"id": "r", "match": {"kind": "segment"}, "action": {"status": 503}}]}"#.utf8), file: name)
+        }
+        let base = RuleEngine(layers: [RuleEngine.Layer([try scenario("files")]), RuleEngine.Layer([try scenario("preset")])])
+        let layered = base.inserting([RuleEngine.Layer([try scenario("every")]), RuleEngine.Layer([try scenario("session")])], beforeLayer: 1)
+        #expect(layered.entries.map(\.reference.scenario) == ["files", "every", "session", "preset"])
+        let again = layered.inserting([RuleEngine.Layer([try scenario("later")])], beforeLayer: 3)
+        #expect(again.entries.map(\.reference.scenario) == ["files", "every", "session", "later", "preset"])
+    }
+
     @Test func resettingAScenarioRestartsItsCounters() throws {
         let scenario = try RuleDecoder.decode(Array(#"{"name": "api", "description": "d", "rules": [{"id": "third", "match": {"kind": "segment", "requests": 3}, "action": {"status": 503}}]}"#.utf8), file: "api.json")
         let engine = RuleEngine(scenarios: [scenario])
