@@ -85,7 +85,7 @@ final class ClientConnectionHandler: ChannelInboundHandler {
         timeouts.responseFinished()
         guard let registration, registry.markIdle(registration), keepAlive, context.channel.isActive else {
             waiting = []
-            context.close(promise: nil)
+            timeouts.closeAfterResponse()
             return
         }
         if !waiting.isEmpty {
@@ -101,8 +101,9 @@ final class ClientConnectionHandler: ChannelInboundHandler {
         var headers = HTTPHeaders([("content-length", "0"), ("connection", "close")])
         if cors { headers.add(name: "access-control-allow-origin", value: "*") }
         context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .badRequest, headers: headers))), promise: nil)
+        let timeouts = self.timeouts
         context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in
-            context.close(promise: nil)
+            timeouts.closeAfterResponse()
         }
     }
 

@@ -8,6 +8,13 @@ import NIOCore
 ///
 /// One timer per connection, re-armed only when it fires early: a keep-alive connection serving
 /// many requests does not schedule a task per request.
+///
+/// Every close that follows a response is a *lingering* close (`closeAfterResponse`): the proxy
+/// sends its FIN, then reads and discards what the client still sends, for at most
+/// `lingerTimeout`, before it closes the socket. Closing a socket with unread bytes in its receive
+/// buffer makes the kernel send a reset, and a reset discards whatever the client had not read
+/// yet, so a client that pipelined a request after a `Connection: close` one would lose the end
+/// of the response it was reading (found by the HTTP fuzzer).
 final class ClientTimeoutHandler: ChannelDuplexHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
@@ -19,6 +26,10 @@ final class ClientTimeoutHandler: ChannelDuplexHandler {
     private var timer: Scheduled<Void>?
     private var timerDeadline: NIODeadline?
     private var refusing = false
+    /// The response side is shut down; reads are discarded until the client closes or the linger
+    /// time is over.
+    private var lingering = false
+    static let lingerTimeout: TimeAmount = .seconds(2)
     /// The head being read is known to be a GET (its first bytes were read while idle): only then
     /// does a refusal carry a message body (a HEAD must not get one).
     private var refusalMayHaveBody = false
@@ -39,7 +50,7 @@ final class ClientTimeoutHandler: ChannelDuplexHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard !refusing else { return }
+        guard !refusing, !lingering else { return }
         let bytes = unwrapInboundIn(data)
         if case .idle = watch.state { refusalMayHaveBody = bytes.readableBytesView.starts(with: "GET ".utf8) }
         switch watch.received(bytes, now: .now()) {
@@ -59,6 +70,22 @@ final class ClientTimeoutHandler: ChannelDuplexHandler {
     }
 
     // MARK: called by ClientConnectionHandler (same event loop)
+
+    /// Ends the connection once everything written so far is on its way: shuts down the sending
+    /// side, discards what the client still sends, closes when it closes or after `lingerTimeout`.
+    func closeAfterResponse() {
+        guard let context, !lingering else { return }
+        lingering = true
+        timer?.cancel()
+        timer = nil
+        timerDeadline = nil
+        // The write side may already be shut (or the socket gone): then close outright.
+        let channel = context.channel
+        context.close(mode: .output).assumeIsolated().whenComplete { result in
+            guard case .success = result else { return channel.close(promise: nil) }
+            channel.eventLoop.assumeIsolated().scheduleTask(in: Self.lingerTimeout) { channel.close(promise: nil) }
+        }
+    }
 
     func requestStarted() {
         watch.requestStarted()
@@ -83,7 +110,7 @@ final class ClientTimeoutHandler: ChannelDuplexHandler {
     private func fired() {
         timer = nil
         timerDeadline = nil
-        guard let context, !refusing else { return }
+        guard let context, !refusing, !lingering else { return }
         switch watch.expired(now: .now()) {
         case .keepAliveIdle:
             context.close(promise: nil)
@@ -99,8 +126,9 @@ final class ClientTimeoutHandler: ChannelDuplexHandler {
     private func respondAndClose(_ context: ChannelHandlerContext, _ status: String, _ message: String) {
         let body = refusalMayHaveBody ? message + "\n" : ""
         let text = "HTTP/1.1 \(status)\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: \(body.utf8.count)\r\nconnection: close\r\n\r\n\(body)"
-        context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(string: text))).assumeIsolated().whenComplete { _ in
-            context.close(promise: nil)
+        context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(string: text))).assumeIsolated().whenComplete { [weak self] _ in
+            guard let self else { return context.close(promise: nil) }
+            self.closeAfterResponse()
         }
     }
 

@@ -80,4 +80,32 @@ import TestSupport
         await proxy.stop()
         try await origin.shutdown()
     }
+
+    /// A slow client that sends an HTTP/1.0 `Connection: close` request and keeps sending (a later
+    /// request, unfinished) while it reads the answer. The proxy closes after the response; closing
+    /// with the client still sending made the kernel reset the connection and drop the end of the
+    /// response still in the send buffer (the HTTP fuzzer's cut-by-later finding). A lingering close
+    /// lets the whole body arrive, then a clean end.
+    @Test func clientStillSendingAfterConnectionCloseGetsTheWholeResponse() async throws {
+        let origin = try await TestOrigin.start()
+        HLSFixture.install(on: origin)
+        let proxy = try await ProxyHarness.start(upstreamURL: origin.baseURL)
+        let (body, ending) = try await RawHTTP.run {
+            let connection = try RawHTTPConnection(port: proxy.port, readTimeout: 10, receiveBuffer: 2048)
+            connection.sendRaw(Array("GET /v0/seg1.ts HTTP/1.0\r\nHost: x\r\nConnection: close\r\n\r\nGET /v0/seg2.ts HTTP/1.1\r\n".utf8))
+            var line = 0
+            while true {
+                let (_, ending) = connection.readSome(limit: 1024)
+                if let ending { return (connection.readUntilClosed().bytes, ending) }
+                line += 1
+                connection.sendRaw(Array("X-Still-Sending-\(line): v\r\n".utf8))
+                usleep(2_000)
+            }
+        }
+        let headEnd = RawHTTPConnection.find(Array("\r\n\r\n".utf8), in: body).map { $0 + 4 } ?? 0
+        #expect(ending == .complete, "the connection ended with \(ending) after \(body.count) bytes")
+        #expect(Array(body[headEnd...]) == patternBytes(offset: 0, count: HLSFixture.segmentSize))
+        await proxy.stop()
+        try await origin.shutdown()
+    }
 }

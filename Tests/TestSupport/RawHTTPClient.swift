@@ -46,8 +46,13 @@ public final class RawHTTPConnection: @unchecked Sendable {
     private var buffer: [UInt8] = []
     public private(set) var isClosed = false
 
-    public init(port: Int, host: String = "127.0.0.1", readTimeout: Double = 30) throws {
+    /// `receiveBuffer` shrinks the socket's receive buffer (and so the window the peer may fill):
+    /// a slow client whose data waits in the server's send buffer.
+    public init(port: Int, host: String = "127.0.0.1", readTimeout: Double = 30, receiveBuffer: Int32? = nil) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        if var size = receiveBuffer {
+            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -100,6 +105,19 @@ public final class RawHTTPConnection: @unchecked Sendable {
             case .timedOut: defer { buffer = [] }; return (buffer, .timedOut)
             }
         }
+    }
+
+    /// Reads what is there (up to `limit` bytes, waiting at most the read timeout) and returns how
+    /// it went; the bytes are kept for `readUntilClosed`.
+    public func readSome(limit: Int) -> (count: Int, ending: Response.Ending?) {
+        var chunk = [UInt8](repeating: 0, count: limit)
+        let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        if count > 0 {
+            buffer.append(contentsOf: chunk[..<count])
+            return (count, nil)
+        }
+        if count == 0 { return (0, .complete) }
+        return (0, errno == EAGAIN || errno == EWOULDBLOCK ? .timedOut : .reset)
     }
 
     /// Sends GET requests for all `targets` in one write (HTTP/1.1 pipelining), then reads the
@@ -222,7 +240,7 @@ public final class RawHTTPConnection: @unchecked Sendable {
         }
     }
 
-    static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
+    public static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
         guard haystack.count >= needle.count else { return nil }
         var i = 0
         while i <= haystack.count - needle.count {
