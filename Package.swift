@@ -66,10 +66,12 @@ let package = Package(
             ],
             resources: [.copy("Dashboard")]
         ),
+        // Real players: launching, watching and reading them (process groups, watchdog, drivers).
+        .target(name: "Players"),
         .executableTarget(
             name: "hlschaos",
             dependencies: [
-                "HLS", "Chaos", "Upstream", "CurlShim", "Proxy", "DemoOrigin", "Control", logging,
+                "HLS", "Chaos", "Upstream", "CurlShim", "Proxy", "DemoOrigin", "Control", "Players", logging,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ] + nio
         ),
@@ -78,6 +80,7 @@ let package = Package(
         .testTarget(name: "HLSTests", dependencies: ["HLS"], resources: [.copy("Corpus")]),
         .testTarget(name: "ChaosTests", dependencies: ["Chaos", "HLS"]),
         .testTarget(name: "RecordsTests", dependencies: ["Records"]),
+        .testTarget(name: "PlayersTests", dependencies: ["Players", "TestSupport"]),
         .testTarget(name: "UpstreamTests", dependencies: ["Upstream", "TestSupport"] + nio),
         .testTarget(name: "DemoOriginTests", dependencies: ["DemoOrigin", "HLS"] + nio),
         // Runs the built `hlschaos` binary: exit codes, messages, signals, reloads.

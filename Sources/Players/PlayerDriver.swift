@@ -1,0 +1,35 @@
+import Foundation
+
+/// One kind of player: how to tell whether it is installed, and how to play a URL with it and read
+/// what it did. Drivers never throw for a player that fails to play: that is an outcome.
+public protocol PlayerDriver: Sendable {
+    /// The name given to `--player` ("ffmpeg", "gstreamer", "hlsjs", …).
+    var name: String { get }
+    /// One line for `--help` and the matrix: what runs, with which engine.
+    var summary: String { get }
+    /// Whether it can run here, and if not, the command that installs it.
+    func availability() async -> PlayerAvailability
+    /// Plays `request.url` until it ends, fails, stalls or the time runs out.
+    func play(_ request: PlayRequest) async -> PlayerReport
+}
+
+public enum PlayerAvailability: Sendable, Equatable {
+    case ready(version: String)
+    /// `install` is a command a user can paste (`apt-get install -y ffmpeg`).
+    case missing(reason: String, install: String)
+}
+
+public struct PlayRequest: Sendable {
+    public var url: String
+    /// The run's time limit in seconds; the driver stops the player then (outcome `timedOut`, or
+    /// `played` for a live stream that was still playing).
+    public var timeout: Double
+    /// A live stream: there is no end to reach; playing until the time limit is success.
+    public var live: Bool
+    /// A directory of the run's own for logs and scratch files (kept as evidence).
+    public var workDirectory: URL
+
+    public init(url: String, timeout: Double, live: Bool, workDirectory: URL) {
+        self.url = url; self.timeout = timeout; self.live = live; self.workDirectory = workDirectory
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+import Testing
+@testable import Players
+
+@Suite struct ProcessRunnerTests {
+    @Test func collectsOutputAndExitStatus() async throws {
+        let result = try await ProcessRunner.run(.init("sh", ["-c", "echo out; echo err >&2; exit 3"], timeout: 10))
+        #expect(result.status == 3)
+        #expect(result.stdout == "out\n")
+        #expect(result.stderr == "err\n")
+        #expect(!result.timedOut)
+    }
+
+    /// The watchdog ends the whole group: a grandchild that ignores nothing and sleeps is gone too.
+    @Test func watchdogStopsTheWholeProcessGroup() async throws {
+        let marker = FileManager.default.temporaryDirectory.appendingPathComponent("hlschaos-pgid-\(UUID())").path
+        let result = try await ProcessRunner.run(.init("sh", ["-c", "sleep 30 & echo $! > \(marker); wait"], timeout: 1))
+        #expect(result.timedOut)
+        #expect(result.seconds < 10)
+        let grandchild = try #require(Int32(try String(contentsOfFile: marker, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        #expect(kill(grandchild, 0) != 0, "the grandchild \(grandchild) still runs")
+        try? FileManager.default.removeItem(atPath: marker)
+    }
+
+    @Test func aChildThatIgnoresSIGTERMIsKilled() async throws {
+        let result = try await ProcessRunner.run(.init("sh", ["-c", "trap '' TERM; sleep 30"], timeout: 1))
+        #expect(result.timedOut)
+        #expect(result.seconds < 10)
+    }
+
+    @Test func cancellingTheTaskStopsTheProcess() async throws {
+        let started = Date()
+        let task = Task { try await ProcessRunner.run(.init("sleep", ["30"], timeout: 60)) }
+        try await Task.sleep(for: .milliseconds(300))
+        task.cancel()
+        _ = try await task.value
+        #expect(Date().timeIntervalSince(started) < 10)
+    }
+
+    @Test func missingExecutableIsAClearError() async throws {
+        await #expect(throws: ProcessRunner.LaunchError.self) {
+            _ = try await ProcessRunner.run(.init("no-such-player-hlschaos", timeout: 1))
+        }
+    }
+}
