@@ -78,15 +78,7 @@ struct APIError: Error, HTTPResponseError, Sendable {
 /// JSON as the control API writes it: keys sorted, `/` unescaped, instants as `RecordTime` writes them
 /// (ISO 8601, UTC, milliseconds) like the JSON Lines events file.
 enum JSONOutput {
-    static func encoder(pretty: Bool = false) -> JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .custom { date, encoder in
-            var container = encoder.singleValueContainer()
-            try container.encode(RecordTime.iso8601(date))
-        }
-        encoder.outputFormatting = pretty ? [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted] : [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }
+    static func encoder(pretty: Bool = false) -> JSONEncoder { RecordTime.jsonEncoder(pretty: pretty) }
 
     static func data(_ value: some Encodable) -> Data {
         // Every value the API encodes is plain data (strings, numbers, finite doubles): encoding cannot fail.

@@ -8,7 +8,7 @@ import Records
 /// What `GET /metrics` shows, in the Prometheus text format.
 ///
 /// Request metrics come from the records the data plane emits (one per request, read from
-/// `RecordLog.subscribe()`), through swift-metrics counters and timers backed by a swift-prometheus
+/// `RecordLog.observe`, on the event loop that ends the request), through swift-metrics counters and timers backed by a swift-prometheus
 /// registry of this server's own (several proxies in one process, as in the tests, do not mix):
 /// requests by kind, status and fault; how responses ended; body bytes sent; request duration and the
 /// origin's time to first byte (histograms); origin failures.
@@ -74,10 +74,6 @@ final class ControlMetrics: Sendable {
     }
 
     /// Feeds `observe` from the proxy's records until the task is cancelled.
-    func follow(_ records: AsyncStream<RequestRecord>) async {
-        for await record in records { observe(record) }
-    }
-
     private static func nanoseconds(_ seconds: Double) -> Int64 {
         guard seconds.isFinite, seconds > 0 else { return 0 }
         return Int64(min(seconds, 1e9) * 1e9)

@@ -22,7 +22,7 @@ public final class ControlServer: Sendable {
     public let registry: PrometheusCollectorRegistry
     private let serviceGroup: ServiceGroup
     private let serverTask: Task<Void, any Error>
-    private let metricsTask: Task<Void, Never>
+    private let metricsObservation: RecordLog.Observation
     private let streams: EventStreams
     private let logger: Logger
 
@@ -77,16 +77,15 @@ public final class ControlServer: Sendable {
             serverTask.cancel()
             throw StartError(description: describe(error, configuration: configuration))
         }
-        let records = proxy.records.subscribe(bufferingNewest: 10_000)
-        let metricsTask = Task { await metrics.follow(records) }
+        let metricsObservation = proxy.records.observe { metrics.observe($0) }
         return ControlServer(
             proxy: proxy, configuration: configuration, port: port, registry: registry, serviceGroup: group,
-            serverTask: serverTask, metricsTask: metricsTask, streams: streams, logger: logger)
+            serverTask: serverTask, metricsObservation: metricsObservation, streams: streams, logger: logger)
     }
 
     private init(
         proxy: ProxyServer, configuration: ControlConfiguration, port: Int, registry: PrometheusCollectorRegistry,
-        serviceGroup: ServiceGroup, serverTask: Task<Void, any Error>, metricsTask: Task<Void, Never>,
+        serviceGroup: ServiceGroup, serverTask: Task<Void, any Error>, metricsObservation: RecordLog.Observation,
         streams: EventStreams, logger: Logger
     ) {
         self.proxy = proxy
@@ -95,7 +94,7 @@ public final class ControlServer: Sendable {
         self.registry = registry
         self.serviceGroup = serviceGroup
         self.serverTask = serverTask
-        self.metricsTask = metricsTask
+        self.metricsObservation = metricsObservation
         self.streams = streams
         self.logger = logger
     }
@@ -112,7 +111,7 @@ public final class ControlServer: Sendable {
         }
         _ = try? await serverTask.value
         deadline.cancel()
-        metricsTask.cancel()
+        metricsObservation.cancel()
     }
 
     /// Returns when the server has stopped (after `shutdown()`, or when it failed on its own).

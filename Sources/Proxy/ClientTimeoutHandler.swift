@@ -15,10 +15,9 @@ import NIOCore
 /// buffer makes the kernel send a reset, and a reset discards whatever the client had not read
 /// yet, so a client that pipelined a request after a `Connection: close` one would lose the end
 /// of the response it was reading (found by the HTTP fuzzer).
-final class ClientTimeoutHandler: ChannelDuplexHandler {
+final class ClientTimeoutHandler: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
-    typealias OutboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
 
     private var watch: RequestHeadWatch
@@ -55,18 +54,16 @@ final class ClientTimeoutHandler: ChannelDuplexHandler {
         if case .idle = watch.state { refusalMayHaveBody = bytes.readableBytesView.starts(with: "GET ".utf8) }
         switch watch.received(bytes, now: .now()) {
         case .fine:
-            arm()
             context.fireChannelRead(data)
+            // After the decoder had the bytes: a complete head has usually started its request by
+            // now (busy, no deadline), so a keep-alive request does not reschedule the timer.
+            arm()
         case .headTooLarge:
             refusing = true
             let limit = watch.limits.maxHeadBytes
             respondAndClose(context, "431 Request Header Fields Too Large",
                 "hlschaos: the request head is larger than \(limit) bytes (config \"maxRequestHeadBytes\")")
         }
-    }
-
-    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        context.write(data, promise: promise)
     }
 
     // MARK: called by ClientConnectionHandler (same event loop)

@@ -14,15 +14,7 @@ final class JSONLinesFile: @unchecked Sendable {
     private var handle: FileHandle?
     private var size = 0
     private var failed = false
-    private let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .custom { date, encoder in
-            var container = encoder.singleValueContainer()
-            try container.encode(RecordTime.iso8601(date))
-        }
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }()
+    private let encoder = RecordTime.jsonEncoder()
 
     /// Opens (creating or appending to) the file; throws a message naming the path when it cannot.
     init(path: String, maxBytes: Int, logger: Logger) throws {

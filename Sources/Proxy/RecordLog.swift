@@ -14,8 +14,14 @@ public final class RecordLog: Sendable {
     private let nextID = Atomic<UInt64>(1)
     private let logger: Logger
     private let file: JSONLinesFile?
-    private let subscribers = NIOLockedValueBox([UInt64: AsyncStream<RequestRecord>.Continuation]())
+    private let subscribers = NIOLockedValueBox([UInt64: Subscriber]())
     private let nextSubscriber = Atomic<UInt64>(1)
+
+    /// A live reader: a stream fed on the emitting thread, or a plain function called there.
+    private enum Subscriber {
+        case stream(AsyncStream<RequestRecord>.Continuation, filter: @Sendable (RequestRecord) -> Bool)
+        case observer(@Sendable (RequestRecord) -> Void)
+    }
 
     init(capacity: Int = RecordLog.defaultCapacity, file: JSONLinesFile? = nil, logger: Logger) {
         self.recent = NIOLockedValueBox(RecordRing(capacity: capacity))
@@ -58,20 +64,43 @@ public final class RecordLog: Sendable {
     public var faults: [RequestRecord] { all.filter(\.isFaulted) }
 
     /// Records as they are emitted, until the stream is dropped (the control API's live feed).
-    public func subscribe(bufferingNewest limit: Int = 1000) -> AsyncStream<RequestRecord> {
+    /// `filter` runs on the emitting thread (an event loop: keep it cheap); only the records it
+    /// accepts wake the reader. Each record handed to a stream wakes a task on another thread,
+    /// which costs more than the rest of recording it: a reader that wants a few records filters.
+    public func subscribe(
+        bufferingNewest limit: Int = 1000, where filter: @escaping @Sendable (RequestRecord) -> Bool = { _ in true }
+    ) -> AsyncStream<RequestRecord> {
         let id = nextSubscriber.wrappingAdd(1, ordering: .relaxed).oldValue
         let (stream, continuation) = AsyncStream<RequestRecord>.makeStream(bufferingPolicy: .bufferingNewest(limit))
         continuation.onTermination = { [weak self] _ in
             _ = self?.subscribers.withLockedValue { $0.removeValue(forKey: id) }
         }
-        subscribers.withLockedValue { $0[id] = continuation }
+        subscribers.withLockedValue { $0[id] = .stream(continuation, filter: filter) }
         return stream
+    }
+
+    /// Calls `observer` with every record, on the emitting thread (an event loop), until the
+    /// returned observation is cancelled: for short work such as counting (metrics).
+    public func observe(_ observer: @escaping @Sendable (RequestRecord) -> Void) -> Observation {
+        let id = nextSubscriber.wrappingAdd(1, ordering: .relaxed).oldValue
+        subscribers.withLockedValue { $0[id] = .observer(observer) }
+        return Observation { [weak self] in _ = self?.subscribers.withLockedValue { $0.removeValue(forKey: id) } }
+    }
+
+    public struct Observation: Sendable {
+        let stop: @Sendable () -> Void
+        public func cancel() { stop() }
     }
 
     func emit(_ record: RequestRecord) {
         recent.withLockedValue { $0.append(record) }
         let listeners = subscribers.withLockedValue { $0.isEmpty ? [] : Array($0.values) }
-        for listener in listeners { listener.yield(record) }
+        for listener in listeners {
+            switch listener {
+            case .stream(let continuation, let filter): if filter(record) { continuation.yield(record) }
+            case .observer(let observer): observer(record)
+            }
+        }
         file?.write(record)
         // The terminal gets its own compact lines (RecordPrinter); the log has them at debug.
         if logger.logLevel <= .debug {

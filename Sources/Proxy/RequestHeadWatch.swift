@@ -1,4 +1,7 @@
 import NIOCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What a client connection is doing, as far as the client-side timeouts and the head-size limit
 /// care. Pure: the handler feeds it bytes, request starts and ends, and the time; it says when the
@@ -51,18 +54,21 @@ struct RequestHeadWatch {
             newlines = state
         }
         var end: Int?
+        // The head ends with an empty line: LF, optional CR, LF. memchr jumps from LF to LF.
         bytes.withUnsafeReadableBytes { raw in
-            for (offset, byte) in raw.enumerated() {
-                // The head ends with an empty line: LF, optional CR, LF.
-                switch byte {
-                case UInt8(ascii: "\n"):
-                    if newlines > 0 { end = offset + 1; return }
-                    newlines = 1
-                case UInt8(ascii: "\r"):
-                    newlines = newlines == 1 ? 2 : 0
-                default:
+            guard let base = raw.baseAddress else { return }
+            let lf = UInt8(ascii: "\n"), cr = UInt8(ascii: "\r")
+            var index = 0
+            while index < raw.count {
+                if newlines > 0 {
+                    let byte = raw[index]
+                    if byte == lf { end = index + 1; return }
+                    if byte == cr && newlines == 1 { newlines = 2; index += 1; continue }
                     newlines = 0
                 }
+                guard let found = memchr(base + index, Int32(lf), raw.count - index) else { return }
+                newlines = 1
+                index = base.distance(to: UnsafeRawPointer(found)) + 1
             }
         }
         if let end {

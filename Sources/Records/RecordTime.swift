@@ -8,4 +8,16 @@ public enum RecordTime {
     public static func iso8601(_ date: Date) -> String {
         date.formatted(style)
     }
+
+    /// JSON as hlschaos writes records and reports everywhere (events file, control API, run
+    /// evidence): keys sorted, `/` unescaped, instants as `iso8601` writes them.
+    public static func jsonEncoder(pretty: Bool = false) -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(iso8601(date))
+        }
+        encoder.outputFormatting = pretty ? [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted] : [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 import Proxy
 import Records
 
@@ -17,6 +18,21 @@ struct RecordPrinter {
         self.colour = colour
     }
 
+    /// Which records can make a line: every one with `verbose`, else faults, 5xx and the first
+    /// record of each session. Runs on the event loop for every record, so that the others never
+    /// wake the printer (a wake-up per request cost more CPU than the request's record).
+    static func wants(verbose: Bool) -> @Sendable (RequestRecord) -> Bool {
+        if verbose { return { _ in true } }
+        let seen = NIOLockedValueBox(Set<String>())
+        return { record in
+            if record.isFaulted || record.status.map({ $0 >= 500 }) == true { return true }
+            return seen.withLockedValue { seen in
+                if seen.count > 100_000 { seen = [] }
+                return seen.insert(record.session).inserted
+            }
+        }
+    }
+
     /// The lines `record` makes (none for an unfaulted request without `verbose`).
     mutating func lines(for record: RequestRecord) -> [String] {
         var lines: [String] = []
@@ -25,18 +41,7 @@ struct RecordPrinter {
             lines.append(line(record, paint("+ session started from \(record.client.split(separator: ":").dropLast().joined(separator: ":"))", .cyan)))
         }
         guard verbose || record.isFaulted || record.status.map({ $0 >= 500 }) == true else { return lines }
-        var fields = [
-            pad(resource(record), 14),
-            pad(record.status.map(String.init) ?? "---", 4),
-            pad(Self.bytes(record.bytesSent), 9, right: true),
-            pad(Self.milliseconds(record.duration), 8, right: true),
-        ]
-        if record.ending != .complete { fields.append(record.ending.rawValue) }
-        if record.isFaulted {
-            fields.append(record.actions.joined(separator: ", "))
-            fields.append(record.matchedRules.joined(separator: ","))
-        }
-        if let error = record.upstream?.error { fields.append("upstream: \(error)") }
+        let fields = RecordLine.fields(record)
         var text = fields.joined(separator: "  ")
         if let status = record.status, status >= 400 || record.ending != .complete {
             text = paint(text, .red)
@@ -50,46 +55,12 @@ struct RecordPrinter {
     }
 
     private func line(_ record: RequestRecord, _ text: String) -> String {
-        paint(Self.clock(record.time), .dim) + "  " + pad(record.session, 9) + " " + text
-    }
-
-    private func resource(_ record: RequestRecord) -> String {
-        guard let kind = record.kind else { return record.path.count > 14 ? String(record.path.prefix(13)) + "…" : record.path }
-        var text = ["segment": "seg", "sessionData": "data"][kind] ?? kind
-        if let variant = record.variant { text += " v\(variant)" }
-        if let rendition = record.rendition { text += " r\(rendition)" }
-        if let msn = record.msn { text += " n\(msn)" }
-        if record.copy == "backup" { text += " b" }
-        return text
+        paint(RecordLine.clock(record.time), .dim) + "  " + RecordLine.pad(record.session, 9) + " " + text
     }
 
     private enum Colour: String { case red = "31", yellow = "33", cyan = "36", dim = "2" }
 
     private func paint(_ text: String, _ colour: Colour) -> String {
         self.colour ? "\u{1B}[\(colour.rawValue)m\(text)\u{1B}[0m" : text
-    }
-
-    private func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
-        guard text.count < width else { return text }
-        let space = String(repeating: " ", count: width - text.count)
-        return right ? space + text : text + space
-    }
-
-    static func bytes(_ count: Int) -> String {
-        switch count {
-        case ..<1024: "\(count) B"
-        case ..<(1024 * 1024): String(format: "%.1f KB", Double(count) / 1024)
-        default: String(format: "%.1f MB", Double(count) / 1_048_576)
-        }
-    }
-
-    static func milliseconds(_ seconds: Double) -> String {
-        seconds < 10 ? "\(Int((seconds * 1000).rounded())) ms" : String(format: "%.1f s", seconds)
-    }
-
-    static func clock(_ date: Date) -> String {
-        var components = Calendar(identifier: .gregorian).dateComponents(in: .current, from: date)
-        components.nanosecond = components.nanosecond ?? 0
-        return String(format: "%02d:%02d:%02d.%03d", components.hour ?? 0, components.minute ?? 0, components.second ?? 0, (components.nanosecond ?? 0) / 1_000_000)
     }
 }
