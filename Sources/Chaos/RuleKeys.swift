@@ -1,6 +1,7 @@
 /// Every key the decoder accepts, per object. The JSON Schema in rules/schema.json is tested against these lists.
 public enum RuleKeys {
-    public static let scenario = ["$schema", "name", "description", "reference", "expected", "rules"]
+    public static let scenario = ["$schema", "name", "description", "reference", "expected", "play", "rules"]
+    public static let play = ["stream", "flavour", "for"]
     public static let players = ["avplayer", "hlsjs", "exoplayer", "ffmpeg", "gstreamer"]
     public static let rule = ["id", "description", "match", "action"]
     public static let match = [

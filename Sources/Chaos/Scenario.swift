@@ -7,14 +7,33 @@ public struct Scenario: Sendable, Equatable {
     /// Expected player reactions keyed by player ("avplayer", "hlsjs", "exoplayer", "ffmpeg", "gstreamer").
     public var expected: [String: String]
     public var rules: [Rule]
+    /// The demo stream the scenario is written for, and how long to play it (`hlschaos run`, the matrix).
+    public var play: PlayHint?
 
     public init(name: String, description: String? = nil, reference: String? = nil,
-                expected: [String: String] = [:], rules: [Rule]) {
+                expected: [String: String] = [:], rules: [Rule], play: PlayHint? = nil) {
         self.name = name
         self.description = description
         self.reference = reference
         self.expected = expected
         self.rules = rules
+        self.play = play
+    }
+}
+
+/// `"play": {"stream": "live", "flavour": "aes", "for": "30s"}`: a live-only fault needs the live
+/// stream, a key fault the encrypted flavour; a live stream never ends, so it says how long to play.
+public struct PlayHint: Sendable, Equatable {
+    public static let streams = ["vod", "live"]
+    public static let flavours = ["ts", "fmp4", "aes", "byterange"]
+
+    public var stream: String?
+    public var flavour: String?
+    /// Seconds to play (live).
+    public var seconds: Double?
+
+    public init(stream: String? = nil, flavour: String? = nil, seconds: Double? = nil) {
+        self.stream = stream; self.flavour = flavour; self.seconds = seconds
     }
 }
 

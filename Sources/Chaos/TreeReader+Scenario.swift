@@ -18,6 +18,8 @@ extension TreeReader {
             }
         }
 
+        let play = members["play"].flatMap { self.play($0.0, $0.1) }
+
         var rules: [Rule] = []
         var rulesValid = false
         if let (value, path) = required(members, "rules", "$") {
@@ -47,7 +49,28 @@ extension TreeReader {
             }
         }
         guard let name, rulesValid else { return nil }
-        return Scenario(name: name, description: description, reference: reference, expected: expected, rules: rules)
+        return Scenario(name: name, description: description, reference: reference, expected: expected, rules: rules, play: play)
+    }
+
+    mutating func play(_ value: JSONValue, _ path: String) -> PlayHint? {
+        guard let members = object(value, path, allowed: RuleKeys.play) else { return nil }
+        var hint = PlayHint()
+        for (key, choices) in [("stream", PlayHint.streams), ("flavour", PlayHint.flavours)] {
+            guard let (value, valuePath) = members[key], let text = string(value, valuePath) else { continue }
+            guard choices.contains(text) else {
+                let suggestion = Suggestions.nearest(to: text, in: choices).map { " (did you mean \"\($0)\"?)" } ?? ""
+                report(valuePath, "unknown \(key) \"\(text)\"\(suggestion); the demo has \(choices.map { "\"\($0)\"" }.joined(separator: ", "))")
+                continue
+            }
+            if key == "stream" { hint.stream = text } else { hint.flavour = text }
+        }
+        if let (value, valuePath) = members["for"], let duration = duration(value, valuePath) {
+            hint.seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        }
+        if hint.stream == "live", let flavour = hint.flavour, flavour == "byterange" {
+            report(Self.child(path, "flavour"), "the demo's live stream has no \"byterange\" flavour (ts, fmp4, aes)")
+        }
+        return hint
     }
 
     mutating func rule(_ value: JSONValue, _ path: String) -> Rule? {
