@@ -296,6 +296,7 @@ class Req:
       terminal    Upgrade/CONNECT: what follows on the connection is not guaranteed an answer
       hang_ok     a rule or the origin may hang or pace this request (timeouts are legitimate)
       cut_ok      a rule or the origin may cut this response short (truncate, reset)
+      resets      a rule may reset the connection (RST): responses still in flight before it may be lost too
     """
 
     __slots__ = ("raw", "flags", "notes", "head", "closes", "presets", "target")
@@ -392,6 +393,8 @@ def allowances(target, presets_info, evil):
                 flags.add("hang_ok")
             if actions & CUT_ACTIONS:
                 flags.add("cut_ok")
+            if "reset" in actions:
+                flags.add("resets")
     if evil:
         text = target.decode("latin-1", "replace")
         port = ":%d/" % evil
@@ -1405,6 +1408,10 @@ def judge(case, res):
         elif kind == "malformed":
             out.append(("malformed-response", "response %d is not well-formed HTTP/1.1: %s" % (k + 1, message), k))
         elif nxt is not None and "cut_ok" in nxt.flags:
+            pass
+        elif any("resets" in later.flags for later in sent[k + 1:]):
+            # A pipelined request's reset fault sends a TCP RST, and a RST discards what the network
+            # has not delivered yet, earlier responses included: as a real reset would.
             pass
         elif nxt is not None and later_bad:
             out.append(("cut-by-later", "response %d was cut short, apparently because a later request on the "
