@@ -7,14 +7,17 @@ public struct Scenario: Sendable, Equatable {
     /// Expected player reactions keyed by player ("avplayer", "hlsjs", "exoplayer", "ffmpeg", "gstreamer").
     public var expected: [String: String]
     public var rules: [Rule]
+    /// What players are expected to do under this scenario (`"expect"`), checked by `hlschaos run`.
+    public var expectations: [Expectation]
 
     public init(name: String, description: String? = nil, reference: String? = nil,
-                expected: [String: String] = [:], rules: [Rule]) {
+                expected: [String: String] = [:], rules: [Rule], expectations: [Expectation] = []) {
         self.name = name
         self.description = description
         self.reference = reference
         self.expected = expected
         self.rules = rules
+        self.expectations = expectations
     }
 }
 
