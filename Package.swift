@@ -68,6 +68,9 @@ let package = Package(
         ),
         // Real players: launching, watching and reading them (process groups, watchdog, drivers).
         .target(name: "Players"),
+        // A scenario's expectations checked against request records, the reaction report and a
+        // player's report (`hlschaos run`). Pure: no clock, no I/O.
+        .target(name: "Verdicts", dependencies: ["Chaos", "Records", "Players"]),
         .executableTarget(
             name: "hlschaos",
             dependencies: [
@@ -81,6 +84,7 @@ let package = Package(
         .testTarget(name: "ChaosTests", dependencies: ["Chaos", "HLS"]),
         .testTarget(name: "RecordsTests", dependencies: ["Records"]),
         .testTarget(name: "PlayersTests", dependencies: ["Players", "TestSupport"]),
+        .testTarget(name: "VerdictsTests", dependencies: ["Verdicts", "Chaos", "Records", "Players"]),
         .testTarget(name: "UpstreamTests", dependencies: ["Upstream", "TestSupport"] + nio),
         .testTarget(name: "DemoOriginTests", dependencies: ["DemoOrigin", "HLS"] + nio),
         // Runs the built `hlschaos` binary: exit codes, messages, signals, reloads.

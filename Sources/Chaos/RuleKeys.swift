@@ -1,6 +1,6 @@
 /// Every key the decoder accepts, per object. The JSON Schema in rules/schema.json is tested against these lists.
 public enum RuleKeys {
-    public static let scenario = ["$schema", "name", "description", "reference", "expected", "play", "rules"]
+    public static let scenario = ["$schema", "name", "description", "reference", "expected", "play", "expect", "rules"]
     public static let play = ["stream", "flavour", "for"]
     public static let players = ["avplayer", "hlsjs", "exoplayer", "ffmpeg", "gstreamer"]
     public static let rule = ["id", "description", "match", "action"]
@@ -42,4 +42,22 @@ public enum RuleKeys {
     public static let malform = Malformation.allCases.map(\.rawValue)
     public static let sessionData = SessionDataDamage.allCases.map(\.rawValue)
     public static let key = KeyDamage.allCases.map(\.rawValue)
+
+    // MARK: expectations (`"expect": [...]`)
+
+    /// The check keys; an expectation has exactly one.
+    public static let checks = [
+        "switchedDown", "switchedUp", "retried", "failedOver", "fetchedToTheEnd", "stopped", "reloadCadence",
+        "neverRequested", "skipped", "outcome", "playerError", "log", "logNot", "anyOf", "not",
+    ]
+    public static let expectation = checks + ["players", "note"]
+    /// The drivers of `hlschaos run --player` an expectation can be about.
+    public static let playerNames = ["ffmpeg", "gstreamer", "gstreamer-legacy", "vlc", "mpv", "hlsjs", "vhs", "command"]
+    /// `PlayerReport.Outcome` raw values (Chaos does not depend on Players; a test keeps them equal).
+    public static let outcomes = ["played", "failed", "stalled", "timedOut"]
+    public static let timing = ["within"]
+    public static let bounds = ["atLeast", "atMost"]
+    public static let reloadPaces = Expectation.ReloadPace.allCases.map(\.rawValue)
+    public static let forbidden = Expectation.Forbidden.allCases.map(\.rawValue)
+    public static let playerError = ["kind", "code", "fatal"]
 }

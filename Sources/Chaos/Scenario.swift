@@ -9,15 +9,18 @@ public struct Scenario: Sendable, Equatable {
     public var rules: [Rule]
     /// The demo stream the scenario is written for, and how long to play it (`hlschaos run`, the matrix).
     public var play: PlayHint?
+    /// What players are expected to do under this scenario (`"expect"`), checked by `hlschaos run`.
+    public var expectations: [Expectation]
 
     public init(name: String, description: String? = nil, reference: String? = nil,
-                expected: [String: String] = [:], rules: [Rule], play: PlayHint? = nil) {
+                expected: [String: String] = [:], rules: [Rule], play: PlayHint? = nil, expectations: [Expectation] = []) {
         self.name = name
         self.description = description
         self.reference = reference
         self.expected = expected
         self.rules = rules
         self.play = play
+        self.expectations = expectations
     }
 }
 

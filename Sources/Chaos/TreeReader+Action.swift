@@ -45,7 +45,7 @@ extension TreeReader {
         return problems.count == before ? action : nil
     }
 
-    private func quotedList(_ keys: [String]) -> String {
+    func quotedList(_ keys: [String]) -> String {
         let quoted = keys.map { "\"\($0)\"" }
         return quoted.count == 2 ? "\(quoted[0]) and \(quoted[1])" : quoted.dropLast().joined(separator: ", ") + " and " + quoted.last!
     }

@@ -1,7 +1,8 @@
 extension TreeReader {
     mutating func scenario(_ value: JSONValue) -> Scenario? {
         guard let members = object(value, "$", allowed: RuleKeys.scenario,
-                                   elsewhere: [("rules[].match", RuleKeys.match), ("rules[].action", RuleKeys.action)]) else {
+                                   elsewhere: [("rules[].match", RuleKeys.match), ("rules[].action", RuleKeys.action),
+                                               ("expect[]", RuleKeys.expectation)]) else {
             return nil
         }
         var name: String?
@@ -48,8 +49,14 @@ extension TreeReader {
                 report(path, "expected a list of rules, got \(value.typeName)")
             }
         }
-        guard let name, rulesValid else { return nil }
-        return Scenario(name: name, description: description, reference: reference, expected: expected, rules: rules, play: play)
+        var expectations: [Expectation] = []
+        var expectationsValid = true
+        if let (value, path) = members["expect"] {
+            if let list = self.expectations(value, path) { expectations = list } else { expectationsValid = false }
+        }
+        guard let name, rulesValid, expectationsValid else { return nil }
+        return Scenario(name: name, description: description, reference: reference, expected: expected, rules: rules,
+                        play: play, expectations: expectations)
     }
 
     mutating func play(_ value: JSONValue, _ path: String) -> PlayHint? {

@@ -373,6 +373,7 @@ enum OpenAPIDocument {
           "description": {"type": "string"},
           "reference": {"type": "string"},
           "expected": {"type": "object", "additionalProperties": {"type": "string"}},
+          "expect": {"type": "array", "items": {"type": "object", "minProperties": 1}, "description": "Expectations checked by hlschaos run (rules/README.md, Expectations)"},
           "rules": {
             "type": "array",
             "minItems": 1,

@@ -23,7 +23,9 @@ struct ValidateCommand: ParsableCommand {
             }
             do {
                 let scenario = try RuleDecoder.decodeFile(atPath: file)
-                print("\(file): ok (\(scenario.name), \(scenario.rules.count) rule\(scenario.rules.count == 1 ? "" : "s"))")
+                let expectations = scenario.expectations.isEmpty ? ""
+                    : ", \(scenario.expectations.count) expectation\(scenario.expectations.count == 1 ? "" : "s")"
+                print("\(file): ok (\(scenario.name), \(scenario.rules.count) rule\(scenario.rules.count == 1 ? "" : "s")\(expectations))")
             } catch {
                 failed = true
                 for problem in error.problems { print(problem.description) }

@@ -33,6 +33,30 @@ import Testing
         }
     }
 
+    /// Every preset says what a conforming player does (documented, with the reference) and what the
+    /// observed players do (only where `expected` records an observation for that player).
+    @Test(arguments: presetFiles)
+    func presetHasExpectations(_ file: String) throws {
+        let scenario = try Self.load(file)
+        #expect(!scenario.expectations.isEmpty)
+        let documented = scenario.expectations.filter(\.isDocumented)
+        // The references describe no reaction to damaged media bytes (error-paths §5: "not in the
+        // documented HTTP rows"): that preset has observed expectations only.
+        if file != "corrupted-segment.json" {
+            #expect(!documented.isEmpty, "no documented expectation")
+        }
+        for expectation in documented {
+            #expect(expectation.note?.hasPrefix("error-paths §") == true, "\(expectation): the note must cite error-paths")
+        }
+        for expectation in scenario.expectations where !expectation.isDocumented {
+            #expect(expectation.note?.hasPrefix("Observed with ") == true, "\(expectation)")
+            for player in expectation.players {
+                #expect(scenario.expected[player]?.hasPrefix("Observed") == true,
+                        "\(expectation): expected.\(player) records no observation")
+            }
+        }
+    }
+
     @Test func thereArePresets() {
         #expect(Self.presetFiles.count >= 31)
     }

@@ -79,6 +79,31 @@ import Testing
         #expect(variantOptions.contains { enumWords($0) == RuleKeys.variantKeywords })
     }
 
+    @Test func expectationKeysAndWordsMatchTheDecoder() throws {
+        let schema = try Self.schema()
+        let defs = try #require(at(schema, "$defs"))
+        let expectation = try #require(at(defs, "expectation"))
+        #expect(propertyNames(expectation) == RuleKeys.expectation)
+        #expect(propertyNames(at(defs, "check")) == RuleKeys.checks)
+        // Exactly one check per item: oneOf [{"required": [check]}] over every check key.
+        if case .array(let options)? = at(expectation, "oneOf") {
+            let required = options.map { option -> String in
+                guard case .array(let keys)? = at(option, "required"), keys.count == 1, case .string(let key) = keys[0] else { return "?" }
+                return key
+            }
+            #expect(required == RuleKeys.checks)
+        } else {
+            Issue.record("expectation.oneOf missing")
+        }
+        #expect(enumWords(at(defs, "playerName")) == RuleKeys.playerNames)
+        #expect(enumWords(at(defs, "outcomeName")) == RuleKeys.outcomes)
+        #expect(enumWords(at(expectation, "properties", "reloadCadence")) == RuleKeys.reloadPaces)
+        #expect(enumWords(at(expectation, "properties", "neverRequested")) == RuleKeys.forbidden)
+        #expect(propertyNames(objectAlternative(at(defs, "timing"))) == RuleKeys.timing)
+        #expect(propertyNames(at(defs, "bounds")) == RuleKeys.bounds)
+        #expect(propertyNames(objectAlternative(at(defs, "playerError"))) == RuleKeys.playerError)
+    }
+
     @Test func durationPatternAgreesWithTheDecoder() throws {
         let schema = try Self.schema()
         guard case .string(let pattern)? = at(schema, "$defs", "duration", "pattern") else {
