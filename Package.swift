@@ -71,10 +71,16 @@ let package = Package(
         // A scenario's expectations checked against request records, the reaction report and a
         // player's report (`hlschaos run`). Pure: no clock, no I/O.
         .target(name: "Verdicts", dependencies: ["Chaos", "Records", "Players"]),
+        // Scripted chaos runs: the proxy and demo origin in-process, players on fresh sessions,
+        // verdicts, JUnit/JSON/HTML, the conformance matrix.
+        .target(
+            name: "Runs",
+            dependencies: ["Proxy", "Chaos", "Records", "Players", "Verdicts", "DemoOrigin", "Upstream", logging]
+        ),
         .executableTarget(
             name: "hlschaos",
             dependencies: [
-                "HLS", "Chaos", "Upstream", "CurlShim", "Proxy", "DemoOrigin", "Control", "Players", logging,
+                "HLS", "Chaos", "Upstream", "CurlShim", "Proxy", "DemoOrigin", "Control", "Players", "Runs", logging,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ] + nio
         ),
@@ -84,6 +90,7 @@ let package = Package(
         .testTarget(name: "ChaosTests", dependencies: ["Chaos", "HLS"]),
         .testTarget(name: "RecordsTests", dependencies: ["Records"]),
         .testTarget(name: "PlayersTests", dependencies: ["Players", "TestSupport"]),
+        .testTarget(name: "RunsTests", dependencies: ["Runs", "Verdicts", "Players", "Records", "Chaos"]),
         .testTarget(name: "VerdictsTests", dependencies: ["Verdicts", "Chaos", "Records", "Players"]),
         .testTarget(name: "UpstreamTests", dependencies: ["Upstream", "TestSupport"] + nio),
         .testTarget(name: "DemoOriginTests", dependencies: ["DemoOrigin", "HLS"] + nio),

@@ -1,0 +1,95 @@
+import Chaos
+import Foundation
+import Players
+import Proxy
+import Records
+import Verdicts
+
+/// One scenario × player to run.
+public struct CellPlan: Sendable {
+    public var scenario: Scenario
+    public var player: any PlayerDriver
+    /// The demo stream path this scenario plays (a preset's `play` hint); nil: the run's source.
+    public var path: String?
+    public var live: Bool
+    /// Seconds the player may run.
+    public var timeout: Double
+    /// Check only the documented expectations, not the player's own.
+    public var documentedOnly: Bool
+
+    public init(scenario: Scenario, player: any PlayerDriver, path: String? = nil, live: Bool, timeout: Double, documentedOnly: Bool = false) {
+        self.scenario = scenario; self.player = player; self.path = path; self.live = live
+        self.timeout = timeout; self.documentedOnly = documentedOnly
+    }
+}
+
+/// Plays one cell through the harness: a fresh session with the scenario, the player on its URL,
+/// then the verdict over the session's records and the player's report. Writes the evidence.
+struct CellRunner {
+    let harness: RunHarness
+    /// Where evidence directories go (`<output>/evidence/<session>`); nil keeps none.
+    let output: URL?
+    let creatorVersion: String
+
+    func run(_ plan: CellPlan, index: Int) async -> CellResult {
+        let started = Date()
+        let session = Self.sessionID(scenario: plan.scenario.name, player: plan.player.name, index: index)
+        let proxy = harness.proxy
+        proxy.openSession(session, scenario: plan.scenario)
+        let url = harness.sessionURL(session, path: plan.path)
+        let evidence = output?.appendingPathComponent("evidence").appendingPathComponent(session)
+        let scratch = evidence ?? FileManager.default.temporaryDirectory.appendingPathComponent("hlschaos-\(session)-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { if evidence == nil { try? FileManager.default.removeItem(at: scratch) } }
+
+        let playing = Date()
+        let report = await plan.player.play(PlayRequest(url: url, timeout: plan.timeout, live: plan.live, workDirectory: scratch))
+        let records = await settledRecords(session)
+        let facts = proxy.sessions.existing(session)?.playlistFacts
+        // A live run is judged at its planned end, so that a player that quit early has stopped
+        // fetching by then; a VOD run when the player is done, and every quiet player has stopped.
+        let ended = plan.live ? max(Date(), playing.addingTimeInterval(plan.timeout)) : Date()
+        let reaction = ReactionReport.analyze(
+            records, now: ended, targetDuration: plan.live ? facts?.targetDuration : nil,
+            bandwidths: facts?.bandwidths ?? [:], lastMSN: facts?.lastMSN ?? [:], idleThreshold: plan.live ? nil : 0)
+        let expectations = Evaluator.expectations(for: plan.player.name, in: plan.scenario.expectations, documentedOnly: plan.documentedOnly)
+        let verdict = Evaluator.evaluate(expectations, records: records, reaction: reaction, player: report, live: plan.live, runEnded: ended)
+        let cited = Set(verdict.results.filter { !$0.passed }.flatMap(\.evidence))
+        var result = CellResult(
+            scenario: plan.scenario.name, reference: plan.scenario.reference, player: plan.player.name,
+            playerVersion: report.version, session: session, url: url, live: plan.live,
+            status: verdict.passed ? .passed : .failed, problem: nil, report: report, verdict: verdict,
+            reaction: reaction, reactionWords: ReactionWords.summary(reaction: reaction, player: report),
+            evidenceRecords: Array(records.filter { cited.contains($0.id) }.prefix(20)),
+            requests: records.count, faultedRequests: records.filter(\.isFaulted).count,
+            evidence: evidence.map { "evidence/\($0.lastPathComponent)" }, seconds: Date().timeIntervalSince(started))
+        if let evidence {
+            Evidence.write(to: evidence, records: records, result: result, baseURL: harness.proxyURL, creatorVersion: creatorVersion)
+        } else {
+            result.evidence = nil
+        }
+        _ = proxy.sessions.remove(session)
+        return result
+    }
+
+    /// The session's records once the player's last requests have ended: a killed player's
+    /// in-flight responses end as client aborts within moments.
+    private func settledRecords(_ session: String) async -> [RequestRecord] {
+        var records = harness.proxy.records.records(session: session)
+        var quiet = 0
+        for _ in 0..<20 where quiet < 2 {
+            try? await Task.sleep(for: .milliseconds(150))
+            let again = harness.proxy.records.records(session: session)
+            quiet = again.count == records.count ? quiet + 1 : 0
+            records = again
+        }
+        return records
+    }
+
+    /// "status-503-hlsjs-3": what the proxy accepts as a session name (letters, digits, '.', '_', '-').
+    static func sessionID(scenario: String, player: String, index: Int) -> String {
+        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
+        let clean = { (text: String) in String(text.map { allowed.contains($0) ? $0 : "_" }.prefix(28)) }
+        return "\(clean(scenario))-\(clean(player))-\(index)"
+    }
+}

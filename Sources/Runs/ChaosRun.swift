@@ -1,0 +1,54 @@
+import Foundation
+import Players
+
+/// Plays every cell through one harness, several at once (`jobs`), and returns the results in
+/// plan order. A player that is not installed gives `couldNotRun` cells naming the command that
+/// installs it; the others still run.
+public enum ChaosRun {
+    public static func run(
+        _ plans: [CellPlan], harness: RunHarness, output: URL?, jobs: Int, creatorVersion: String,
+        onResult: @escaping @Sendable (CellResult) -> Void = { _ in }
+    ) async -> [CellResult] {
+        var missing: [String: String] = [:]
+        var checked: Set<String> = []
+        for plan in plans where checked.insert(plan.player.name).inserted {
+            if case .missing(let reason, let install) = await plan.player.availability() {
+                missing[plan.player.name] = "\(plan.player.name) is not available (\(reason)); install it with: \(install)"
+            }
+        }
+        let runner = CellRunner(harness: harness, output: output, creatorVersion: creatorVersion)
+        var results = [CellResult?](repeating: nil, count: plans.count)
+        await withTaskGroup(of: (Int, CellResult).self) { group in
+            var next = 0
+            func startNext() {
+                while next < plans.count {
+                    let index = next
+                    let plan = plans[index]
+                    next += 1
+                    if let problem = missing[plan.player.name] {
+                        let result = CellResult.couldNotRun(
+                            scenario: plan.scenario.name, reference: plan.scenario.reference, player: plan.player.name, problem: problem)
+                        results[index] = result
+                        onResult(result)
+                        continue
+                    }
+                    group.addTask { (index, await runner.run(plan, index: index + 1)) }
+                    return
+                }
+            }
+            for _ in 0..<max(1, jobs) { startNext() }
+            for await (index, result) in group {
+                results[index] = result
+                onResult(result)
+                startNext()
+            }
+        }
+        return results.compactMap { $0 }
+    }
+
+    /// 0 when every cell passed, 2 when any could not run, else 1.
+    public static func exitCode(_ results: [CellResult]) -> Int32 {
+        if results.contains(where: { $0.status == .couldNotRun }) { return 2 }
+        return results.allSatisfy { $0.status == .passed } ? 0 : 1
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import Records
+
+/// Real players × documented error paths: for each preset (a row, with the document it comes from)
+/// and each player (a column), what the player did in a few words and whether that is what the
+/// documents say a conforming player does. Built from the cells of a matrix run (documented
+/// expectations only); written as Markdown (with one evidence page per row) and as HTML.
+public struct PlayerMatrix: Sendable, Codable {
+    public struct Row: Sendable, Codable {
+        public var scenario: String
+        public var reference: String?
+        public var description: String?
+        /// The demo stream it was played on ("vod ts", "live ts").
+        public var stream: String
+
+        public init(scenario: String, reference: String?, description: String?, stream: String) {
+            self.scenario = scenario; self.reference = reference; self.description = description; self.stream = stream
+        }
+    }
+
+    public struct Column: Sendable, Codable {
+        public var player: String
+        public var version: String?
+    }
+
+    public enum Mark: String, Sendable, Codable {
+        /// Every documented expectation held.
+        case conforms
+        /// At least one documented expectation did not hold.
+        case departs
+        /// The preset documents no expectation this run could check.
+        case unchecked
+        case couldNotRun
+    }
+
+    public struct Cell: Sendable, Codable {
+        public var scenario: String
+        public var player: String
+        public var mark: Mark
+        /// The observed reaction in a few words.
+        public var words: String
+        public var outcome: String
+        /// Each documented expectation and what was observed, ✓ or ✗ first.
+        public var checks: [String]
+        /// The records behind the departures, one line each.
+        public var records: [String]
+        /// The last lines of the player's log.
+        public var logTail: [String]
+        /// The run's evidence directory (relative to the matrix output).
+        public var evidence: String?
+        public var seconds: Double
+    }
+
+    public var generated: Date
+    public var machine: String
+    public var rows: [Row]
+    public var columns: [Column]
+    public var cells: [Cell]
+
+    public init(results: [CellResult], rows: [Row], players: [String], machine: String, generated: Date) {
+        self.generated = generated
+        self.machine = machine
+        self.rows = rows
+        self.columns = players.map { player in
+            Column(player: player, version: results.first { $0.player == player && $0.playerVersion != nil }?.playerVersion)
+        }
+        self.cells = results.map(Self.cell)
+    }
+
+    public func cell(scenario: String, player: String) -> Cell? {
+        cells.first { $0.scenario == scenario && $0.player == player }
+    }
+
+    static func cell(_ result: CellResult) -> Cell {
+        let checks = result.verdict?.results ?? []
+        let mark: Mark
+        switch result.status {
+        case .couldNotRun: mark = .couldNotRun
+        case _ where checks.isEmpty: mark = .unchecked
+        case .passed: mark = .conforms
+        case .failed: mark = .departs
+        }
+        let cited = Set(checks.filter { !$0.passed }.flatMap(\.evidence))
+        return Cell(
+            scenario: result.scenario, player: result.player, mark: mark,
+            words: result.status == .couldNotRun ? (result.problem ?? "could not run") : result.reactionWords,
+            outcome: result.report?.outcomeText ?? "-",
+            checks: checks.map { "\($0.passed ? "✓" : "✗") \($0.expectation) — observed: \($0.observed)" },
+            records: result.evidenceRecords.filter { cited.contains($0.id) }.map(RecordLine.plain),
+            logTail: (result.report?.log ?? "").split(separator: "\n", omittingEmptySubsequences: true).suffix(12).map(String.init),
+            evidence: result.evidence, seconds: result.seconds)
+    }
+
+    /// Counts for the summary line: conforming, departing, unchecked, could not run.
+    public var counts: (conforms: Int, departs: Int, unchecked: Int, couldNotRun: Int) {
+        (cells.filter { $0.mark == .conforms }.count, cells.filter { $0.mark == .departs }.count,
+         cells.filter { $0.mark == .unchecked }.count, cells.filter { $0.mark == .couldNotRun }.count)
+    }
+
+    static func symbol(_ mark: Mark) -> String {
+        switch mark {
+        case .conforms: "✓"
+        case .departs: "✗"
+        case .unchecked: "·"
+        case .couldNotRun: "!"
+        }
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+@testable import Runs
+
+@Suite struct VerdictTextTests {
+    @Test func passLineSaysHowManyExpectationsHeldAndTheReaction() {
+        let line = VerdictText.cell(CellFixtures.passed(), colour: false)
+        #expect(line == "PASS   status-503 × hlsjs  (12.5 s)  1 expectation holds; retried ×1, played")
+    }
+
+    @Test func failureNamesTheExpectationTheObservationAndTheRecords() {
+        let text = VerdictText.cell(CellFixtures.failed(), colour: false)
+        let lines = text.split(separator: "\n").map(String.init)
+        #expect(lines[0] == "FAIL   status-503 × gstreamer  (12.5 s)  retried ×61; stalled")
+        #expect(lines[1] == "       ✗ [gstreamer] retried the faulted resource at most 10 times")
+        #expect(lines[2] == "         observed: 61 retries of segment 8 of variant 2 (503 ×61) <&>")
+        #expect(lines[3].hasPrefix("         #7  ") && lines[3].contains("seg v2 n8") && lines[3].contains("503"))
+        #expect(!text.contains("never requested a GAP segment"), "held expectations are not repeated")
+        #expect(text.contains("player: stalled: buffering 0% for 50 s"))
+        #expect(text.contains("evidence: evidence/status-503-gstreamer-1"))
+    }
+
+    @Test func summaryCountsEachKind() {
+        let summary = VerdictText.summary([CellFixtures.passed(), CellFixtures.failed(), CellFixtures.couldNotRun()], seconds: 61.2)
+        #expect(summary == "1 passed, 1 failed, 1 could not run (3 runs, 61 s)")
+        #expect(ChaosRun.exitCode([CellFixtures.passed(), CellFixtures.failed()]) == 1)
+        #expect(ChaosRun.exitCode([CellFixtures.passed(), CellFixtures.couldNotRun()]) == 2)
+        #expect(ChaosRun.exitCode([CellFixtures.passed()]) == 0)
+    }
+}
+
+@Suite struct PlayerMatrixTests {
+    static let matrix = PlayerMatrix(
+        results: [CellFixtures.passed(), CellFixtures.failed(), CellFixtures.couldNotRun(), CellFixtures.passed("gap", player: "hlsjs")],
+        rows: [
+            .init(scenario: "status-503", reference: "error-paths §1: 503 | temporary", description: "Segments 8-10 answer 503.", stream: "vod ts"),
+            .init(scenario: "gap", reference: nil, description: nil, stream: "vod ts"),
+        ],
+        players: ["hlsjs", "gstreamer", "vlc"], machine: "2 cores, test CPU, Linux 6", generated: CellFixtures.start)
+
+    @Test func marksDeparturesAndLinksEveryCellToItsEvidence() {
+        let markdown = Self.matrix.markdown(pagesFolder: "player-matrix")
+        let rows = markdown.split(separator: "\n").filter { $0.hasPrefix("| **") }
+        #expect(rows.count == 2)
+        #expect(rows[0].contains("✓ [retried ×1, played](player-matrix/status-503.md#hlsjs)"))
+        #expect(rows[0].contains("✗ [retried ×61; stalled](player-matrix/status-503.md#gstreamer)"))
+        #expect(rows[0].contains("! [vlc is not available"))
+        #expect(rows[0].contains("error-paths §1: 503 \\| temporary"), "a | in a reference must not split the table")
+        #expect(rows[1].hasSuffix("| ✓ [retried ×1, played](player-matrix/gap.md#hlsjs) |  |  |"))
+        #expect(markdown.contains("gstreamer** (gstreamer 1.0)"))
+        #expect(markdown.contains("1 ✓") == false)  // counts are spelled with their symbols
+        #expect(markdown.contains("2 ✓, 1 ✗, 0 ·, 1 !"))
+    }
+
+    @Test func evidencePagesCarryTheChecksRecordsAndLog() throws {
+        let pages = Self.matrix.evidencePages()
+        #expect(pages.map(\.name) == ["status-503", "gap"])
+        let page = pages[0].markdown
+        #expect(page.contains("<a id=\"gstreamer\"></a>\n## gstreamer ✗"))
+        #expect(page.contains("- ✗ retried the faulted resource at most 10 times — observed: 61 retries"))
+        #expect(page.contains("Records behind the departure:"))
+        #expect(page.contains("status-503/top-msn8-10-503"))
+        #expect(page.contains("End of the player's log:"))
+    }
+
+    @Test func htmlIsSelfContained() {
+        let html = Self.matrix.html()
+        #expect(html.hasPrefix("<!doctype html>"))
+        #expect(!html.contains("<script"), "no script")
+        #expect(!html.contains("src=\"http"), "nothing fetched")
+        #expect(html.contains("&lt;&amp;&gt;"), "observations are escaped")
+        #expect(html.contains("class=\"cell-departs\""))
+    }
+
+    @Test func runPageListsEveryCell() {
+        let html = RunHTML.page([CellFixtures.passed(), CellFixtures.failed()], title: "hlschaos run", summary: "1 passed, 1 failed")
+        #expect(html.components(separatedBy: "<tr><td>").count - 1 == 2)
+        #expect(html.contains(#"<span class="fail">FAIL</span>"#))
+        #expect(html.contains("61 retries of segment 8 of variant 2 (503 ×61) &lt;&amp;&gt;"))
+    }
+}
