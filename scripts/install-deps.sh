@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what hlschaos needs on Debian/Ubuntu, skipping what is already there.
 #   scripts/install-deps.sh build     libcurl headers and pkg-config (enough to build and run the demo)
-#   scripts/install-deps.sh test      + ffmpeg, GStreamer, Chromium + chromedriver, selenium, hls.js
+#   scripts/install-deps.sh test      + ffmpeg, GStreamer, VLC, mpv, Chromium + chromedriver, selenium, hls.js
 #   scripts/install-deps.sh bench     + nginx and wrk
 set -euo pipefail
 level=${1:-build}
@@ -11,7 +11,8 @@ apt_packages=(pkg-config libcurl4-openssl-dev)
 case "$level" in
   build) ;;
   test) apt_packages+=(ffmpeg gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
-                      gstreamer1.0-plugins-bad gstreamer1.0-libav chromium chromium-driver) ;;
+                      gstreamer1.0-plugins-bad gstreamer1.0-libav vlc-bin vlc-plugin-base mpv
+                      chromium chromium-driver) ;;
   bench) apt_packages+=(nginx-light wrk ffmpeg) ;;
   *) echo "usage: $0 build|test|bench" >&2; exit 2 ;;
 esac

@@ -20,13 +20,20 @@ public enum ProcessRunner {
         public var timeout: Double
         /// At most this many bytes of each stream are kept (the end is dropped, with a note).
         public var outputLimit: Int
+        /// Where stdout and stderr go, when the caller wants to read them while the child runs or keep
+        /// them as evidence (created or truncated; left in place). Without them, a scratch directory
+        /// of the run's own holds them and is removed.
+        public var stdoutPath: String?
+        public var stderrPath: String?
 
         public init(
             _ executable: String, _ arguments: [String] = [], environment: [String: String] = [:],
-            workingDirectory: String? = nil, timeout: Double, outputLimit: Int = 4 << 20
+            workingDirectory: String? = nil, timeout: Double, outputLimit: Int = 4 << 20,
+            stdoutPath: String? = nil, stderrPath: String? = nil
         ) {
             self.executable = executable; self.arguments = arguments; self.environment = environment
             self.workingDirectory = workingDirectory; self.timeout = timeout; self.outputLimit = outputLimit
+            self.stdoutPath = stdoutPath; self.stderrPath = stderrPath
         }
     }
 
@@ -62,8 +69,8 @@ public enum ProcessRunner {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("hlschaos-run-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let outPath = scratch.appendingPathComponent("stdout").path
-        let errPath = scratch.appendingPathComponent("stderr").path
+        let outPath = spec.stdoutPath ?? scratch.appendingPathComponent("stdout").path
+        let errPath = spec.stderrPath ?? scratch.appendingPathComponent("stderr").path
 
         let started = Date()
         let pid = try spawn(executable, spec, stdout: outPath, stderr: errPath)

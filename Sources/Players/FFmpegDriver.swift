@@ -1,0 +1,102 @@
+import Foundation
+
+/// ffmpeg's own HLS demuxer (lavf), decoding to the null muxer as fast as it goes:
+///
+///     ffmpeg -hide_banner -nostdin -nostats -v repeat+level+info [-extension_picky 0]
+///            -rw_timeout <µs> -i URL -map 0:v:0? -map 0:a:0? -f null - -progress pipe:1
+///
+/// lavf does not adapt: it reads the first video stream (the master's first variant) unless
+/// `program` picks another variant (`-map 0:p:N:v:0`). Failed segments are skipped; a playlist or
+/// key that cannot be opened ends the run with a failure. A live run is stopped at the time limit.
+public struct FFmpegDriver: PlayerDriver {
+    public let name = "ffmpeg"
+    public var summary: String { "ffmpeg (lavf HLS demuxer, decodes to null as fast as it can; no ABR)" }
+    public var executable: String
+    /// A variant index (0-based, master order) instead of the first video stream.
+    public var program: Int?
+    /// `-rw_timeout`: a read that stays silent this long fails (seconds).
+    public var readTimeout: Double
+    public var stallThreshold: Double
+
+    public init(executable: String = "ffmpeg", program: Int? = nil, readTimeout: Double = 10, stallThreshold: Double = Stalls.defaultThreshold) {
+        self.executable = executable; self.program = program; self.readTimeout = readTimeout; self.stallThreshold = stallThreshold
+    }
+
+    static let install = "apt-get install -y ffmpeg"
+
+    public func availability() async -> PlayerAvailability {
+        guard ProcessRunner.which(executable) != nil else {
+            return .missing(reason: "\(executable) is not installed", install: Self.install)
+        }
+        guard let version = await ToolProbe.firstLine(executable, ["-version"]) else {
+            return .missing(reason: "\(executable) -version failed", install: Self.install)
+        }
+        guard await hasHLSDemuxer() else {
+            return .missing(reason: "this ffmpeg has no hls demuxer", install: Self.install)
+        }
+        return .ready(version: version)
+    }
+
+    /// The command line, without the executable.
+    func arguments(url: String, pickyOption: Bool) -> [String] {
+        var arguments = ["-hide_banner", "-nostdin", "-nostats", "-v", "repeat+level+info"]
+        if pickyOption { arguments += ["-extension_picky", "0"] }
+        arguments += ["-rw_timeout", String(Int(readTimeout * 1_000_000)), "-i", url]
+        if let program {
+            arguments += ["-map", "0:p:\(program):v:0?", "-map", "0:p:\(program):a:0?"]
+        } else {
+            arguments += ["-map", "0:v:0?", "-map", "0:a:0?"]
+        }
+        return arguments + ["-f", "null", "-", "-progress", "pipe:1"]
+    }
+
+    public func play(_ request: PlayRequest) async -> PlayerReport {
+        let version: String?
+        switch await availability() {
+        case .missing(let reason, let install):
+            return PlayerReport(player: name, outcome: .failed, reason: "\(reason); install it with: \(install)")
+        case .ready(let found): version = found
+        }
+        let arguments = arguments(url: request.url, pickyOption: await supportsExtensionPicky())
+        let run: PlayerProcess.Run
+        do {
+            run = try await PlayerProcess.run(.init(executable, arguments, timeout: request.timeout), in: request.workDirectory, name: name)
+        } catch {
+            return PlayerReport(player: name, version: version, outcome: .failed, reason: "\(error)")
+        }
+        let parsed = FFmpegLog.parse(stderr: run.stderr, progress: run.stdout)
+        var facts = parsed.facts
+        if !run.timedOut, run.result.status == 0, parsed.videoOutput, (parsed.frames ?? 0) == 0 {
+            facts.fatal = "no video frame decoded" + Verdict.detail(facts.lastError)
+        }
+        let stalls = Stalls.detect(facts.progress, end: run.result.seconds, threshold: stallThreshold)
+        let verdict = Verdict(
+            live: request.live, timeout: request.timeout, timedOut: run.timedOut,
+            exitStatus: run.timedOut ? nil : run.result.status, facts: facts,
+            ongoingStall: Stalls.ongoing(stalls, end: run.result.seconds)
+        ).decide()
+        return PlayerReport(
+            player: name, version: [version, facts.engine].compactMap { $0 }.joined(separator: ", "),
+            outcome: verdict.outcome, reason: verdict.reason, errors: facts.errors, stalls: stalls,
+            switches: facts.switches, position: facts.position, seconds: run.result.seconds,
+            exitStatus: run.result.status, log: ReportLog.text(run.stderr))
+    }
+
+    private static let pickyCache = ProbeCache<Bool>()
+    private static let hlsCache = ProbeCache<Bool>()
+
+    /// `-extension_picky` appeared in ffmpeg 5.1.5 / 6.1 (lavf refuses segments with other extensions).
+    func supportsExtensionPicky() async -> Bool {
+        await Self.pickyCache.value(executable) {
+            let help = await ToolProbe.run(executable, ["-hide_banner", "-h", "demuxer=hls"])
+            return (help?.stdout ?? "").contains("extension_picky")
+        }
+    }
+
+    func hasHLSDemuxer() async -> Bool {
+        await Self.hlsCache.value(executable) {
+            let help = await ToolProbe.run(executable, ["-hide_banner", "-h", "demuxer=hls"])
+            return (help?.stdout ?? "").contains("Demuxer hls")
+        }
+    }
+}

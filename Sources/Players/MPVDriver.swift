@@ -1,0 +1,75 @@
+import Foundation
+
+/// mpv with null outputs that do not wait for the clock (a VOD plays as fast as it decodes):
+///
+///     mpv --no-config --vo=null --ao=null --ao-null-untimed --untimed --msg-level=all=v
+///         --term-status-msg=hlschaos-position=${=time-pos} --network-timeout=10 URL
+///
+/// mpv demuxes HLS with ffmpeg's lavf: it picks the highest-bitrate variant and stays there.
+public struct MPVDriver: PlayerDriver {
+    public let name = "mpv"
+    public var summary: String { "mpv (lavf HLS demuxer, highest variant), null outputs, faster than real time" }
+    public var executable: String
+    /// `--network-timeout` in seconds.
+    public var networkTimeout: Double
+    public var stallThreshold: Double
+
+    public init(executable: String = "mpv", networkTimeout: Double = 10, stallThreshold: Double = Stalls.defaultThreshold) {
+        self.executable = executable; self.networkTimeout = networkTimeout; self.stallThreshold = stallThreshold
+    }
+
+    static let install = "apt-get install -y mpv"
+
+    public func availability() async -> PlayerAvailability {
+        guard ProcessRunner.which(executable) != nil else {
+            return .missing(reason: "\(executable) is not installed", install: Self.install)
+        }
+        guard let version = await ToolProbe.firstLine(executable, ["--no-config", "--version"]) else {
+            return .missing(reason: "\(executable) --version failed", install: Self.install)
+        }
+        return .ready(version: version)
+    }
+
+    func arguments(url: String) -> [String] {
+        [
+            "--no-config", "--vo=null", "--ao=null", "--ao-null-untimed", "--untimed", "--msg-level=all=v",
+            "--term-status-msg=\(MPVLog.positionTag)${=time-pos}", "--network-timeout=\(Verdict.seconds(networkTimeout))",
+            url,
+        ]
+    }
+
+    public func play(_ request: PlayRequest) async -> PlayerReport {
+        let version: String
+        switch await availability() {
+        case .missing(let reason, let install):
+            return PlayerReport(player: name, outcome: .failed, reason: "\(reason); install it with: \(install)")
+        case .ready(let found): version = found
+        }
+        let run: PlayerProcess.Run
+        do {
+            run = try await PlayerProcess.run(
+                .init(executable, arguments(url: request.url), timeout: request.timeout), in: request.workDirectory, name: name)
+        } catch {
+            return PlayerReport(player: name, version: version, outcome: .failed, reason: "\(error)")
+        }
+        let facts = MPVLog.parse(run.lines)
+        let stalls = Stalls.detect(facts.progress, end: run.result.seconds, threshold: stallThreshold)
+        let verdict = Verdict(
+            live: request.live, timeout: request.timeout, timedOut: run.timedOut,
+            exitStatus: run.timedOut ? nil : run.result.status, facts: facts,
+            ongoingStall: Stalls.ongoing(stalls, end: run.result.seconds)
+        ).decide()
+        return PlayerReport(
+            player: name, version: [version, facts.engine].compactMap { $0 }.joined(separator: ", "),
+            outcome: verdict.outcome, reason: verdict.reason, errors: facts.errors, stalls: stalls,
+            switches: facts.switches, position: facts.position, seconds: run.result.seconds,
+            exitStatus: run.result.status,
+            // One status line per frame is the bulk of the output; keep the last one.
+            log: ReportLog.text(Self.withoutStatusLines(run.lines)))
+    }
+
+    static func withoutStatusLines(_ lines: [LogLine]) -> [LogLine] {
+        let last = lines.last { $0.text.hasPrefix(MPVLog.positionTag) }
+        return lines.filter { !$0.text.hasPrefix(MPVLog.positionTag) } + (last.map { [$0] } ?? [])
+    }
+}

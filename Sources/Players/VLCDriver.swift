@@ -1,0 +1,121 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// VLC 3 without an interface, its `adaptive` module doing HLS:
+///
+///     cvlc --intf dummy --vout dummy --aout dummy --play-and-exit --no-video-title-show
+///          --no-media-library --no-metadata-network-access [--rate=4 for VOD] -vv URL
+///
+/// VLC plays at the clock's pace (dummy outputs too), so a VOD runs at `vodRate` × real time; a
+/// live stream at 1×. `cvlc` refuses to run as root: as root the driver runs it as `user`
+/// (`HLSCHAOS_VLC_USER`, else `nobody`) through `setpriv --reuid --regid --clear-groups`, with a
+/// scratch HOME owned by that user (removed afterwards). VLC exits 0 even when nothing played, and
+/// after a failed start sometimes does not exit at all: the driver stops it 3 s after it prints
+/// `end of playlist, exiting`, and judges the run by what the log shows.
+public struct VLCDriver: PlayerDriver {
+    public let name = "vlc"
+    public var summary: String { "VLC 3 (adaptive module), dummy outputs, VOD at \(Verdict.seconds(vodRate))× speed" }
+    public var executable: String
+    /// The account to run VLC as when this process is root; nil: `HLSCHAOS_VLC_USER` or `nobody`.
+    public var user: String?
+    /// `--rate` for VOD (live always plays at 1×).
+    public var vodRate: Double
+    public var stallThreshold: Double
+
+    public init(executable: String = "cvlc", user: String? = nil, vodRate: Double = 4, stallThreshold: Double = Stalls.defaultThreshold) {
+        self.executable = executable; self.user = user; self.vodRate = vodRate; self.stallThreshold = stallThreshold
+    }
+
+    static let install = "apt-get install -y vlc-bin vlc-plugin-base"
+    static let userVariable = "HLSCHAOS_VLC_USER"
+
+    /// Who VLC runs as: nil when this process is not root (VLC runs as we do).
+    func runAs() throws -> RunAsUser? {
+        guard geteuid() == 0 else { return nil }
+        let wanted = user ?? ProcessInfo.processInfo.environment[Self.userVariable].flatMap { $0.isEmpty ? nil : $0 } ?? "nobody"
+        guard let account = RunAsUser.lookup(wanted) else {
+            throw ProcessRunner.LaunchError(
+                description: "VLC refuses to run as root and the user \(wanted) does not exist; set \(Self.userVariable) to an existing non-root user")
+        }
+        guard account.uid != 0 else {
+            throw ProcessRunner.LaunchError(description: "VLC refuses to run as root: \(Self.userVariable)=\(wanted) is root; name a non-root user")
+        }
+        guard ProcessRunner.which("setpriv") != nil else {
+            throw ProcessRunner.LaunchError(description: "running VLC as \(wanted) needs setpriv (apt-get install -y util-linux)")
+        }
+        return account
+    }
+
+    public func availability() async -> PlayerAvailability {
+        guard let path = ProcessRunner.which(executable) else {
+            return .missing(reason: "\(executable) is not installed", install: Self.install)
+        }
+        let account: RunAsUser?
+        do { account = try runAs() } catch { return .missing(reason: "\(error)", install: Self.install) }
+        let command = account.map { $0.wrap(path, ["--version"]) } ?? (executable: path, arguments: ["--version"])
+        var environment: [String: String] = [:]
+        var home: URL?
+        if let account { home = try? account.makeHome(); environment["HOME"] = home?.path }
+        defer { if let home { try? FileManager.default.removeItem(at: home) } }
+        guard let version = await ToolProbe.firstLine(command.executable, command.arguments, environment: environment) else {
+            return .missing(reason: "\(executable) --version failed", install: Self.install)
+        }
+        return .ready(version: version)
+    }
+
+    func arguments(url: String, live: Bool) -> [String] {
+        var arguments = [
+            "--intf", "dummy", "--vout", "dummy", "--aout", "dummy", "--play-and-exit", "--no-video-title-show",
+            "--no-media-library", "--no-metadata-network-access",
+        ]
+        if !live, vodRate != 1 { arguments.append("--rate=\(vodRate)") }
+        return arguments + ["-vv", url]
+    }
+
+    public func play(_ request: PlayRequest) async -> PlayerReport {
+        let version: String
+        switch await availability() {
+        case .missing(let reason, let install):
+            return PlayerReport(player: name, outcome: .failed, reason: "\(reason); install it with: \(install)")
+        case .ready(let found): version = found
+        }
+        let run: PlayerProcess.Run
+        var home: URL?
+        defer { if let home { try? FileManager.default.removeItem(at: home) } }
+        do {
+            guard let path = ProcessRunner.which(executable) else { throw ProcessRunner.LaunchError(description: "\(executable): not found") }
+            let account = try runAs()
+            var environment: [String: String] = [:]
+            if let account {
+                home = try account.makeHome()
+                environment["HOME"] = home?.path
+            }
+            let arguments = arguments(url: request.url, live: request.live)
+            let command = account.map { $0.wrap(path, arguments) } ?? (executable: path, arguments: arguments)
+            run = try await PlayerProcess.run(
+                .init(command.executable, command.arguments, environment: environment, timeout: request.timeout),
+                in: request.workDirectory, name: name, grace: 3
+            ) { $0.text.contains(VLCLog.finishedMarker) }
+        } catch {
+            return PlayerReport(player: name, version: version, outcome: .failed, reason: "\(error)")
+        }
+        let parsed = VLCLog.parse(run.lines)
+        var facts = parsed.facts
+        // VLC prints the same farewell whether it played or gave up; what played decides.
+        facts.ended = parsed.finished
+        let stalls = Stalls.detect(facts.progress, end: run.result.seconds, threshold: stallThreshold)
+        let verdict = Verdict(
+            live: request.live, timeout: request.timeout, timedOut: run.timedOut,
+            exitStatus: run.timedOut || run.stoppedByDriver ? nil : run.result.status, facts: facts,
+            ongoingStall: Stalls.ongoing(stalls, end: run.result.seconds)
+        ).decide()
+        return PlayerReport(
+            player: name, version: [version, facts.engine].compactMap { $0 }.joined(separator: ", "),
+            outcome: verdict.outcome, reason: verdict.reason, errors: facts.errors, stalls: stalls,
+            switches: facts.switches, position: facts.position, seconds: run.result.seconds,
+            exitStatus: run.result.status, log: ReportLog.text(run.lines))
+    }
+}
