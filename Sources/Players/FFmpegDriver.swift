@@ -3,10 +3,11 @@ import Foundation
 /// ffmpeg's own HLS demuxer (lavf), decoding to the null muxer as fast as it goes:
 ///
 ///     ffmpeg -hide_banner -nostdin -nostats -v repeat+level+info [-extension_picky 0]
-///            -rw_timeout <µs> -i URL -map 0:v:0? -map 0:a:0? -f null - -progress pipe:1
+///            -rw_timeout <µs> -i URL -f null - -progress pipe:1
 ///
-/// lavf does not adapt: it reads the first video stream (the master's first variant) unless
-/// `program` picks another variant (`-map 0:p:N:v:0`). Failed segments are skipped; a playlist or
+/// lavf does not adapt: with no `-map` ffmpeg picks what it would by default, the video stream of
+/// the highest resolution (the variant most faults target) and the best audio; `program` picks
+/// another variant (`-map 0:p:N:v:0`). Failed segments are skipped; a playlist or
 /// key that cannot be opened ends the run with a failure. A live run is stopped at the time limit.
 public struct FFmpegDriver: PlayerDriver {
     public let name = "ffmpeg"
@@ -44,8 +45,6 @@ public struct FFmpegDriver: PlayerDriver {
         arguments += ["-rw_timeout", String(Int(readTimeout * 1_000_000)), "-i", url]
         if let program {
             arguments += ["-map", "0:p:\(program):v:0?", "-map", "0:p:\(program):a:0?"]
-        } else {
-            arguments += ["-map", "0:v:0?", "-map", "0:a:0?"]
         }
         return arguments + ["-f", "null", "-", "-progress", "pipe:1"]
     }

@@ -146,8 +146,10 @@ extension ReactionReport {
                         records: ids.contains(last.id) ? ids : ids + [last.id])
         }
         var kind = Stop.Kind.stopped
-        if let lastSegment, let variant = lastSegment.variant, let msn = lastSegment.msn,
-           let end = lastMSN[variant], msn >= end {
+        // Judged on the variant's own segments: a player may fetch an audio rendition's last
+        // segments after the video's (ffmpeg does).
+        if let lastVideo = records.last(where: { $0.isSegment && $0.variant != nil }), let variant = lastVideo.variant,
+           let msn = lastVideo.msn, let end = lastMSN[variant], msn >= end {
             kind = .finished
         }
         return Stop(kind: kind, time: last.responseEnd, idle: idle, lastSegment: lastSegment?.reportResource, records: [last.id])

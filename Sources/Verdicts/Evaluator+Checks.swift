@@ -95,7 +95,11 @@ extension RunFacts {
     /// target duration is not known).
     func fetchedToTheLiveEnd() -> Finding {
         let window = reaction.reloads.lazy.compactMap(\.targetDuration).first.map { max(2 * $0, 4) } ?? 10
-        guard let last = records.last(where: { $0.kind == "segment" && !$0.failed }) else {
+        // The video's segments when there are any: a player whose variant died while an audio
+        // rendition went on did not keep playing.
+        let loaded = records.filter { $0.kind == "segment" && !$0.failed }
+        let video = loaded.filter { $0.variant != nil }
+        guard let last = (video.isEmpty ? loaded : video).last else {
             return Finding(passed: false, observed: "no segment loaded")
         }
         let before = runEnded.timeIntervalSince(last.time)

@@ -100,7 +100,7 @@ import Testing
         let driver = FFmpegDriver(readTimeout: 5)
         #expect(driver.arguments(url: "http://h/m.m3u8", pickyOption: true) == [
             "-hide_banner", "-nostdin", "-nostats", "-v", "repeat+level+info", "-extension_picky", "0",
-            "-rw_timeout", "5000000", "-i", "http://h/m.m3u8", "-map", "0:v:0?", "-map", "0:a:0?",
+            "-rw_timeout", "5000000", "-i", "http://h/m.m3u8",
             "-f", "null", "-", "-progress", "pipe:1",
         ])
         let top = FFmpegDriver(program: 2).arguments(url: "u", pickyOption: false)

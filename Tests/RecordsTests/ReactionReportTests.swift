@@ -152,6 +152,21 @@ import Testing
         #expect(late.verdict == "Retried segment 1 of variant 0 once (10.1 s apart); gave up 20.1 s after the first fault (hang on segment 1 of variant 0).")
     }
 
+    /// ffmpeg fetches the audio rendition's last segments after the video's: still finished.
+    @Test func finishedIsJudgedOnTheVariantsSegments() {
+        var t = Traffic()
+        t.start(variant: 2)
+        for msn in 0...9 { t.segment(0.5 + Double(msn) * 2, variant: 2, msn: msn) }
+        t.add(20, kind: "segment", rendition: 0, msn: 9, tag: "~seg.r0.n9", file: "audio/9.aac", status: 200)
+        let report = ReactionReport.analyze(t.records, now: t.at(60), bandwidths: bandwidths, lastMSN: [2: 9])
+        #expect(report.stop?.kind == .finished)
+        var early = Traffic()
+        early.start(variant: 2)
+        for msn in 0...5 { early.segment(0.5 + Double(msn) * 2, variant: 2, msn: msn) }
+        early.add(20, kind: "segment", rendition: 0, msn: 9, tag: "~seg.r0.n9", file: "audio/9.aac", status: 200)
+        #expect(ReactionReport.analyze(early.records, now: early.at(60), bandwidths: bandwidths, lastMSN: [2: 9]).stop?.kind == .stopped)
+    }
+
     @Test func cleanVODPlayback() {
         var t = Traffic()
         t.start(variant: 2)

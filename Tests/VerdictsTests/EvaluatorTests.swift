@@ -202,6 +202,20 @@ import Testing
         #expect(stale.observed == "last segment loaded 19.8 s before the end of the run (segment 20 of variant 2); expected within 4.0 s")
     }
 
+    /// ffmpeg went on with the audio rendition after its video variant's playlist was gone: that
+    /// is not playing to the end.
+    @Test func audioAloneDoesNotKeepALiveRunGoing() {
+        var t = Traffic()
+        t.start(variant: 2)
+        for n in 1...8 { t.segment(Double(2 * n), variant: 2, msn: n) }
+        for n in 1...20 {
+            t.add(Double(2 * n) + 0.1, kind: "segment", rendition: 0, msn: n, tag: "~seg.r0.n\(n)", file: "audio/\(n).aac", status: 200)
+        }
+        let result = check(.fetchedToTheEnd, t, now: 41, live: true, targetDuration: 2)
+        #expect(!result.passed)
+        #expect(result.observed == "last segment loaded 25.0 s before the end of the run (segment 8 of variant 2); expected within 10.0 s")
+    }
+
     @Test func stopped() {
         let t = Self.gaveUp()
         let result = check(.stopped(within: .seconds(5)), t, now: 40)

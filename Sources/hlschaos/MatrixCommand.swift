@@ -1,0 +1,145 @@
+import ArgumentParser
+import Chaos
+import Control
+import Foundation
+import Players
+import Proxy
+import Records
+import Runs
+
+struct MatrixCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "matrix",
+        abstract: "Run every preset against every installed player and write the conformance matrix.",
+        discussion: """
+            Rows are the presets (documented error paths, with their reference), columns the players; each cell is the observed reaction in a few words, marked where it departs from the documented expectation, with a link to the evidence.
+
+            Writes DIR/player-matrix.md (with one evidence page per preset in DIR/player-matrix/), DIR/player-matrix.html, DIR/matrix.json and the raw evidence of every run in DIR/evidence/ (not meant for committing). Live presets play the demo's live stream for the time the preset names.
+            """)
+
+    @Option(name: .customLong("players"), parsing: .upToNextOption, help: "Players to include (default: every installed one).")
+    var players: [String] = []
+
+    @Option(parsing: .upToNextOption, help: "Presets to include (default: all).")
+    var presets: [String] = []
+
+    @Option(help: "Output folder.")
+    var out: String = "player-matrix"
+
+    @Option(help: "Longest a VOD run may take (live runs take what the preset names).")
+    var timeout: String = "90s"
+
+    @Option(help: "How many players run at once (default: the number of cores).")
+    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
+    @Option(help: "Describes the machine in the page header (default: cores, CPU model, kernel).")
+    var machine: String?
+
+    func run() async throws {
+        do {
+            throw ExitCode(try await execute())
+        } catch let error as CLIError {
+            FileHandle.standardError.write(Data("hlschaos matrix: \(error.description)\n".utf8))
+            throw ExitCode(2)
+        }
+    }
+
+    private func execute() async throws -> Int32 {
+        guard jobs >= 1 else { throw CLIError("--jobs \(jobs): give 1 or more") }
+        let seconds = try ScenarioArguments.seconds(timeout, option: "--timeout")
+        var logger = makeLogger("warning")
+        logger.logLevel = .warning
+        let book: RuleBook
+        do { book = try RuleBook(ruleFiles: [], presetDirectory: nil, logger: logger) } catch { throw CLIError("presets not loaded: \(error)") }
+        let scenarios = try ScenarioArguments.resolve(presets.isEmpty ? book.presetNames : presets, rules: book)
+
+        var drivers: [any PlayerDriver] = []
+        if players.isEmpty {
+            for driver in PlayerCatalog.all {
+                switch await driver.availability() {
+                case .ready: drivers.append(driver)
+                case .missing(let reason, let install):
+                    say("matrix: leaving out \(driver.name): \(reason) (install: \(install))")
+                }
+            }
+        } else {
+            drivers = try players.map { name in
+                do { return try PlayerCatalog.driver(named: name) } catch { throw CLIError("--players \(name): \(error)") }
+            }
+        }
+        guard !drivers.isEmpty else { throw CLIError("no player is installed; see hlschaos run --help for the players") }
+
+        let source = StreamSource.demo(stream: "vod", flavour: "ts")
+        var plans: [CellPlan] = []
+        var rows: [PlayerMatrix.Row] = []
+        for scenario in scenarios {
+            for driver in drivers {
+                do {
+                    plans.append(try StreamChoice.plan(
+                        scenario: scenario, player: driver, source: source, stream: nil, flavour: nil,
+                        timeout: seconds, documentedOnly: true))
+                } catch {
+                    throw CLIError(error.description)
+                }
+            }
+            let stream = "\(scenario.play?.stream ?? "vod") \(scenario.play?.flavour ?? "ts")"
+            rows.append(PlayerMatrix.Row(scenario: scenario.name, reference: scenario.reference, description: scenario.description, stream: stream))
+        }
+        // Longest first: live runs overlap the short VOD ones instead of ending the matrix alone.
+        let order = plans.indices.sorted { plans[$0].live && !plans[$1].live }
+        let ordered = order.map { plans[$0] }
+
+        let output = URL(fileURLWithPath: out)
+        do {
+            try FileManager.default.createDirectory(at: output.appendingPathComponent("player-matrix"), withIntermediateDirectories: true)
+        } catch {
+            throw CLIError("--out \(out): cannot create it (\(error.localizedDescription))")
+        }
+        let harness: RunHarness
+        do { harness = try await RunHarness.start(source: source, rules: book, logger: logger) } catch { throw CLIError(String(describing: error)) }
+        say("hlschaos matrix: \(scenarios.count) presets × \(drivers.count) players (\(drivers.map(\.name).joined(separator: ", "))), \(jobs) at a time; output in \(output.path)")
+        let started = Date()
+        let counter = Counter()
+        let total = ordered.count
+        let results = await ChaosRun.run(ordered, harness: harness, output: output, jobs: jobs, creatorVersion: ControlConfiguration().version) { result in
+            let done = counter.next()
+            let mark = result.status == .passed ? "✓" : result.status == .failed ? "✗" : "!"
+            say("[\(done)/\(total)] \(mark) \(result.name): \(result.reactionWords) (\(String(format: "%.0f", result.seconds)) s)")
+        }
+        await harness.stop()
+
+        let matrix = PlayerMatrix(
+            results: results, rows: rows, players: drivers.map(\.name), machine: machine ?? MachineDescription.current(), generated: started)
+        try write(matrix, to: output)
+        let c = matrix.counts
+        say("matrix: \(c.conforms) conform, \(c.departs) depart, \(c.unchecked) unchecked, \(c.couldNotRun) could not run, in \(Int(Date().timeIntervalSince(started))) s; \(output.appendingPathComponent("player-matrix.md").path)")
+        return c.couldNotRun > 0 ? 2 : 0
+    }
+
+    private func write(_ matrix: PlayerMatrix, to output: URL) throws {
+        let files: [(String, String)] = [
+            ("player-matrix.md", matrix.markdown(pagesFolder: "player-matrix")),
+            ("player-matrix.html", matrix.html()),
+            ("matrix.json", String(decoding: (try? RecordTime.jsonEncoder(pretty: true).encode(matrix)) ?? Data(), as: UTF8.self)),
+        ] + matrix.evidencePages().map { ("player-matrix/\($0.name).md", $0.markdown) }
+        for (name, text) in files {
+            do {
+                try text.write(to: output.appendingPathComponent(name), atomically: true, encoding: .utf8)
+            } catch {
+                throw CLIError("\(output.appendingPathComponent(name).path): cannot write it (\(error.localizedDescription))")
+            }
+        }
+    }
+}
+
+/// Counts finished runs for the progress lines (called from the run's result callback).
+private final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+    func next() -> Int { lock.withLock { value += 1; return value } }
+}
+
+/// A line on stdout now, not when a pipe's buffer fills (progress of a long run in CI logs).
+func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
