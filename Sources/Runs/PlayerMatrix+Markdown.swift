@@ -11,7 +11,7 @@ extension PlayerMatrix {
         lines.append("Players: " + columns.map { "**\($0.player)** (\($0.version ?? "version unknown"))" }.joined(separator: "; ") + ".")
         lines.append("")
         let c = counts
-        lines.append("Each row is a preset (an error path, with the document that says what a player should do); each cell is what the player did, read off the proxy's records and the player's own report. **✓** every documented expectation held, **✗** the player departs from what the documents say (the cell's page shows which expectation and the records), **·** no documented expectation to check, **!** could not run. \(c.conforms) ✓, \(c.departs) ✗, \(c.unchecked) ·, \(c.couldNotRun) !.")
+        lines.append("Each row is a preset (an error path, with the document that says what a player should do); each cell is what the player did, read off the proxy's records and the player's own report. **✓** every documented expectation held, **✗** the player departs from what the documents say (the cell's page shows which expectation and the records), **·** nothing to judge (no documented expectation, or the player never requested what the preset faults), **!** could not run. \(c.conforms) ✓, \(c.departs) ✗, \(c.unchecked) ·, \(c.couldNotRun) !.")
         lines.append("")
         lines.append("| error path | " + columns.map(\.player).joined(separator: " | ") + " |")
         lines.append("|---|" + String(repeating: "---|", count: columns.count))

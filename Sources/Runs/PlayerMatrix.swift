@@ -30,6 +30,9 @@ public struct PlayerMatrix: Sendable, Codable {
         case departs
         /// The preset documents no expectation this run could check.
         case unchecked
+        /// The player never requested what the rules target (e.g. it never reached the variant
+        /// they fault): nothing to judge.
+        case notReached
         case couldNotRun
     }
 
@@ -76,6 +79,7 @@ public struct PlayerMatrix: Sendable, Codable {
         let mark: Mark
         switch result.status {
         case .couldNotRun: mark = .couldNotRun
+        case _ where result.faultedRequests == 0: mark = .notReached
         case _ where checks.isEmpty: mark = .unchecked
         case .passed: mark = .conforms
         case .failed: mark = .departs
@@ -83,7 +87,8 @@ public struct PlayerMatrix: Sendable, Codable {
         let cited = Set(checks.filter { !$0.passed }.flatMap(\.evidence))
         return Cell(
             scenario: result.scenario, player: result.player, mark: mark,
-            words: result.status == .couldNotRun ? (result.problem ?? "could not run") : result.reactionWords,
+            words: result.status == .couldNotRun ? (result.problem ?? "could not run")
+                : result.faultedRequests == 0 ? "fault not reached; " + result.reactionWords : result.reactionWords,
             outcome: result.report?.outcomeText ?? "-",
             checks: checks.map { "\($0.passed ? "✓" : "✗") \($0.expectation) — observed: \($0.observed)" },
             records: result.evidenceRecords.filter { cited.contains($0.id) }.map(RecordLine.plain),
@@ -91,17 +96,17 @@ public struct PlayerMatrix: Sendable, Codable {
             evidence: result.evidence, seconds: result.seconds)
     }
 
-    /// Counts for the summary line: conforming, departing, unchecked, could not run.
+    /// Counts for the summary line: conforming, departing, unchecked (or fault not reached), could not run.
     public var counts: (conforms: Int, departs: Int, unchecked: Int, couldNotRun: Int) {
         (cells.filter { $0.mark == .conforms }.count, cells.filter { $0.mark == .departs }.count,
-         cells.filter { $0.mark == .unchecked }.count, cells.filter { $0.mark == .couldNotRun }.count)
+         cells.filter { $0.mark == .unchecked || $0.mark == .notReached }.count, cells.filter { $0.mark == .couldNotRun }.count)
     }
 
     static func symbol(_ mark: Mark) -> String {
         switch mark {
         case .conforms: "✓"
         case .departs: "✗"
-        case .unchecked: "·"
+        case .unchecked, .notReached: "·"
         case .couldNotRun: "!"
         }
     }

@@ -23,6 +23,9 @@ public enum VerdictText {
                 for record in cited.prefix(8) { lines.append("         " + RecordLine.plain(record)) }
                 if cited.count > 8 { lines.append("         … \(cited.count - 8) more records in the evidence") }
             }
+            if result.faultedRequests == 0 {
+                lines.append("       note: no request was faulted: the player never requested what the rules target")
+            }
             if let report = result.report {
                 lines.append("       player: \(report.outcomeText)\(report.errors.first.map { "; first error: \($0.kind)\($0.code.map { " (\($0))" } ?? "")" } ?? "")")
             }

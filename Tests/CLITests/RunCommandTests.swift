@@ -1,0 +1,141 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import Testing
+
+/// `hlschaos run` end to end: the built binary, its demo origin, real players (ffmpeg, hls.js in
+/// headless Chromium), the verdict, the exit code, JUnit and the JSON report.
+@Suite(.serialized) struct RunCommandTests {
+    static func scratch(_ name: String) throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("hlschaos-run-\(name)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    struct Report: Decodable {
+        struct Cell: Decodable {
+            var scenario: String
+            var player: String
+            var status: String
+            var requests: Int
+            var faultedRequests: Int
+            var evidence: String?
+            var verdict: Verdict?
+        }
+        struct Verdict: Decodable {
+            struct Result: Decodable { var expectation: String; var passed: Bool; var observed: String; var documented: Bool }
+            var passed: Bool
+            var results: [Result]
+        }
+        var passed: Bool
+        var results: [Cell]
+    }
+
+    /// The CI subset: ffmpeg and hls.js on six presets, two of them live. Every cell is played for
+    /// real, JUnit has one testcase per scenario × player and agrees with the report, and every
+    /// run reached its fault.
+    @Test(.timeLimit(.minutes(6)))
+    func sixPresetsWithFFmpegAndHlsjsGiveOneVerdictEachWithTheirEvidence() async throws {
+        let dir = try Self.scratch("ci")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let presets = ["status-503", "status-404", "gap", "truncated-segment", "variant-gone-410", "live-lag"]
+        let result = try await CLI.run(
+            ["run"] + presets + ["--player", "ffmpeg", "--player", "hlsjs", "--junit", dir.appendingPathComponent("junit.xml").path,
+             "--report", dir.appendingPathComponent("report.json").path, "--html", dir.appendingPathComponent("run.html").path,
+             "--evidence", dir.appendingPathComponent("evidence").path],
+            timeout: 330)
+        #expect(result.status == 0 || result.status == 1, "exit \(result.status): \(result.stderr)\n\(result.stdout)")
+
+        let report = try JSONDecoder().decode(Report.self, from: Data(contentsOf: dir.appendingPathComponent("report.json")))
+        #expect(report.results.count == 12)
+        for cell in report.results {
+            #expect(cell.requests > 0, "\(cell.scenario) × \(cell.player) made no request")
+            #expect(cell.faultedRequests > 0, "\(cell.scenario) × \(cell.player) never reached the fault")
+            #expect(cell.status == (cell.verdict?.passed == true ? "passed" : "failed"), "\(cell.scenario) × \(cell.player)")
+            #expect(cell.verdict?.results.isEmpty == false, "every preset has expectations")
+            let evidence = dir.appendingPathComponent(try #require(cell.evidence))
+            for file in ["records.jsonl", "session.har", "player.log", "verdict.json"] {
+                #expect(FileManager.default.fileExists(atPath: evidence.appendingPathComponent(file).path), "\(evidence.path)/\(file)")
+            }
+        }
+        #expect(report.passed == (result.status == 0))
+        // What the documents say and these two players do: retry or switch for a 503, and play on.
+        let status503 = report.results.filter { $0.scenario == "status-503" }
+        #expect(status503.allSatisfy { $0.status == "passed" }, "\(status503.map { ($0.player, $0.verdict?.results.filter { !$0.passed }.map(\.observed) ?? []) })")
+
+        let junit = try XMLDocument(contentsOf: dir.appendingPathComponent("junit.xml"))
+        let cases = try junit.nodes(forXPath: "//testcase")
+        #expect(cases.count == 12)
+        let failures = try junit.nodes(forXPath: "//testcase[failure]").count
+        #expect(failures == report.results.filter { $0.status == "failed" }.count)
+        for failure in try junit.nodes(forXPath: "//failure") {
+            let text = failure.stringValue ?? ""
+            #expect(text.contains("observed:"), "a failure carries what was observed: \(text)")
+        }
+        #expect(result.stdout.contains("passed,") && result.stdout.contains("failed, 0 could not run (12 runs"))
+    }
+
+    /// An expectation that does not hold: exit 1, and the output names it with what was observed and
+    /// the records behind it.
+    @Test func aFailingExpectationFailsTheRunWithItsEvidence() async throws {
+        let dir = try Self.scratch("fail")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let scenario = dir.appendingPathComponent("never-retry.json")
+        try #"""
+        {"name": "never-retry",
+         "expect": [{"retried": {"atMost": 0}}],
+         "rules": [{"id": "seg8", "match": {"kind": "segment", "variant": "highest", "msn": 8}, "action": {"status": 503}}]}
+        """#.write(to: scenario, atomically: true, encoding: .utf8)
+        let result = try await CLI.run(["run", scenario.path, "--player", "ffmpeg", "--junit", dir.appendingPathComponent("j.xml").path], timeout: 120)
+        #expect(result.status == 1, "\(result.stdout)\n\(result.stderr)")
+        #expect(result.stdout.contains("FAIL   never-retry × ffmpeg"))
+        #expect(result.stdout.contains("✗ [documented] retried the faulted resource at most 0 times"), "\(result.stdout)")
+        #expect(result.stdout.contains("observed: "))
+        #expect(result.stdout.contains("seg v2 n8") && result.stdout.contains("never-retry/seg8"), "the records: \(result.stdout)")
+        let junit = try String(contentsOf: dir.appendingPathComponent("j.xml"), encoding: .utf8)
+        #expect(junit.contains(#"<failure message="retried the faulted resource at most 0 times: observed "#))
+    }
+
+    /// A player that cannot play never passes a scenario that expects playback to finish: the master
+    /// playlist answers 404, for every driver kind (a native one and a browser one).
+    @Test func aPlayerThatCannotPlayNeverPasses() async throws {
+        let dir = try Self.scratch("cannot")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let scenario = dir.appendingPathComponent("no-master.json")
+        try #"""
+        {"name": "no-master",
+         "expect": [{"fetchedToTheEnd": true}, {"outcome": "played"}],
+         "rules": [{"id": "gone", "match": {"kind": "master"}, "action": {"status": 404}}]}
+        """#.write(to: scenario, atomically: true, encoding: .utf8)
+        let result = try await CLI.run(
+            ["run", scenario.path, "--player", "ffmpeg", "--player", "hlsjs", "--player", "true {url}", "--timeout", "30s"], timeout: 150)
+        #expect(result.status == 1, "\(result.stdout)\n\(result.stderr)")
+        #expect(result.stdout.contains("FAIL   no-master × ffmpeg"))
+        #expect(result.stdout.contains("FAIL   no-master × hlsjs"))
+        // `true` exits 0 without fetching anything: its outcome passes, the proxy's records do not.
+        #expect(result.stdout.contains("FAIL   no-master × command"))
+        #expect(result.stdout.contains("0 passed, 3 failed"))
+    }
+
+    @Test func badArgumentsAreRefusedWithWhatWouldFixThem() async throws {
+        let unknown = try await CLI.run(["run", "stauts-503", "--player", "ffmpeg"])
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr.contains(#"stauts-503: no preset of that name (did you mean "status-503"?)"#), "\(unknown.stderr)")
+        let player = try await CLI.run(["run", "status-503", "--player", "quicktime"])
+        #expect(player.status == 2)
+        #expect(player.stderr.contains("--player quicktime: no player of that name"), "\(player.stderr)")
+        #expect(player.stderr.contains("ffmpeg, gstreamer, gstreamer-legacy, vlc, mpv, hlsjs, vhs"))
+        let command = try await CLI.run(["run", "status-503", "--player", "my-player --fast"])
+        #expect(command.status == 2)
+        #expect(command.stderr.contains("{url}"), "\(command.stderr)")
+        let timeout = try await CLI.run(["run", "status-503", "--timeout", "soon"])
+        #expect(timeout.status == 2)
+        #expect(timeout.stderr.contains("--timeout soon: give a duration such as 60s"), "\(timeout.stderr)")
+        let both = try await CLI.run(["run", "status-503", "--demo", "--url", "http://example.com/m.m3u8"])
+        #expect(both.status == 2)
+        let file = try await CLI.run(["run", "/nonexistent/scenario.json"])
+        #expect(file.status == 2)
+        #expect(file.stderr.contains("/nonexistent/scenario.json"), "\(file.stderr)")
+    }
+}
