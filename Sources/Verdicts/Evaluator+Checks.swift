@@ -94,7 +94,9 @@ extension RunFacts {
     /// Live: a segment loaded within the last two target durations of the run (10 s when the
     /// target duration is not known).
     func fetchedToTheLiveEnd() -> Finding {
-        let window = reaction.reloads.lazy.compactMap(\.targetDuration).first.map { max(2 * $0, 4) } ?? 10
+        // A live player loads a segment about every target duration, after the reload that lists it
+        // (up to another target duration): three of them, and 2 s for a player being stopped.
+        let window = reaction.reloads.lazy.compactMap(\.targetDuration).first.map { max(3 * $0, 6) + 2 } ?? 10
         // The video's segments when there are any: a player whose variant died while an audio
         // rendition went on did not keep playing.
         let loaded = records.filter { $0.kind == "segment" && !$0.failed }
