@@ -26,6 +26,7 @@ final class ControlMetrics: Sendable {
     private struct State {
         var counters: [String: CoreMetrics.Counter] = [:]
         var timers: [String: CoreMetrics.Timer] = [:]
+        var instruments: [Shape: Instruments] = [:]
         /// The highest record id seen: records emitted so far (ids count from 1).
         var lastRecordID: UInt64 = 0
         /// Totals the proxy keeps as plain numbers, as last exported (counters only go up by the difference).
@@ -51,29 +52,55 @@ final class ControlMetrics: Sendable {
 
     // MARK: - From records
 
-    /// Counts one request.
+    /// Counts one request. Runs on the event loop that ends the request, for every request: the
+    /// instruments of a record's shape (kind, status, fault, ending) are looked up once per shape.
     func observe(_ record: RequestRecord) {
-        let kind = record.kind ?? "none"
-        let status = record.status.map(String.init) ?? "none"
-        let fault = record.isFaulted ? "yes" : "no"
-        counter("hlschaos_requests_total", [("kind", kind), ("status", status), ("fault", fault)]).increment()
-        counter("hlschaos_request_endings_total", [("ending", record.ending.rawValue)]).increment()
-        if record.bytesSent > 0 {
-            counter("hlschaos_sent_bytes_total", [("kind", kind)]).increment(by: Int64(record.bytesSent))
-        }
-        timer("hlschaos_request_duration_seconds", [("kind", kind)]).recordNanoseconds(Self.nanoseconds(record.duration))
+        let shape = Shape(kind: record.kind, status: record.status, fault: record.isFaulted, ending: record.ending)
+        let known = state.withLockedValue { $0.instruments[shape] }
+        let instruments = known ?? {
+            let made = makeInstruments(shape)  // takes the lock itself, per instrument
+            state.withLockedValue { $0.instruments[shape] = made }
+            return made
+        }()
+        instruments.requests.increment()
+        instruments.endings.increment()
+        if record.bytesSent > 0 { instruments.bytes.increment(by: Int64(record.bytesSent)) }
+        instruments.duration.recordNanoseconds(Self.nanoseconds(record.duration))
         if let upstream = record.upstream {
-            if let firstByte = upstream.firstByte {
-                timer("hlschaos_upstream_first_byte_seconds", [("kind", kind)]).recordNanoseconds(Self.nanoseconds(firstByte))
-            }
-            if upstream.error != nil {
-                counter("hlschaos_upstream_failures_total", [("kind", kind)]).increment()
-            }
+            if let firstByte = upstream.firstByte { instruments.firstByte.recordNanoseconds(Self.nanoseconds(firstByte)) }
+            if upstream.error != nil { instruments.upstreamFailures.increment() }
         }
         state.withLockedValue { $0.lastRecordID = max($0.lastRecordID, record.id) }
     }
 
-    /// Feeds `observe` from the proxy's records until the task is cancelled.
+    /// What the request metrics are broken down by.
+    struct Shape: Hashable {
+        var kind: String?
+        var status: Int?
+        var fault: Bool
+        var ending: RequestRecord.Ending
+    }
+
+    struct Instruments {
+        var requests: CoreMetrics.Counter
+        var endings: CoreMetrics.Counter
+        var bytes: CoreMetrics.Counter
+        var duration: CoreMetrics.Timer
+        var firstByte: CoreMetrics.Timer
+        var upstreamFailures: CoreMetrics.Counter
+    }
+
+    private func makeInstruments(_ shape: Shape) -> Instruments {
+        let kind = shape.kind ?? "none"
+        return Instruments(
+            requests: counter("hlschaos_requests_total", [("kind", kind), ("status", shape.status.map(String.init) ?? "none"), ("fault", shape.fault ? "yes" : "no")]),
+            endings: counter("hlschaos_request_endings_total", [("ending", shape.ending.rawValue)]),
+            bytes: counter("hlschaos_sent_bytes_total", [("kind", kind)]),
+            duration: timer("hlschaos_request_duration_seconds", [("kind", kind)]),
+            firstByte: timer("hlschaos_upstream_first_byte_seconds", [("kind", kind)]),
+            upstreamFailures: counter("hlschaos_upstream_failures_total", [("kind", kind)]))
+    }
+
     private static func nanoseconds(_ seconds: Double) -> Int64 {
         guard seconds.isFinite, seconds > 0 else { return 0 }
         return Int64(min(seconds, 1e9) * 1e9)
