@@ -37,7 +37,7 @@ public struct CommandDriver: PlayerDriver {
         var reason: String?
         if run.timedOut {
             outcome = request.live ? .played : .timedOut
-            if !request.live { reason = "still running when the \(Verdict.seconds(request.timeout)) s limit ran out" }
+            if !request.live { reason = "still running when the \(OutcomeRules.seconds(request.timeout)) s limit ran out" }
         } else if status == 0 {
             outcome = .played
         } else {

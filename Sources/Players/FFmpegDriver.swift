@@ -50,11 +50,10 @@ public struct FFmpegDriver: PlayerDriver {
     }
 
     public func play(_ request: PlayRequest) async -> PlayerReport {
-        let version: String?
-        switch await availability() {
-        case .missing(let reason, let install):
-            return PlayerReport(player: name, outcome: .failed, reason: "\(reason); install it with: \(install)")
-        case .ready(let found): version = found
+        let version: String
+        switch await Installed.check(self) {
+        case .missing(let report): return report
+        case .version(let found): version = found
         }
         let arguments = arguments(url: request.url, pickyOption: await supportsExtensionPicky())
         let run: PlayerProcess.Run
@@ -66,19 +65,12 @@ public struct FFmpegDriver: PlayerDriver {
         let parsed = FFmpegLog.parse(stderr: run.stderr, progress: run.stdout)
         var facts = parsed.facts
         if !run.timedOut, run.result.status == 0, parsed.videoOutput, (parsed.frames ?? 0) == 0 {
-            facts.fatal = "no video frame decoded" + Verdict.detail(facts.lastError)
+            facts.fatal = "no video frame decoded" + OutcomeRules.detail(facts.lastError)
         }
-        let stalls = Stalls.detect(facts.progress, end: run.result.seconds, threshold: stallThreshold)
-        let verdict = Verdict(
-            live: request.live, timeout: request.timeout, timedOut: run.timedOut,
-            exitStatus: run.timedOut ? nil : run.result.status, facts: facts,
-            ongoingStall: Stalls.ongoing(stalls, end: run.result.seconds)
-        ).decide()
-        return PlayerReport(
-            player: name, version: [version, facts.engine].compactMap { $0 }.joined(separator: ", "),
-            outcome: verdict.outcome, reason: verdict.reason, errors: facts.errors, stalls: stalls,
-            switches: facts.switches, position: facts.position, seconds: run.result.seconds,
-            exitStatus: run.result.status, log: ReportLog.text(run.stderr))
+        let (stalls, outcome) = run.judge(facts, request: request, stallThreshold: stallThreshold)
+        return run.report(
+            player: name, version: [version, facts.engine].compactMap { $0 }.joined(separator: ", "), facts: facts,
+            stalls: stalls, outcome: outcome, log: run.stderr)
     }
 
     private static let pickyCache = ProbeCache<Bool>()

@@ -94,10 +94,9 @@ public struct GStreamerDriver: PlayerDriver {
 
     public func play(_ request: PlayRequest) async -> PlayerReport {
         let version: String
-        switch await availability() {
-        case .missing(let reason, let install):
-            return PlayerReport(player: name, outcome: .failed, reason: "\(reason); install it with: \(install)")
-        case .ready(let found): version = found
+        switch await Installed.check(self) {
+        case .missing(let report): return report
+        case .version(let found): version = found
         }
         let run: PlayerProcess.Run
         do {
@@ -110,28 +109,22 @@ public struct GStreamerDriver: PlayerDriver {
         }
         let parsed = GStreamerLog.parse(stdout: run.stdout, stderr: run.stderr)
         let facts = parsed.facts
-        let stalls = Stalls.detect(facts.progress, end: run.result.seconds, threshold: stallThreshold)
         // Reasons quote errors with a status or fatal ones, not warnings such as a missing
         // subtitle plug-in.
         var judged = facts
         judged.errors = facts.errors.filter { $0.fatal || $0.code != nil }
-        var verdict = Verdict(
-            live: request.live, timeout: request.timeout, timedOut: run.timedOut,
-            exitStatus: run.timedOut ? nil : run.result.status, facts: judged,
-            ongoingStall: Stalls.ongoing(stalls, end: run.result.seconds)
-        ).decide()
-        if verdict.outcome == .stalled || verdict.outcome == .timedOut {
+        let (stalls, judgement) = run.judge(judged, request: request, stallThreshold: stallThreshold)
+        var outcome = judgement
+        if outcome.outcome == .stalled || outcome.outcome == .timedOut {
             var state: [String] = []
             if !parsed.playing { state.append("the pipeline never reached PLAYING") }
             if let buffering = parsed.buffering, buffering < 100 { state.append("buffering at \(buffering)%") }
-            if !state.isEmpty { verdict.reason = (verdict.reason ?? "") + "; " + state.joined(separator: ", ") }
+            if !state.isEmpty { outcome.reason = (outcome.reason ?? "") + "; " + state.joined(separator: ", ") }
         }
         let engine = facts.engine.map { "\(pipeline.element) + \($0)" } ?? "\(pipeline.element) (no HLS demuxer seen in the log)"
-        return PlayerReport(
-            player: name, version: "\(version), \(engine)", outcome: verdict.outcome, reason: verdict.reason,
-            errors: facts.errors, stalls: stalls, switches: facts.switches, position: facts.position,
-            seconds: run.result.seconds, exitStatus: run.result.status,
-            // Per-buffer lines are the bulk of the output; the work directory keeps them.
-            log: ReportLog.text(run.lines.filter { !$0.text.contains("last-message = ") }))
+        // Per-buffer lines are the bulk of the output; the work directory keeps them.
+        return run.report(
+            player: name, version: "\(version), \(engine)", facts: facts, stalls: stalls, outcome: outcome,
+            log: run.lines.filter { !$0.text.contains("last-message = ") })
     }
 }

@@ -33,17 +33,16 @@ public struct MPVDriver: PlayerDriver {
     func arguments(url: String) -> [String] {
         [
             "--no-config", "--vo=null", "--ao=null", "--ao-null-untimed", "--untimed", "--msg-level=all=v",
-            "--term-status-msg=\(MPVLog.positionTag)${=time-pos}", "--network-timeout=\(Verdict.seconds(networkTimeout))",
+            "--term-status-msg=\(MPVLog.positionTag)${=time-pos}", "--network-timeout=\(OutcomeRules.seconds(networkTimeout))",
             url,
         ]
     }
 
     public func play(_ request: PlayRequest) async -> PlayerReport {
         let version: String
-        switch await availability() {
-        case .missing(let reason, let install):
-            return PlayerReport(player: name, outcome: .failed, reason: "\(reason); install it with: \(install)")
-        case .ready(let found): version = found
+        switch await Installed.check(self) {
+        case .missing(let report): return report
+        case .version(let found): version = found
         }
         let run: PlayerProcess.Run
         do {
@@ -53,19 +52,11 @@ public struct MPVDriver: PlayerDriver {
             return PlayerReport(player: name, version: version, outcome: .failed, reason: "\(error)")
         }
         let facts = MPVLog.parse(run.lines)
-        let stalls = Stalls.detect(facts.progress, end: run.result.seconds, threshold: stallThreshold)
-        let verdict = Verdict(
-            live: request.live, timeout: request.timeout, timedOut: run.timedOut,
-            exitStatus: run.timedOut ? nil : run.result.status, facts: facts,
-            ongoingStall: Stalls.ongoing(stalls, end: run.result.seconds)
-        ).decide()
-        return PlayerReport(
-            player: name, version: [version, facts.engine].compactMap { $0 }.joined(separator: ", "),
-            outcome: verdict.outcome, reason: verdict.reason, errors: facts.errors, stalls: stalls,
-            switches: facts.switches, position: facts.position, seconds: run.result.seconds,
-            exitStatus: run.result.status,
-            // One status line per frame is the bulk of the output; keep the last one.
-            log: ReportLog.text(Self.withoutStatusLines(run.lines)))
+        let (stalls, outcome) = run.judge(facts, request: request, stallThreshold: stallThreshold)
+        // One status line per frame is the bulk of the output; keep the last one.
+        return run.report(
+            player: name, version: [version, facts.engine].compactMap { $0 }.joined(separator: ", "), facts: facts,
+            stalls: stalls, outcome: outcome, log: Self.withoutStatusLines(run.lines))
     }
 
     static func withoutStatusLines(_ lines: [LogLine]) -> [LogLine] {

@@ -39,7 +39,7 @@ public enum MPVLog {
                 if why == "End of file" {
                     facts.ended = true
                 } else if why != "Quit" {
-                    facts.fatal = "mpv: \(why)" + Verdict.detail(facts.lastError)
+                    facts.fatal = "mpv: \(why)" + OutcomeRules.detail(facts.lastError)
                 }
             } else if let range = text.range(of: "(+) Video --vid=") {
                 if let track = Int(text[range.upperBound...].prefix { $0.isNumber }), track >= 1 {

@@ -17,7 +17,7 @@ import Glibc
 /// `end of playlist, exiting`, and judges the run by what the log shows.
 public struct VLCDriver: PlayerDriver {
     public let name = "vlc"
-    public var summary: String { "VLC 3 (adaptive module), dummy outputs, VOD at \(Verdict.seconds(vodRate))× speed" }
+    public var summary: String { "VLC 3 (adaptive module), dummy outputs, VOD at \(OutcomeRules.seconds(vodRate))× speed" }
     public var executable: String
     /// The account to run VLC as when this process is root; nil: `HLSCHAOS_VLC_USER` or `nobody`.
     public var user: String?
@@ -77,10 +77,9 @@ public struct VLCDriver: PlayerDriver {
 
     public func play(_ request: PlayRequest) async -> PlayerReport {
         let version: String
-        switch await availability() {
-        case .missing(let reason, let install):
-            return PlayerReport(player: name, outcome: .failed, reason: "\(reason); install it with: \(install)")
-        case .ready(let found): version = found
+        switch await Installed.check(self) {
+        case .missing(let report): return report
+        case .version(let found): version = found
         }
         let run: PlayerProcess.Run
         var home: URL?
@@ -106,16 +105,9 @@ public struct VLCDriver: PlayerDriver {
         var facts = parsed.facts
         // VLC prints the same farewell whether it played or gave up; what played decides.
         facts.ended = parsed.finished
-        let stalls = Stalls.detect(facts.progress, end: run.result.seconds, threshold: stallThreshold)
-        let verdict = Verdict(
-            live: request.live, timeout: request.timeout, timedOut: run.timedOut,
-            exitStatus: run.timedOut || run.stoppedByDriver ? nil : run.result.status, facts: facts,
-            ongoingStall: Stalls.ongoing(stalls, end: run.result.seconds)
-        ).decide()
-        return PlayerReport(
-            player: name, version: [version, facts.engine].compactMap { $0 }.joined(separator: ", "),
-            outcome: verdict.outcome, reason: verdict.reason, errors: facts.errors, stalls: stalls,
-            switches: facts.switches, position: facts.position, seconds: run.result.seconds,
-            exitStatus: run.result.status, log: ReportLog.text(run.lines))
+        let (stalls, outcome) = run.judge(facts, request: request, stallThreshold: stallThreshold)
+        return run.report(
+            player: name, version: [version, facts.engine].compactMap { $0 }.joined(separator: ", "), facts: facts,
+            stalls: stalls, outcome: outcome, log: run.lines)
     }
 }

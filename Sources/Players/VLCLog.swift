@@ -38,7 +38,7 @@ public enum VLCLog {
                     time: line.time, kind: "HTTP \(code)", code: code,
                     message: lastRequest.map { "\(status) for \($0)" } ?? String(status)))
             } else if text.contains("main input error: Your input can't be opened") {
-                facts.fatal = "VLC could not open the input" + Verdict.detail(facts.lastError)
+                facts.fatal = "VLC could not open the input" + OutcomeRules.detail(facts.lastError)
             } else if let range = text.range(of: "cached.i_time ("), let position = position(text[range.upperBound...]) {
                 facts.progress.append(.init(time: line.time, position: position))
             } else if text.contains("adaptive demux debug:  BaseAdaptationSet ") {

@@ -32,7 +32,7 @@ import Testing
     }
 }
 
-@Suite struct VerdictTests {
+@Suite struct OutcomeRulesTests {
     static func facts(positions: [Double] = [], ended: Bool = false, fatal: String? = nil, errors: [String] = []) -> LogFacts {
         var facts = LogFacts()
         facts.progress = positions.enumerated().map { ProgressSample(time: Double($0.offset), position: $0.element) }
@@ -46,7 +46,7 @@ import Testing
         live: Bool = false, timedOut: Bool = false, exitStatus: Int32? = 0, facts: LogFacts,
         stall: PlayerReport.Stall? = nil
     ) -> (PlayerReport.Outcome, String?) {
-        let verdict = Verdict(live: live, timeout: 20, timedOut: timedOut, exitStatus: exitStatus, facts: facts, ongoingStall: stall).decide()
+        let verdict = OutcomeRules(live: live, timeout: 20, timedOut: timedOut, exitStatus: exitStatus, facts: facts, ongoingStall: stall).decide()
         return (verdict.outcome, verdict.reason)
     }
 

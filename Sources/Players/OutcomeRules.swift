@@ -8,7 +8,7 @@ import Foundation
 ///    `stalled`; a live stream still advancing → `played`; a VOD still advancing → `timedOut`;
 /// 3. exited by itself: a failure status, or nothing played → `failed`; reached the end → `played`;
 ///    otherwise `failed` (it stopped before the end).
-struct Verdict {
+struct OutcomeRules {
     var live: Bool
     var timeout: Double
     /// The watchdog stopped it at the time limit.
