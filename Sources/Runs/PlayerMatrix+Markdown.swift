@@ -29,7 +29,7 @@ extension PlayerMatrix {
             lines.append("| **\(row.scenario)** (\(row.stream))\(reference) | " + cellsText.joined(separator: " | ") + " |")
         }
         lines.append("")
-        lines.append("Regenerate with `hlschaos matrix --out docs` (about \(Int((cells.map(\.seconds).reduce(0, +) / 60).rounded())) player-minutes; it runs several players at once).")
+        lines.append("Regenerate with `hlschaos matrix --out DIR` (about \(Int((cells.map(\.seconds).reduce(0, +) / 60).rounded())) player-minutes; it runs several players at once), then copy `DIR/player-matrix.md` and `DIR/player-matrix/` here. `DIR/player-matrix.html` is the same matrix on one page, and `DIR/evidence/` has every run's records, HAR and player log.")
         return lines.joined(separator: "\n") + "\n"
     }
 

@@ -23,8 +23,8 @@ struct MatrixCommand: AsyncParsableCommand {
     @Option(parsing: .upToNextOption, help: "Presets to include (default: all).")
     var presets: [String] = []
 
-    @Option(help: "Output folder.")
-    var out: String = "player-matrix"
+    @Option(help: "Output folder (default: a new folder in the temp directory).")
+    var out: String?
 
     @Option(help: "Longest a VOD run may take (live runs take what the preset names).")
     var timeout: String = "90s"
@@ -89,11 +89,12 @@ struct MatrixCommand: AsyncParsableCommand {
         let order = plans.indices.sorted { plans[$0].live && !plans[$1].live }
         let ordered = order.map { plans[$0] }
 
-        let output = URL(fileURLWithPath: out)
+        let output = URL(fileURLWithPath: out ?? FileManager.default.temporaryDirectory
+            .appendingPathComponent("hlschaos-matrix-\(Int(Date().timeIntervalSince1970))").path)
         do {
             try FileManager.default.createDirectory(at: output.appendingPathComponent("player-matrix"), withIntermediateDirectories: true)
         } catch {
-            throw CLIError("--out \(out): cannot create it (\(error.localizedDescription))")
+            throw CLIError("--out \(output.path): cannot create it (\(error.localizedDescription))")
         }
         let harness: RunHarness
         do { harness = try await RunHarness.start(source: source, rules: book, logger: logger) } catch { throw CLIError(String(describing: error)) }

@@ -138,4 +138,23 @@ import Testing
         #expect(file.status == 2)
         #expect(file.stderr.contains("/nonexistent/scenario.json"), "\(file.stderr)")
     }
+
+    /// A small matrix: two presets × ffmpeg; the files it writes and a row per preset with a mark
+    /// and a link per cell.
+    @Test func matrixWritesMarkdownEvidencePagesHTMLAndJSON() async throws {
+        let dir = try Self.scratch("matrix")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let result = try await CLI.run(["matrix", "--presets", "status-503", "gap", "--players", "ffmpeg", "--out", dir.path], timeout: 120)
+        #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
+        let markdown = try String(contentsOf: dir.appendingPathComponent("player-matrix.md"), encoding: .utf8)
+        let rows = markdown.split(separator: "\n").filter { $0.hasPrefix("| **") }
+        #expect(rows.count == 2)
+        #expect(rows.allSatisfy { $0.contains("](player-matrix/") && ($0.contains("| ✓ [") || $0.contains("| ✗ [") || $0.contains("| · [")) }, "\(rows)")
+        #expect(markdown.contains("**ffmpeg** (ffmpeg version"))
+        for page in ["player-matrix/status-503.md", "player-matrix/gap.md", "player-matrix.html", "matrix.json"] {
+            #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent(page).path), "\(page)")
+        }
+        let evidence = try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("evidence").path)
+        #expect(evidence.count == 2)
+    }
 }
