@@ -15,8 +15,12 @@ struct ClientChannel: Sendable {
     private let writability: WritabilityGate
     private let pending = PendingHead()
 
-    init(channel: Channel, writability: WritabilityGate, requestHead: HTTPRequestHead, cors: Bool) {
+    /// The client's "address:port", formatted once per connection (records carry it).
+    let clientAddress: String
+
+    init(channel: Channel, writability: WritabilityGate, requestHead: HTTPRequestHead, cors: Bool, clientAddress: String) {
         self.channel = channel
+        self.clientAddress = clientAddress
         self.writability = writability
         self.requestHead = requestHead
         self.cors = cors

@@ -19,6 +19,7 @@ final class ClientConnectionHandler: ChannelInboundHandler {
     private let timeouts: ClientTimeoutHandler
     private let writability = WritabilityGate()
     private var registration: Int?
+    private var clientAddress: String?
     private var head: HTTPRequestHead?
     /// Pipelined requests read while an earlier one is being answered, in order.
     private var waiting: [HTTPRequestHead] = []
@@ -68,7 +69,10 @@ final class ClientConnectionHandler: ChannelInboundHandler {
             return
         }
         timeouts.requestStarted()
-        let client = ClientChannel(channel: context.channel, writability: writability, requestHead: requestHead, cors: cors)
+        let address = clientAddress ?? RecordDraft.address(context.channel.remoteAddress)
+        clientAddress = address
+        let client = ClientChannel(
+            channel: context.channel, writability: writability, requestHead: requestHead, cors: cors, clientAddress: address)
         let handler = self.handler
         let connection = NIOLoopBound((self, context), eventLoop: context.eventLoop)
         current = Task(executorPreference: executor) {

@@ -30,7 +30,7 @@ final class RecordDraft: @unchecked Sendable {
             if let value = head.headers.first(name: name) { requestHeaders.append(.init(name, value)) }
         }
         return RequestRecord(
-            id: id, time: time, session: session, client: Self.address(client.channel.remoteAddress),
+            id: id, time: time, session: session, client: client.clientAddress,
             method: head.method.rawValue, path: head.uri,
             kind: tag.map { $0.kind.ruleKind.rawValue }, variant: tag?.variant, rendition: tag?.rendition,
             iFrameVariant: tag?.iFrameVariant, copy: tag?.backup == true ? "backup" : nil, msn: tag?.msn, part: tag?.part, upstream: upstream,
