@@ -21,6 +21,12 @@ public struct PlayerMatrix: Sendable, Codable {
     public struct Column: Sendable, Codable {
         public var player: String
         public var version: String?
+
+        /// The version without the copyright line some players print with it.
+        public var shortVersion: String {
+            guard let version else { return "version unknown" }
+            return version.replacingOccurrences(of: #" Copyright (\(c\)|©) [^,]*"#, with: "", options: .regularExpression)
+        }
     }
 
     public enum Mark: String, Sendable, Codable {

@@ -48,7 +48,7 @@ extension RunFacts {
             let why = faultedFailures == 0 ? "no faulted request failed" : "no faulted resource was requested again after it failed"
             return Finding(passed: passed, observed: "0 retries (\(why))")
         }
-        let statuses = largest.statuses.map { $0.map(String.init) ?? "no response" }.joined(separator: ", ")
+        let statuses = Self.runs(largest.statuses.map { $0.map(String.init) ?? "no response" })
         var text = "\(largest.retries) retr\(largest.retries == 1 ? "y" : "ies") of \(largest.resource.words) (\(statuses))"
         if faulted.count > 1 { text += "; \(faulted.count - 1) other faulted resource\(faulted.count == 2 ? "" : "s") retried" }
         return Finding(passed: passed, observed: text, evidence: largest.records)
@@ -270,5 +270,16 @@ extension RunFacts {
         var finding = judge(check)
         if finding.judged { finding.passed.toggle() }
         return finding
+    }
+
+    /// "503 ×7320, 200": repeated answers counted, so a player that retries in a tight loop gives
+    /// one short line, not thousands of statuses.
+    static func runs(_ items: [String]) -> String {
+        var parts: [(String, Int)] = []
+        for item in items {
+            if let last = parts.last, last.0 == item { parts[parts.count - 1].1 += 1 } else { parts.append((item, 1)) }
+        }
+        return parts.map { $0.1 > 2 ? "\($0.0) ×\($0.1)" : Array(repeating: $0.0, count: $0.1).joined(separator: ", ") }
+            .joined(separator: ", ")
     }
 }

@@ -35,6 +35,9 @@ struct MatrixCommand: AsyncParsableCommand {
     @Option(help: "Describes the machine in the page header (default: cores, CPU model, kernel).")
     var machine: String?
 
+    @Option(help: ArgumentHelp("Write the pages again from a matrix.json of an earlier run (no player runs).", valueName: "FILE"))
+    var fromJSON: String?
+
     func run() async throws {
         do {
             throw ExitCode(try await execute())
@@ -45,6 +48,7 @@ struct MatrixCommand: AsyncParsableCommand {
     }
 
     private func execute() async throws -> Int32 {
+        if let fromJSON { return try rerender(fromJSON) }
         guard jobs >= 1 else { throw CLIError("--jobs \(jobs): give 1 or more") }
         let seconds = try ScenarioArguments.seconds(timeout, option: "--timeout")
         var logger = makeLogger("warning")
@@ -115,6 +119,20 @@ struct MatrixCommand: AsyncParsableCommand {
         let c = matrix.counts
         say("matrix: \(c.conforms) conform, \(c.departs) depart, \(c.unchecked) unchecked, \(c.couldNotRun) could not run, in \(Int(Date().timeIntervalSince(started))) s; \(output.appendingPathComponent("player-matrix.md").path)")
         return c.couldNotRun > 0 ? 2 : 0
+    }
+
+    private func rerender(_ path: String) throws -> Int32 {
+        let matrix: PlayerMatrix
+        do {
+            matrix = try RecordTime.jsonDecoder().decode(PlayerMatrix.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+        } catch {
+            throw CLIError("--from-json \(path): not a matrix.json written by hlschaos matrix (\(error))")
+        }
+        let output = URL(fileURLWithPath: out ?? URL(fileURLWithPath: path).deletingLastPathComponent().path)
+        try? FileManager.default.createDirectory(at: output.appendingPathComponent("player-matrix"), withIntermediateDirectories: true)
+        try write(matrix, to: output)
+        say("matrix: pages written again in \(output.path)")
+        return 0
     }
 
     private func write(_ matrix: PlayerMatrix, to output: URL) throws {

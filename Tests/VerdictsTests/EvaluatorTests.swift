@@ -93,7 +93,7 @@ import Testing
 
         let many = check(.retried(atLeast: nil, atMost: 2), Self.gaveUp(), now: 40)
         #expect(!many.passed)
-        #expect(many.observed == "3 retries of segment 8 of variant 2 (404, 404, 404, 404)")
+        #expect(many.observed == "3 retries of segment 8 of variant 2 (404 ×4)")
         #expect(many.evidence == [11, 12, 13, 14])
     }
 
@@ -364,7 +364,7 @@ import Testing
         let either = Expectation.Check.anyOf([.retried(atLeast: 1, atMost: nil), .switchedDown(within: nil)])
         let result = check(either, Self.gaveUp(), now: 40)
         #expect(result.passed)
-        #expect(result.observed == "retried: 3 retries of segment 8 of variant 2 (404, 404, 404, 404); switchedDown: no down-switch after the first fault")
+        #expect(result.observed == "retried: 3 retries of segment 8 of variant 2 (404 ×4); switchedDown: no down-switch after the first fault")
         #expect(result.evidence == [11, 12, 13, 14])
         #expect(result.expectation == "retried the faulted resource at least once, or switched down")
 
