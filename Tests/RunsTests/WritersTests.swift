@@ -52,6 +52,18 @@ import Testing
         #expect(markdown.contains("2 ✓, 1 ✗, 0 ·, 1 !"))
     }
 
+    /// A player that never requested what the preset faults has nothing to be judged on.
+    @Test func aFaultNeverReachedIsNotADeparture() {
+        var unreached = CellFixtures.failed("status-503", player: "vhs")
+        unreached.faultedRequests = 0
+        let matrix = PlayerMatrix(
+            results: [unreached], rows: [.init(scenario: "status-503", reference: nil, description: nil, stream: "vod ts")],
+            players: ["vhs"], machine: "m", generated: CellFixtures.start)
+        #expect(matrix.cells.first?.mark == .notReached)
+        #expect(matrix.markdown(pagesFolder: "p").contains("| · [fault not reached; retried ×61; stalled](p/status-503.md#vhs) |"))
+        #expect(VerdictText.cell(unreached, colour: false).contains("note: no request was faulted"))
+    }
+
     @Test func evidencePagesCarryTheChecksRecordsAndLog() throws {
         let pages = Self.matrix.evidencePages()
         #expect(pages.map(\.name) == ["status-503", "gap"])
