@@ -33,7 +33,7 @@ public struct CellResult: Sendable, Codable {
     public var requests: Int
     public var faultedRequests: Int
     /// Directory with records.jsonl, session.har, player.log, player.json, reaction.json,
-    /// verdict.json; relative to the run's output directory when there is one.
+    /// verdict.json: an absolute path for a run, relative to the output folder for the matrix.
     public var evidence: String?
     public var seconds: Double
 

@@ -5,6 +5,23 @@ import Proxy
 import Records
 import Verdicts
 
+/// Where a run keeps each cell's evidence folder, and how results name it: relative to the
+/// matrix's output folder (its pages link there), or absolute (a run's terminal lines and JUnit).
+public struct EvidenceLocation: Sendable {
+    public var root: URL
+    public var relativeTo: URL?
+
+    public init(root: URL, relativeTo: URL? = nil) {
+        self.root = root
+        self.relativeTo = relativeTo
+    }
+
+    func name(of folder: URL) -> String {
+        guard let base = relativeTo?.standardizedFileURL.path, folder.standardizedFileURL.path.hasPrefix(base + "/") else { return folder.path }
+        return String(folder.standardizedFileURL.path.dropFirst(base.count + 1))
+    }
+}
+
 /// One scenario × player to run.
 public struct CellPlan: Sendable {
     public var scenario: Scenario
@@ -27,8 +44,8 @@ public struct CellPlan: Sendable {
 /// then the verdict over the session's records and the player's report. Writes the evidence.
 struct CellRunner {
     let harness: RunHarness
-    /// Where evidence directories go (`<output>/evidence/<session>`); nil keeps none.
-    let output: URL?
+    /// Where evidence directories go (`<evidence>/<session>`); nil keeps none.
+    let evidence: EvidenceLocation?
     let creatorVersion: String
 
     func run(_ plan: CellPlan, index: Int) async -> CellResult {
@@ -37,7 +54,7 @@ struct CellRunner {
         let proxy = harness.proxy
         proxy.openSession(session, scenario: plan.scenario)
         let url = harness.sessionURL(session, path: plan.path)
-        let evidence = output?.appendingPathComponent("evidence").appendingPathComponent(session)
+        let evidence = self.evidence?.root.appendingPathComponent(session)
         let scratch = evidence ?? FileManager.default.temporaryDirectory.appendingPathComponent("hlschaos-\(session)-\(UUID().uuidString)")
         try? FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { if evidence == nil { try? FileManager.default.removeItem(at: scratch) } }
@@ -62,7 +79,7 @@ struct CellRunner {
             reaction: reaction, reactionWords: ReactionWords.summary(reaction: reaction, player: report),
             evidenceRecords: Array(records.filter { cited.contains($0.id) }.prefix(20)),
             requests: records.count, faultedRequests: records.filter(\.isFaulted).count,
-            evidence: evidence.map { "evidence/\($0.lastPathComponent)" }, seconds: Date().timeIntervalSince(started))
+            evidence: evidence.map { self.evidence?.name(of: $0) ?? $0.path }, seconds: Date().timeIntervalSince(started))
         if let evidence {
             Evidence.write(to: evidence, records: records, result: result, baseURL: harness.proxyURL, creatorVersion: creatorVersion)
         } else {

@@ -6,7 +6,7 @@ import Players
 /// installs it; the others still run.
 public enum ChaosRun {
     public static func run(
-        _ plans: [CellPlan], harness: RunHarness, output: URL?, jobs: Int, creatorVersion: String,
+        _ plans: [CellPlan], harness: RunHarness, evidence: EvidenceLocation?, jobs: Int, creatorVersion: String,
         onResult: @escaping @Sendable (CellResult) -> Void = { _ in }
     ) async -> [CellResult] {
         var missing: [String: String] = [:]
@@ -16,7 +16,7 @@ public enum ChaosRun {
                 missing[plan.player.name] = "\(plan.player.name) is not available (\(reason)); install it with: \(install)"
             }
         }
-        let runner = CellRunner(harness: harness, output: output, creatorVersion: creatorVersion)
+        let runner = CellRunner(harness: harness, evidence: evidence, creatorVersion: creatorVersion)
         var results = [CellResult?](repeating: nil, count: plans.count)
         await withTaskGroup(of: (Int, CellResult).self) { group in
             var next = 0

@@ -21,7 +21,7 @@ public enum VerdictText {
                 lines.append("         observed: \(failure.observed)")
                 let cited = result.evidenceRecords.filter { failure.evidence.contains($0.id) }
                 for record in cited.prefix(8) { lines.append("         " + RecordLine.plain(record)) }
-                if cited.count > 8 { lines.append("         … \(cited.count - 8) more records in the evidence") }
+                if cited.count > 8 { lines.append("         … \(cited.count - 8) more record\(cited.count == 9 ? "" : "s") in the evidence") }
             }
             if result.faultedRequests == 0 {
                 lines.append("       note: no request was faulted: the player never requested what the rules target")

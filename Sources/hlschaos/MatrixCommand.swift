@@ -106,7 +106,7 @@ struct MatrixCommand: AsyncParsableCommand {
         let started = Date()
         let counter = Counter()
         let total = ordered.count
-        let results = await ChaosRun.run(ordered, harness: harness, output: output, jobs: jobs, creatorVersion: ControlConfiguration().version) { result in
+        let results = await ChaosRun.run(ordered, harness: harness, evidence: EvidenceLocation(root: output.appendingPathComponent("evidence"), relativeTo: output), jobs: jobs, creatorVersion: ControlConfiguration().version) { result in
             let done = counter.next()
             let mark = result.status == .passed ? "✓" : result.status == .failed ? "✗" : "!"
             say("[\(done)/\(total)] \(mark) \(result.name): \(result.reactionWords) (\(String(format: "%.0f", result.seconds)) s)")

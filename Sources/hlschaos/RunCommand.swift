@@ -120,7 +120,7 @@ struct RunCommand: AsyncParsableCommand {
         let colour = isatty(STDOUT_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
         FileHandle.standardOutput.write(Data("hlschaos run: \(plans.count) run\(plans.count == 1 ? "" : "s") (\(scenarios.count) scenario\(scenarios.count == 1 ? "" : "s") × \(drivers.count) player\(drivers.count == 1 ? "" : "s")) on \(url == nil && stream == nil && flavour == nil ? "the demo (each scenario's own stream, else VOD ts)" : source.description), \(jobs) at a time; evidence in \(output.path)\n".utf8))
         let started = Date()
-        let results = await ChaosRun.run(plans, harness: harness, output: output, jobs: jobs, creatorVersion: ControlConfiguration().version) { result in
+        let results = await ChaosRun.run(plans, harness: harness, evidence: EvidenceLocation(root: output), jobs: jobs, creatorVersion: ControlConfiguration().version) { result in
             FileHandle.standardOutput.write(Data((VerdictText.cell(result, colour: colour) + "\n").utf8))
         }
         await harness.stop()
