@@ -147,8 +147,9 @@ import Testing
 
         @Test func playsTheDemoVODToTheEnd() async throws {
             let report = try await NativeDriverTests.playDemo(driver)
-            // VLC's last position line comes about a second before the end.
-            NativeDriverTests.expectCleanVOD(report, minimumPosition: 21)
+            // VLC logs its position about once a second of wall clock, at 4× that is 4 s of media: the
+            // last line before EOF can be that far from the end (19.9 s seen on a busy machine).
+            NativeDriverTests.expectCleanVOD(report, minimumPosition: 18)
             #expect(report.version?.hasSuffix("adaptive") == true)
             #expect(!report.switches.isEmpty)
         }
