@@ -50,27 +50,18 @@ public struct FFmpegDriver: PlayerDriver {
     }
 
     public func play(_ request: PlayRequest) async -> PlayerReport {
-        let version: String
-        switch await Installed.check(self) {
-        case .missing(let report): return report
-        case .version(let found): version = found
+        await playInstalled {
+            let arguments = arguments(url: request.url, pickyOption: await supportsExtensionPicky())
+            return try await PlayerProcess.run(.init(executable, arguments, timeout: request.timeout), in: request.workDirectory, name: name)
+        } read: { run, version in
+            let parsed = FFmpegLog.parse(stderr: run.stderr, progress: run.stdout)
+            var facts = parsed.facts
+            if !run.timedOut, run.result.status == 0, parsed.videoOutput, (parsed.frames ?? 0) == 0 {
+                facts.fatal = "no video frame decoded" + OutcomeRules.detail(facts.lastError)
+            }
+            let (stalls, outcome) = run.judge(facts, request: request, stallThreshold: stallThreshold)
+            return run.report(player: name, version: version, facts: facts, stalls: stalls, outcome: outcome, log: run.stderr)
         }
-        let arguments = arguments(url: request.url, pickyOption: await supportsExtensionPicky())
-        let run: PlayerProcess.Run
-        do {
-            run = try await PlayerProcess.run(.init(executable, arguments, timeout: request.timeout), in: request.workDirectory, name: name)
-        } catch {
-            return PlayerReport(player: name, version: version, outcome: .failed, reason: "\(error)")
-        }
-        let parsed = FFmpegLog.parse(stderr: run.stderr, progress: run.stdout)
-        var facts = parsed.facts
-        if !run.timedOut, run.result.status == 0, parsed.videoOutput, (parsed.frames ?? 0) == 0 {
-            facts.fatal = "no video frame decoded" + OutcomeRules.detail(facts.lastError)
-        }
-        let (stalls, outcome) = run.judge(facts, request: request, stallThreshold: stallThreshold)
-        return run.report(
-            player: name, version: [version, facts.engine].compactMap { $0 }.joined(separator: ", "), facts: facts,
-            stalls: stalls, outcome: outcome, log: run.stderr)
     }
 
     private static let pickyCache = ProbeCache<Bool>()

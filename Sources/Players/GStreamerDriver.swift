@@ -93,20 +93,17 @@ public struct GStreamerDriver: PlayerDriver {
     }
 
     public func play(_ request: PlayRequest) async -> PlayerReport {
-        let version: String
-        switch await Installed.check(self) {
-        case .missing(let report): return report
-        case .version(let found): version = found
-        }
-        let run: PlayerProcess.Run
-        do {
+        await playInstalled {
             let command = command(url: request.url, live: request.live)
-            run = try await PlayerProcess.run(
+            return try await PlayerProcess.run(
                 .init(command.executable, command.arguments, environment: environment, timeout: request.timeout),
                 in: request.workDirectory, name: name)
-        } catch {
-            return PlayerReport(player: name, version: version, outcome: .failed, reason: "\(error)")
+        } read: { run, version in
+            read(run, version: version, request: request)
         }
+    }
+
+    private func read(_ run: PlayerProcess.Run, version: String, request: PlayRequest) -> PlayerReport {
         let parsed = GStreamerLog.parse(stdout: run.stdout, stderr: run.stderr)
         let facts = parsed.facts
         // Reasons quote errors with a status or fatal ones, not warnings such as a missing
@@ -124,7 +121,7 @@ public struct GStreamerDriver: PlayerDriver {
         let engine = facts.engine.map { "\(pipeline.element) + \($0)" } ?? "\(pipeline.element) (no HLS demuxer seen in the log)"
         // Per-buffer lines are the bulk of the output; the work directory keeps them.
         return run.report(
-            player: name, version: "\(version), \(engine)", facts: facts, stalls: stalls, outcome: outcome,
+            player: name, version: version, engine: engine, facts: facts, stalls: stalls, outcome: outcome,
             log: run.lines.filter { !$0.text.contains("last-message = ") })
     }
 }

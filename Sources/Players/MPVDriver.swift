@@ -39,24 +39,16 @@ public struct MPVDriver: PlayerDriver {
     }
 
     public func play(_ request: PlayRequest) async -> PlayerReport {
-        let version: String
-        switch await Installed.check(self) {
-        case .missing(let report): return report
-        case .version(let found): version = found
-        }
-        let run: PlayerProcess.Run
-        do {
-            run = try await PlayerProcess.run(
+        await playInstalled {
+            try await PlayerProcess.run(
                 .init(executable, arguments(url: request.url), timeout: request.timeout), in: request.workDirectory, name: name)
-        } catch {
-            return PlayerReport(player: name, version: version, outcome: .failed, reason: "\(error)")
+        } read: { run, version in
+            let facts = MPVLog.parse(run.lines)
+            let (stalls, outcome) = run.judge(facts, request: request, stallThreshold: stallThreshold)
+            // One status line per frame is the bulk of the output; keep the last one.
+            return run.report(
+                player: name, version: version, facts: facts, stalls: stalls, outcome: outcome, log: Self.withoutStatusLines(run.lines))
         }
-        let facts = MPVLog.parse(run.lines)
-        let (stalls, outcome) = run.judge(facts, request: request, stallThreshold: stallThreshold)
-        // One status line per frame is the bulk of the output; keep the last one.
-        return run.report(
-            player: name, version: [version, facts.engine].compactMap { $0 }.joined(separator: ", "), facts: facts,
-            stalls: stalls, outcome: outcome, log: Self.withoutStatusLines(run.lines))
     }
 
     static func withoutStatusLines(_ lines: [LogLine]) -> [LogLine] {

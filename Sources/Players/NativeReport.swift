@@ -1,17 +1,25 @@
 import Foundation
 
-/// What every native driver does around its player: find out whether it is installed, and turn
-/// what it printed into a report (stalls from the progress it showed, the outcome from `OutcomeRules`).
-enum Installed {
-    case version(String)
-    /// The report to return: not installed, and the command that installs it.
-    case missing(PlayerReport)
-
-    static func check(_ driver: some PlayerDriver) async -> Installed {
-        switch await driver.availability() {
-        case .ready(let version): .version(version)
+/// What every native driver does around its player: find out whether it is installed, start it,
+/// and turn what it printed into a report (stalls from the progress it showed, the outcome from
+/// `OutcomeRules`).
+extension PlayerDriver {
+    /// A player that is not installed gives a failed report naming the command that installs it;
+    /// one that cannot be started, a failed report with the reason. Otherwise `read` makes the
+    /// report of the run, given the version the player printed.
+    func playInstalled(
+        launch: () async throws -> PlayerProcess.Run, read: (PlayerProcess.Run, _ version: String) -> PlayerReport
+    ) async -> PlayerReport {
+        let version: String
+        switch await availability() {
+        case .ready(let found): version = found
         case .missing(let reason, let install):
-            .missing(PlayerReport(player: driver.name, outcome: .failed, reason: "\(reason); install it with: \(install)"))
+            return PlayerReport(player: name, outcome: .failed, reason: "\(reason); install it with: \(install)")
+        }
+        do {
+            return read(try await launch(), version)
+        } catch {
+            return PlayerReport(player: name, version: version, outcome: .failed, reason: "\(error)")
         }
     }
 }
@@ -31,11 +39,15 @@ extension PlayerProcess.Run {
         return (stalls, outcome)
     }
 
+    /// `version` is what the player printed; the engine its log showed (`facts.engine`, or
+    /// `engine` when the driver names it) follows after a comma.
     func report(
-        player: String, version: String?, facts: LogFacts, stalls: [PlayerReport.Stall], outcome: Outcome, log: [LogLine]
+        player: String, version: String, engine: String? = nil, facts: LogFacts, stalls: [PlayerReport.Stall],
+        outcome: Outcome, log: [LogLine]
     ) -> PlayerReport {
         PlayerReport(
-            player: player, version: version, outcome: outcome.outcome, reason: outcome.reason, errors: facts.errors,
+            player: player, version: [version, engine ?? facts.engine].compactMap { $0 }.joined(separator: ", "),
+            outcome: outcome.outcome, reason: outcome.reason, errors: facts.errors,
             stalls: stalls, switches: facts.switches, position: facts.position, seconds: result.seconds,
             exitStatus: result.status, log: ReportLog.text(log))
     }

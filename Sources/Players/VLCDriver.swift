@@ -76,15 +76,9 @@ public struct VLCDriver: PlayerDriver {
     }
 
     public func play(_ request: PlayRequest) async -> PlayerReport {
-        let version: String
-        switch await Installed.check(self) {
-        case .missing(let report): return report
-        case .version(let found): version = found
-        }
-        let run: PlayerProcess.Run
-        var home: URL?
-        defer { if let home { try? FileManager.default.removeItem(at: home) } }
-        do {
+        await playInstalled {
+            var home: URL?
+            defer { if let home { try? FileManager.default.removeItem(at: home) } }
             guard let path = ProcessRunner.which(executable) else { throw ProcessRunner.LaunchError(description: "\(executable): not found") }
             let account = try runAs()
             var environment: [String: String] = [:]
@@ -94,20 +88,17 @@ public struct VLCDriver: PlayerDriver {
             }
             let arguments = arguments(url: request.url, live: request.live)
             let command = account.map { $0.wrap(path, arguments) } ?? (executable: path, arguments: arguments)
-            run = try await PlayerProcess.run(
+            return try await PlayerProcess.run(
                 .init(command.executable, command.arguments, environment: environment, timeout: request.timeout),
                 in: request.workDirectory, name: name, grace: 3
             ) { $0.text.contains(VLCLog.finishedMarker) }
-        } catch {
-            return PlayerReport(player: name, version: version, outcome: .failed, reason: "\(error)")
+        } read: { run, version in
+            let parsed = VLCLog.parse(run.lines)
+            var facts = parsed.facts
+            // VLC prints the same farewell whether it played or gave up; what played decides.
+            facts.ended = parsed.finished
+            let (stalls, outcome) = run.judge(facts, request: request, stallThreshold: stallThreshold)
+            return run.report(player: name, version: version, facts: facts, stalls: stalls, outcome: outcome, log: run.lines)
         }
-        let parsed = VLCLog.parse(run.lines)
-        var facts = parsed.facts
-        // VLC prints the same farewell whether it played or gave up; what played decides.
-        facts.ended = parsed.finished
-        let (stalls, outcome) = run.judge(facts, request: request, stallThreshold: stallThreshold)
-        return run.report(
-            player: name, version: [version, facts.engine].compactMap { $0 }.joined(separator: ", "), facts: facts,
-            stalls: stalls, outcome: outcome, log: run.lines)
     }
 }
