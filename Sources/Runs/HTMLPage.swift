@@ -1,25 +1,11 @@
 /// A self-contained HTML page (inline CSS, no script, nothing fetched): the `--html` report of a
 /// run and the matrix page.
 enum HTMLPage {
-    static func escape(_ text: String) -> String {
-        var out = ""
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            default: out.append(character)
-            }
-        }
-        return out
-    }
-
     static func page(title: String, body: String) -> String {
         """
         <!doctype html>
         <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-        <title>\(escape(title))</title>
+        <title>\(Markup.escape(title))</title>
         <style>
         :root { color-scheme: light dark; --pass: #1a7f37; --fail: #cf222e; --warn: #9a6700; --muted: #6e7781; --line: #d0d7de; }
         body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 2rem auto; max-width: 1400px; padding: 0 1rem; }

@@ -23,19 +23,19 @@ public enum JUnitWriter {
             let suiteFailures = cells.filter { $0.status == .failed }.count
             let suiteErrors = cells.filter { $0.status == .couldNotRun }.count
             let time = cells.map(\.seconds).reduce(0, +)
-            xml.append(#"  <testsuite name="\#(escape(scenario))" tests="\#(cells.count)" failures="\#(suiteFailures)" errors="\#(suiteErrors)" time="\#(format(time))" timestamp="\#(RecordTime.iso8601(timestamp))">"#)
+            xml.append(#"  <testsuite name="\#(Markup.escape(scenario))" tests="\#(cells.count)" failures="\#(suiteFailures)" errors="\#(suiteErrors)" time="\#(format(time))" timestamp="\#(RecordTime.iso8601(timestamp))">"#)
             for cell in cells {
-                xml.append(#"    <testcase classname="hlschaos.\#(escape(scenario))" name="\#(escape(cell.player))" time="\#(format(cell.seconds))">"#)
+                xml.append(#"    <testcase classname="hlschaos.\#(Markup.escape(scenario))" name="\#(Markup.escape(cell.player))" time="\#(format(cell.seconds))">"#)
                 switch cell.status {
                 case .passed: break
                 case .couldNotRun:
-                    xml.append(#"      <error message="\#(escape(cell.problem ?? "could not run"))" type="couldNotRun"/>"#)
+                    xml.append(#"      <error message="\#(Markup.escape(cell.problem ?? "could not run"))" type="couldNotRun"/>"#)
                 case .failed:
                     let failed = cell.verdict?.results.filter { !$0.passed } ?? []
                     let message = failed.first.map { "\($0.expectation): observed \($0.observed)" } ?? "failed"
-                    xml.append(#"      <failure message="\#(escape(message))" type="expectation">\#(escape(failureText(cell)))</failure>"#)
+                    xml.append(#"      <failure message="\#(Markup.escape(message))" type="expectation">\#(Markup.escape(failureText(cell)))</failure>"#)
                 }
-                xml.append("      <system-out>\(escape(systemOut(cell)))</system-out>")
+                xml.append("      <system-out>\(Markup.escape(systemOut(cell)))</system-out>")
                 xml.append("    </testcase>")
             }
             xml.append("  </testsuite>")
@@ -65,24 +65,6 @@ public enum JUnitWriter {
             lines.append("\(result.passed ? "✓" : "✗") \(result.expectation) — \(result.observed)")
         }
         return lines.joined(separator: "\n")
-    }
-
-    static func escape(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "\n", "\t", "\r": out.unicodeScalars.append(scalar)
-            // XML 1.0 cannot carry other control characters, even escaped.
-            case _ where scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF: out += "�"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
     }
 
     private static func format(_ seconds: Double) -> String { String(format: "%.3f", seconds) }

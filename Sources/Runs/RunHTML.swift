@@ -16,23 +16,23 @@ public enum RunHTML {
             for result in cell.verdict?.results ?? [] {
                 let mark = result.passed ? #"<span class="pass">✓</span>"# : #"<span class="fail">✗</span>"#
                 let origin = result.documented ? "documented" : cell.player
-                expectations += "<li>\(mark) \(HTMLPage.escape(result.expectation)) <span class=\"muted\">[\(origin)]</span><br>"
-                    + "<span class=\"muted\">observed:</span> \(HTMLPage.escape(result.observed))</li>"
+                expectations += "<li>\(mark) \(Markup.escape(result.expectation)) <span class=\"muted\">[\(origin)]</span><br>"
+                    + "<span class=\"muted\">observed:</span> \(Markup.escape(result.observed))</li>"
             }
             if cell.verdict?.results.isEmpty ?? true { expectations = "<li class=\"muted\">no expectations</li>" }
-            let records = cell.evidenceRecords.map { HTMLPage.escape(RecordLine.plain($0)) }.joined(separator: "\n")
-            let evidence = cell.evidence.map { "<a href=\"\(HTMLPage.escape($0))/\">evidence</a>" } ?? ""
+            let records = cell.evidenceRecords.map { Markup.escape(RecordLine.plain($0)) }.joined(separator: "\n")
+            let evidence = cell.evidence.map { "<a href=\"\(Markup.escape($0))/\">evidence</a>" } ?? ""
             rows.append("""
-                <tr><td>\(status)</td><td><b>\(HTMLPage.escape(cell.scenario))</b><br><span class="muted">\(HTMLPage.escape(cell.reference ?? ""))</span></td>
-                <td>\(HTMLPage.escape(cell.player))<br><span class="muted">\(HTMLPage.escape(cell.playerVersion ?? ""))</span></td>
-                <td>\(HTMLPage.escape(cell.problem ?? cell.reactionWords))<br><span class="muted">player: \(HTMLPage.escape(cell.report?.outcomeText ?? "-"))</span></td>
+                <tr><td>\(status)</td><td><b>\(Markup.escape(cell.scenario))</b><br><span class="muted">\(Markup.escape(cell.reference ?? ""))</span></td>
+                <td>\(Markup.escape(cell.player))<br><span class="muted">\(Markup.escape(cell.playerVersion ?? ""))</span></td>
+                <td>\(Markup.escape(cell.problem ?? cell.reactionWords))<br><span class="muted">player: \(Markup.escape(cell.report?.outcomeText ?? "-"))</span></td>
                 <td><ul>\(expectations)</ul>\(records.isEmpty ? "" : "<details><summary>records</summary><pre>\(records)</pre></details>")</td>
                 <td>\(String(format: "%.1f s", cell.seconds))<br>\(evidence)</td></tr>
                 """)
         }
         let body = """
-            <h1>\(HTMLPage.escape(title))</h1>
-            <p>\(HTMLPage.escape(summary))</p>
+            <h1>\(Markup.escape(title))</h1>
+            <p>\(Markup.escape(summary))</p>
             <table><thead><tr><th>verdict</th><th>scenario</th><th>player</th><th>reaction</th><th>expectations</th><th>time</th></tr></thead>
             <tbody>
             \(rows.joined(separator: "\n"))

@@ -57,7 +57,7 @@ import Testing
     }
 
     @Test func controlCharactersFromAPlayerLogStillParse() throws {
-        #expect(JUnitWriter.escape("a\u{1}b\u{0}c<d>\"e\"&\n") == "a\u{FFFD}b\u{FFFD}c&lt;d&gt;&quot;e&quot;&amp;\n")
+        #expect(Markup.escape("a\u{1}b\u{0}c<d>\"e\"&\n") == "a\u{FFFD}b\u{FFFD}c&lt;d&gt;&quot;e&quot;&amp;\n")
         var cell = CellFixtures.failed()
         cell.reactionWords = "weird \u{7} bell"
         _ = try Self.parse(JUnitWriter.xml([cell], seconds: 1, timestamp: CellFixtures.start))
