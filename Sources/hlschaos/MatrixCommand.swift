@@ -39,22 +39,14 @@ struct MatrixCommand: AsyncParsableCommand {
     var fromJSON: String?
 
     func run() async throws {
-        do {
-            throw ExitCode(try await execute())
-        } catch let error as CLIError {
-            FileHandle.standardError.write(Data("hlschaos matrix: \(error.description)\n".utf8))
-            throw ExitCode(2)
-        }
+        try await ScenarioArguments.exit("matrix") { try await execute() }
     }
 
     private func execute() async throws -> Int32 {
         if let fromJSON { return try rerender(fromJSON) }
-        guard jobs >= 1 else { throw CLIError("--jobs \(jobs): give 1 or more") }
+        try ScenarioArguments.checkJobs(jobs)
         let seconds = try ScenarioArguments.seconds(timeout, option: "--timeout")
-        var logger = makeLogger("warning")
-        logger.logLevel = .warning
-        let book: RuleBook
-        do { book = try RuleBook(ruleFiles: [], presetDirectory: nil, logger: logger) } catch { throw CLIError("presets not loaded: \(error)") }
+        let (book, logger) = try ScenarioArguments.presetBook(directory: nil)
         let scenarios = try ScenarioArguments.resolve(presets.isEmpty ? book.presetNames : presets, rules: book)
 
         var drivers: [any PlayerDriver] = []
@@ -67,9 +59,7 @@ struct MatrixCommand: AsyncParsableCommand {
                 }
             }
         } else {
-            drivers = try players.map { name in
-                do { return try PlayerCatalog.driver(named: name) } catch { throw CLIError("--players \(name): \(error)") }
-            }
+            drivers = try ScenarioArguments.drivers(players, option: "--players")
         }
         guard !drivers.isEmpty else { throw CLIError("no player is installed; see hlschaos run --help for the players") }
 

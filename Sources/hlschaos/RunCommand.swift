@@ -65,32 +65,17 @@ struct RunCommand: AsyncParsableCommand {
     var presets: String?
 
     func run() async throws {
-        do {
-            let code = try await execute()
-            throw ExitCode(code)
-        } catch let error as CLIError {
-            FileHandle.standardError.write(Data("hlschaos run: \(error.description)\n".utf8))
-            throw ExitCode(2)
-        }
+        try await ScenarioArguments.exit("run") { try await execute() }
     }
 
     private func execute() async throws -> Int32 {
-        guard jobs >= 1 else { throw CLIError("--jobs \(jobs): give 1 or more") }
+        try ScenarioArguments.checkJobs(jobs)
         if demo && url != nil { throw CLIError("--demo and --url: choose one stream") }
         if url != nil && (stream != nil || flavour != nil) { throw CLIError("--stream and --flavour choose a demo stream; they do not go with --url") }
         let seconds = try ScenarioArguments.seconds(timeout, option: "--timeout")
-        var logger = makeLogger("warning")
-        logger.logLevel = .warning
-        let book: RuleBook
-        do {
-            book = try RuleBook(ruleFiles: [], presetDirectory: presets, logger: logger)
-        } catch {
-            throw CLIError("presets not loaded: \(error)")
-        }
+        let (book, logger) = try ScenarioArguments.presetBook(directory: presets)
         let scenarios = try ScenarioArguments.resolve(self.scenarios, rules: book)
-        let drivers = try (players.isEmpty ? ["ffmpeg"] : players).map { name in
-            do { return try PlayerCatalog.driver(named: name) } catch { throw CLIError("--player \(name): \(error)") }
-        }
+        let drivers = try ScenarioArguments.drivers(players.isEmpty ? ["ffmpeg"] : players, option: "--player")
         let source: StreamSource
         do {
             source = try url.map(StreamSource.checkedURL) ?? StreamSource.checkedDemo(stream: stream ?? "vod", flavour: flavour ?? "ts")

@@ -1,7 +1,13 @@
 import Chaos
+import ArgumentParser
 import Foundation
+import Logging
+import Players
 import Proxy
 
+/// What `run` and `matrix` share: their exit codes, the preset book, the players and scenarios
+/// named on the command line, durations.
+///
 /// Turns the scenario arguments of `run` into scenarios: a built-in (or `--presets`) preset by name,
 /// or a rule file by path. Every problem of every argument is reported at once.
 enum ScenarioArguments {
@@ -33,5 +39,37 @@ enum ScenarioArguments {
             throw CLIError("\(option) \(text): give a duration such as 60s, 2m or 90")
         }
         return Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+
+    /// Runs `body` for the command `name`: its code on success; a `CLIError` printed as
+    /// "hlschaos NAME: …" with exit code 2.
+    static func exit(_ name: String, _ body: () async throws -> Int32) async throws -> Never {
+        do {
+            throw ExitCode(try await body())
+        } catch let error as CLIError {
+            FileHandle.standardError.write(Data("hlschaos \(name): \(error.description)\n".utf8))
+            throw ExitCode(2)
+        }
+    }
+
+    /// The built-in presets (plus `directory`), quiet but for warnings.
+    static func presetBook(directory: String?) throws -> (RuleBook, Logger) {
+        let logger = makeLogger("warning")
+        do {
+            return (try RuleBook(ruleFiles: [], presetDirectory: directory, logger: logger), logger)
+        } catch {
+            throw CLIError("presets not loaded: \(error)")
+        }
+    }
+
+    /// Players by name (or `{url}` command); `option` names the flag in the message.
+    static func drivers(_ names: [String], option: String) throws -> [any PlayerDriver] {
+        try names.map { name in
+            do { return try PlayerCatalog.driver(named: name) } catch { throw CLIError("\(option) \(name): \(error)") }
+        }
+    }
+
+    static func checkJobs(_ jobs: Int) throws {
+        guard jobs >= 1 else { throw CLIError("--jobs \(jobs): give 1 or more") }
     }
 }
