@@ -72,7 +72,7 @@ struct CellRunner {
         let expectations = Evaluator.expectations(for: plan.player.name, in: plan.scenario.expectations, documentedOnly: plan.documentedOnly)
         let verdict = Evaluator.evaluate(expectations, records: records, reaction: reaction, player: report, live: plan.live, runEnded: ended)
         let cited = Set(verdict.results.filter { !$0.passed }.flatMap(\.evidence))
-        var result = CellResult(
+        let result = CellResult(
             scenario: plan.scenario.name, reference: plan.scenario.reference, player: plan.player.name,
             playerVersion: report.version, session: session, url: url, live: plan.live,
             status: verdict.passed ? .passed : .failed, problem: nil, report: report, verdict: verdict,
@@ -82,8 +82,6 @@ struct CellRunner {
             evidence: evidence.map { self.evidence?.name(of: $0) ?? $0.path }, seconds: Date().timeIntervalSince(started))
         if let evidence {
             Evidence.write(to: evidence, records: records, result: result, baseURL: harness.proxyURL, creatorVersion: creatorVersion)
-        } else {
-            result.evidence = nil
         }
         _ = proxy.sessions.remove(session)
         return result
