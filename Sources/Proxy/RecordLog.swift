@@ -14,8 +14,23 @@ public final class RecordLog: Sendable {
     private let nextID = Atomic<UInt64>(1)
     private let logger: Logger
     private let file: JSONLinesFile?
-    private let subscribers = NIOLockedValueBox([UInt64: Subscriber]())
+    private let subscribers = NIOLockedValueBox(Subscribers())
     private let nextSubscriber = Atomic<UInt64>(1)
+
+    /// The readers by id, and the same as a list that `emit` takes without copying (it runs for
+    /// every request).
+    private struct Subscribers {
+        private var byID: [UInt64: Subscriber] = [:]
+        private(set) var list: [Subscriber] = []
+
+        subscript(id: UInt64) -> Subscriber? {
+            get { byID[id] }
+            set {
+                byID[id] = newValue
+                list = Array(byID.values)
+            }
+        }
+    }
 
     /// A live reader: a stream fed on the emitting thread, or a plain function called there.
     private enum Subscriber {
@@ -73,7 +88,7 @@ public final class RecordLog: Sendable {
         let id = nextSubscriber.wrappingAdd(1, ordering: .relaxed).oldValue
         let (stream, continuation) = AsyncStream<RequestRecord>.makeStream(bufferingPolicy: .bufferingNewest(limit))
         continuation.onTermination = { [weak self] _ in
-            _ = self?.subscribers.withLockedValue { $0.removeValue(forKey: id) }
+            self?.subscribers.withLockedValue { $0[id] = nil }
         }
         subscribers.withLockedValue { $0[id] = .stream(continuation, filter: filter) }
         return stream
@@ -84,7 +99,7 @@ public final class RecordLog: Sendable {
     public func observe(_ observer: @escaping @Sendable (RequestRecord) -> Void) -> Observation {
         let id = nextSubscriber.wrappingAdd(1, ordering: .relaxed).oldValue
         subscribers.withLockedValue { $0[id] = .observer(observer) }
-        return Observation { [weak self] in _ = self?.subscribers.withLockedValue { $0.removeValue(forKey: id) } }
+        return Observation { [weak self] in self?.subscribers.withLockedValue { $0[id] = nil } }
     }
 
     public struct Observation: Sendable {
@@ -94,7 +109,7 @@ public final class RecordLog: Sendable {
 
     func emit(_ record: RequestRecord) {
         recent.withLockedValue { $0.append(record) }
-        let listeners = subscribers.withLockedValue { $0.isEmpty ? [] : Array($0.values) }
+        let listeners = subscribers.withLockedValue { $0.list }
         for listener in listeners {
             switch listener {
             case .stream(let continuation, let filter): if filter(record) { continuation.yield(record) }
