@@ -85,15 +85,20 @@ import TestSupport
                 sixth.sendRaw(Array("GET /v0/seg1.ts HTTP/1.1\r\nHost: a\r\n\r\n".utf8))
                 let refused = sixth.readUntilClosed()
                 open[0].close()
-                Thread.sleep(forTimeInterval: 0.3)
-                let again = try RawHTTPConnection(port: port, readTimeout: 5)
-                return (statuses, refused, try again.request("GET", "/v0/seg1.ts").status)
+                // The proxy frees the slot when it notices the close; give a loaded machine time.
+                var afterwards: Int?
+                for _ in 0..<50 where afterwards == nil {
+                    Thread.sleep(forTimeInterval: 0.2)
+                    let again = try RawHTTPConnection(port: port, readTimeout: 5)
+                    afterwards = try? again.request("GET", "/v0/seg1.ts").status
+                }
+                return (statuses, refused, afterwards)
             }
             #expect(statuses == [200, 200, 200, 200, 200])
             #expect(refused.bytes.isEmpty)
             #expect(refused.ending != .timedOut, "the sixth connection is closed at once")
             #expect(afterwards == 200, "a freed slot is usable again")
-            #expect(proxy.server.refusedConnectionCount == 1)
+            #expect(proxy.server.refusedConnectionCount >= 1)
         }
     }
 

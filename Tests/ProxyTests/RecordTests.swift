@@ -12,9 +12,10 @@ import TestSupport
         {"id": "stuck", "match": {"kind": "segment", "variant": {"index": 0}, "msn": 4}, "action": {"hang": "300ms"}}
         """)
 
-    /// Waits for the record of the request to `path` (records are emitted when the response ends).
+    /// Waits for the record of the request to `path` (records are emitted when the response ends;
+    /// up to 10 s, since a loaded CI machine can be slow to get there).
     static func record(_ proxy: ProxyHarness, _ path: String) async -> RequestRecord? {
-        for _ in 0..<100 {
+        for _ in 0..<333 {
             if let found = proxy.server.records.all.last(where: { $0.path == path }) { return found }
             try? await Task.sleep(for: .milliseconds(30))
         }
@@ -75,7 +76,14 @@ import TestSupport
         try await RawHTTP.run {
             let connection = try RawHTTPConnection(port: port, readTimeout: 5)
             connection.sendRaw(Array("GET /slow.ts HTTP/1.1\r\nHost: a\r\n\r\n".utf8))
-            Thread.sleep(forTimeInterval: 0.4)
+            // Leave once the head and some body have arrived, however slow the machine is; a
+            // fixed sleep let a loaded CI machine close before the proxy had answered at all.
+            var received = 0
+            while received < 60_000 {
+                let read = connection.readSome(limit: 65_536)
+                received += read.count
+                if read.ending != nil { break }
+            }
             connection.close()
         }
         let record = try #require(await Self.record(proxy, "/slow.ts"))
