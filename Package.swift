@@ -31,6 +31,8 @@ let package = Package(
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
+        // OpenSSL's libcrypto (Debian: libssl-dev), for the SHA-256 names of recorded bodies.
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // Typed wrappers around libcurl's variadic C API and the multi-handle loop.
         .target(name: "CurlShim", dependencies: ["CCurl"]),
         // Playlist model, parser, writer, URI resolution. Pure: Foundation only, no I/O.
@@ -77,10 +79,12 @@ let package = Package(
             name: "Runs",
             dependencies: ["Proxy", "Chaos", "Records", "Players", "Verdicts", "DemoOrigin", "Upstream", logging]
         ),
+        // Record bundles (record, --record, HAR import) and the replay origin that serves them.
+        .target(name: "Recording", dependencies: ["HLS", "Chaos", "Records", "Upstream", "CCrypto", logging] + nio),
         .executableTarget(
             name: "hlschaos",
             dependencies: [
-                "HLS", "Chaos", "Upstream", "CurlShim", "Proxy", "DemoOrigin", "Control", "Players", "Runs", logging,
+                "HLS", "Chaos", "Upstream", "CurlShim", "Proxy", "DemoOrigin", "Control", "Players", "Runs", "Recording", logging,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ] + nio
         ),
@@ -89,6 +93,7 @@ let package = Package(
         .testTarget(name: "HLSTests", dependencies: ["HLS"], resources: [.copy("Corpus")]),
         .testTarget(name: "ChaosTests", dependencies: ["Chaos", "HLS"]),
         .testTarget(name: "RecordsTests", dependencies: ["Records"]),
+        .testTarget(name: "RecordingTests", dependencies: ["Recording", "Records", "HLS", "TestSupport"] + nio),
         .testTarget(name: "PlayersTests", dependencies: ["Players", "TestSupport", "DemoOrigin"]),
         .testTarget(name: "RunsTests", dependencies: ["Runs", "Verdicts", "Players", "Records", "Chaos"]),
         .testTarget(name: "VerdictsTests", dependencies: ["Verdicts", "Chaos", "Records", "Players"]),
