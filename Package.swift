@@ -55,8 +55,10 @@ let package = Package(
         .executableTarget(name: "PresetGen", path: "Sources/PresetGen"),
         .plugin(name: "EmbedPresets", capability: .buildTool(), dependencies: ["PresetGen"], path: "Sources/EmbedPresets"),
         .target(name: "Presets", exclude: ["rules/README.md", "rules/schema.json"], plugins: ["EmbedPresets"]),
+        // Record bundles (record, --record, HAR import) and the replay origin that serves them.
+        .target(name: "Recording", dependencies: ["HLS", "Chaos", "Records", "Upstream", "CCrypto", logging] + nio),
         // Data plane: sessions, request classification, fault plans on the wire.
-        .target(name: "Proxy", dependencies: ["HLS", "Chaos", "Records", "Upstream", "Presets", logging] + nio),
+        .target(name: "Proxy", dependencies: ["HLS", "Chaos", "Records", "Upstream", "Presets", "Recording", logging] + nio),
         // Control plane: the control API on its own listener (Hummingbird), events, HAR, report, metrics.
         .target(
             name: "Control",
@@ -79,8 +81,6 @@ let package = Package(
             name: "Runs",
             dependencies: ["Proxy", "Chaos", "Records", "Players", "Verdicts", "DemoOrigin", "Upstream", logging]
         ),
-        // Record bundles (record, --record, HAR import) and the replay origin that serves them.
-        .target(name: "Recording", dependencies: ["HLS", "Chaos", "Records", "Upstream", "CCrypto", logging] + nio),
         .executableTarget(
             name: "hlschaos",
             dependencies: [
@@ -102,7 +102,7 @@ let package = Package(
         // Runs the built `hlschaos` binary: exit codes, messages, signals, reloads.
         .testTarget(name: "CLITests", dependencies: ["TestSupport"]),
         .testTarget(name: "RuleBookTests", dependencies: ["Proxy", "Presets", "Chaos", logging]),
-        .testTarget(name: "ProxyTests", dependencies: ["Proxy", "DemoOrigin", "Upstream", "HLS", "Chaos", "Records", "TestSupport"] + nio),
+        .testTarget(name: "ProxyTests", dependencies: ["Proxy", "DemoOrigin", "Upstream", "HLS", "Chaos", "Records", "Recording", "TestSupport"] + nio),
         .testTarget(
             name: "ControlTests",
             dependencies: ["Control", "Proxy", "DemoOrigin", "Upstream", "Chaos", "Records", "TestSupport"] + nio

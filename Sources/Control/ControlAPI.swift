@@ -33,6 +33,8 @@ struct ControlAPI: Sendable {
         ("/api/sessions/{id}/events", [.get]),
         ("/api/sessions/{id}/har", [.get]),
         ("/api/sessions/{id}/report", [.get]),
+        ("/api/sessions/{id}/recording", [.get, .put, .delete]),
+        ("/api/recordings", [.get]),
         ("/api/rules", [.get, .put, .delete]),
         ("/api/events/stream", [.get]),
     ]
@@ -55,6 +57,10 @@ struct ControlAPI: Sendable {
         router.get("/api/sessions/{id}/events") { request, context in try events(request, context) }
         router.get("/api/sessions/{id}/har") { _, context in try har(context) }
         router.get("/api/sessions/{id}/report") { _, context in try report(context) }
+        router.get("/api/sessions/{id}/recording") { _, context in try recording(context) }
+        router.put("/api/sessions/{id}/recording") { request, context in try await startRecording(request, context) }
+        router.delete("/api/sessions/{id}/recording") { _, context in try stopRecording(context) }
+        router.get("/api/recordings") { _, _ in recordings() }
         router.get("/api/rules") { _, _ in rules() }
         router.put("/api/rules") { request, _ in try await putRules(request) }
         router.delete("/api/rules") { _, _ in deleteRules() }
@@ -131,7 +137,8 @@ struct ControlAPI: Sendable {
 
     func deleteSession(_ context: BasicRequestContext) throws -> Response {
         let id = try sessionID(context)
-        guard proxy.sessions.remove(id) else { throw APIError.noSession(id) }
+        let recorded = (try? proxy.recorder.stop(session: id)) != nil
+        guard proxy.sessions.remove(id) || recorded else { throw APIError.noSession(id) }
         return Response(status: .noContent)
     }
 
@@ -229,7 +236,7 @@ struct ControlAPI: Sendable {
     // MARK: - Input
 
     /// The session id of the path, checked.
-    private func sessionID(_ context: BasicRequestContext) throws(APIError) -> String {
+    func sessionID(_ context: BasicRequestContext) throws(APIError) -> String {
         let id = context.parameters.get("id") ?? ""
         guard ProxyServer.isValidSessionID(id) else { throw APIError.invalidSessionID(id) }
         return id
@@ -267,7 +274,7 @@ struct ControlAPI: Sendable {
 
     /// The body as JSON: `application/json` (or `…+json`; no Content-Type is taken as JSON), at most
     /// `maxBodyBytes`, well-formed.
-    private func readJSON(_ request: Request) async throws -> JSONBody {
+    func readJSON(_ request: Request) async throws -> JSONBody {
         if let type = request.headers[.contentType] {
             let media = type.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
             guard media == "application/json" || (media.hasPrefix("application/") && media.hasSuffix("+json")) else {

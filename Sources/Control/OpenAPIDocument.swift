@@ -221,6 +221,57 @@ enum OpenAPIDocument {
         }
       }
     },
+    "/api/sessions/{id}/recording": {
+      "parameters": [{"$ref": "#/components/parameters/SessionID"}],
+      "get": {
+        "operationId": "getSessionRecording",
+        "summary": "Whether the session is being recorded, and where",
+        "responses": {
+          "200": {"description": "The recording (active: false when there is none)", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Recording"}}}},
+          "400": {"$ref": "#/components/responses/BadRequest"},
+          "401": {"$ref": "#/components/responses/Unauthorized"},
+          "404": {"$ref": "#/components/responses/NotFound"}
+        }
+      },
+      "put": {
+        "operationId": "startSessionRecording",
+        "summary": "Record what the session's device fetches into a bundle for hlschaos replay",
+        "description": "The bundle is written in the configured recordings directory (config \"recordings\") under the given file name, or <id>-<time> without one; a name ending in .tar is packed into one file when the recording stops. The session must exist (create it with POST /api/sessions before its device connects); deleting the session stops its recording. No body takes the defaults.",
+        "requestBody": {
+          "required": false,
+          "content": {"application/json": {"schema": {"$ref": "#/components/schemas/RecordingRequest"}}}
+        },
+        "responses": {
+          "201": {"description": "Recording", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Recording"}}}},
+          "400": {"$ref": "#/components/responses/BadRequest"},
+          "401": {"$ref": "#/components/responses/Unauthorized"},
+          "404": {"$ref": "#/components/responses/NotFound"},
+          "409": {"$ref": "#/components/responses/Conflict"},
+          "413": {"$ref": "#/components/responses/TooLarge"},
+          "415": {"$ref": "#/components/responses/UnsupportedMediaType"}
+        }
+      },
+      "delete": {
+        "operationId": "stopSessionRecording",
+        "summary": "Stop the session's recording and write its manifest (and archive)",
+        "responses": {
+          "200": {"description": "The finished recording with its totals (active: false and nothing else when none was running)", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Recording"}}}},
+          "400": {"$ref": "#/components/responses/BadRequest"},
+          "401": {"$ref": "#/components/responses/Unauthorized"},
+          "404": {"$ref": "#/components/responses/NotFound"}
+        }
+      }
+    },
+    "/api/recordings": {
+      "get": {
+        "operationId": "listRecordings",
+        "summary": "Recordings in progress: every session's (--record) and per-session ones",
+        "responses": {
+          "200": {"description": "Recordings", "content": {"application/json": {"schema": {"type": "object", "required": ["recordings"], "properties": {"recordings": {"type": "array", "items": {"$ref": "#/components/schemas/Recording"}}}}}}},
+          "401": {"$ref": "#/components/responses/Unauthorized"}
+        }
+      }
+    },
     "/api/rules": {
       "get": {
         "operationId": "getRules",
@@ -292,6 +343,7 @@ enum OpenAPIDocument {
         "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
       },
       "NotFound": {"description": "No such session", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
+      "Conflict": {"description": "The session is being recorded already, or the bundle's name is taken", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
       "TooLarge": {"description": "The body is larger than 1 MB", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
       "UnsupportedMediaType": {"description": "The body is not sent as application/json", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
     },
@@ -383,6 +435,32 @@ enum OpenAPIDocument {
               "properties": {"id": {"type": "string", "minLength": 1}, "description": {"type": "string"}, "match": {"type": "object"}, "action": {"type": "object", "minProperties": 1}}
             }
           }
+        }
+      },
+      "RecordingRequest": {
+        "type": "object",
+        "additionalProperties": false,
+        "properties": {
+          "name": {"type": "string", "pattern": "^[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}$", "description": "File name inside the recordings directory; .tar packs the bundle into one file"},
+          "redact": {"type": "boolean", "description": "Drop cookies, Authorization and query tokens before writing (default: config recordRedact)"},
+          "maxBytes": {"type": ["integer", "null"], "minimum": 1048576, "description": "Stop past this many bytes (default: config recordMaxBytes); null for no cap"}
+        }
+      },
+      "Recording": {
+        "type": "object",
+        "required": ["active"],
+        "properties": {
+          "active": {"type": "boolean", "description": "true while recording; false when stopped, or when GET asks about a session that is not recorded"},
+          "session": {"type": ["string", "null"], "description": "null: every session (--record)"},
+          "path": {"type": "string"},
+          "started": {"type": "string", "format": "date-time"},
+          "redacted": {"type": ["boolean", "null"]},
+          "maxBytes": {"type": ["integer", "null"]},
+          "ended": {"type": ["string", "null"], "format": "date-time"},
+          "exchanges": {"type": ["integer", "null"]},
+          "bodies": {"type": ["integer", "null"]},
+          "bodyBytes": {"type": ["integer", "null"]},
+          "stopReason": {"type": ["string", "null"]}
         }
       },
       "RulesState": {

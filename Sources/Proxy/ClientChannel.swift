@@ -35,7 +35,12 @@ struct ClientChannel: Sendable {
         var closeAfter = false
         /// The last write of a response after which the connection closes: the close waits for it.
         var lastWrite: EventLoopFuture<Void>?
+        /// Recordings of this request's session: they get the head and every body byte sent.
+        var captures: [RequestCapture] = []
     }
+
+    /// Hands the response's head and body bytes to recordings as they are sent.
+    func record(into captures: [RequestCapture]) { pending.captures = captures }
 
     /// What the client has been sent so far (for the request's record).
     struct Progress {
@@ -101,6 +106,7 @@ struct ClientChannel: Sendable {
             head.headers.add(name: "access-control-expose-headers", value: "*")
         }
         pending.head = head
+        for capture in pending.captures { capture.head(head.headers.map { ($0.name, $0.value) }) }
     }
 
     /// Body bytes; with `end`, the response is complete after them.
@@ -114,6 +120,7 @@ struct ClientChannel: Sendable {
         if !isHEAD, buffer.readableBytes > 0 {
             parts.append(.body(.byteBuffer(buffer)))
             pending.progress.bodyBytes += buffer.readableBytes
+            for capture in pending.captures { buffer.withUnsafeReadableBytes { capture.body.append($0) } }
         }
         if end { parts.append(.end(nil)) }
         try await write(parts)

@@ -20,6 +20,7 @@ public enum ConfigFile {
         "requestHeadTimeout", "keepAliveTimeout", "maxClientConnections", "maxRequestHeadBytes",
         "maxSessions", "maxPresetsPerURL", "engineCacheSize", "playlistHistoryBytes", "rewriteCacheBytes",
         "maxLearnedHosts", "events", "eventsMaxBytes", "recordBufferSize", "control", "controlToken",
+        "record", "recordRedact", "recordMaxBytes", "recordings",
     ]
 
     public static func load(path: String) throws(Problems) -> ProxyConfiguration {
@@ -136,6 +137,17 @@ public enum ConfigFile {
             case "events":
                 if case .null = value { return }
                 if let text = string(key, value) { configuration.eventsFile = text }
+            case "record":
+                if case .null = value { return }
+                if let text = string(key, value) { configuration.recordPath = text }
+            case "recordings":
+                if let text = string(key, value) { configuration.recordingsDirectory = text }
+            case "recordRedact":
+                guard case .bool(let flag) = value else { return problem(key, "expected true or false, got \(value.kindName)") }
+                configuration.recordRedact = flag
+            case "recordMaxBytes":
+                if case .null = value { configuration.recordMaxBytes = nil; return }
+                if let number = integer(key, value, 1_048_576...Int.max, unit: "bytes") { configuration.recordMaxBytes = number }
             case "eventsMaxBytes":
                 if let number = integer(key, value, 1_048_576...1_000_000_000_000, unit: "bytes") { configuration.eventsFileMaxBytes = number }
             case "recordBufferSize":

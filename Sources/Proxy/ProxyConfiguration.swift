@@ -36,6 +36,16 @@ public struct ProxyConfiguration: Sendable {
     public var eventsFile: String?
     /// Past this size the events file is renamed to FILE.1 and a new one begins.
     public var eventsFileMaxBytes: Int = 100 * 1024 * 1024
+    /// Every session's requests are kept in this recording bundle (`--record BUNDLE`): a directory,
+    /// or a `.tar` file it is packed into when the proxy stops.
+    public var recordPath: String?
+    /// Recordings (`--record` and those started through the control API) drop cookies,
+    /// Authorization and query tokens before writing (docs/recordings.md).
+    public var recordRedact = false
+    /// Where recordings started through the control API are written (created when first needed).
+    public var recordingsDirectory = "recordings"
+    /// A recording stops once its bodies and exchanges reach this many bytes (nil: no cap).
+    public var recordMaxBytes: Int? = 10 * 1024 * 1024 * 1024
     /// How long a shutdown (SIGINT, SIGTERM) lets in-flight responses finish before closing them.
     public var shutdownTimeout: TimeInterval = 10
     /// Client connections: timeouts and sizes that keep a misbehaving client from holding resources.

@@ -21,13 +21,16 @@ struct ProxyHandler: Sendable {
     let control: ControlLayers
     let rewrites: RewriteCache
     let historyNotice: LimitNotice
+    let recorder: ProxyRecorder
     let logger: Logger
 
     init(
         configuration: ProxyConfiguration, upstream: UpstreamClient, sessions: SessionStore, allowlist: HostAllowlist,
-        rules: RuleBook, clock: any ChaosClock, records: RecordLog, control: ControlLayers, logger: Logger
+        rules: RuleBook, clock: any ChaosClock, records: RecordLog, control: ControlLayers, recorder: ProxyRecorder,
+        logger: Logger
     ) {
         self.control = control
+        self.recorder = recorder
         self.configuration = configuration
         self.upstream = upstream
         self.sessions = sessions
@@ -61,7 +64,9 @@ struct ProxyHandler: Sendable {
             disposition = .close
             ending = client.channel.isActive ? .closed : .clientAbort
         }
-        records.emit(draft.record(id: records.takeID(), client: client, ending: ending))
+        let record = draft.record(id: records.takeID(), client: client, ending: ending)
+        records.emit(record)
+        for capture in draft.captures { capture.finish(record, recorder: recorder) }
         await client.waitUntilWritten()
         return client.closesAfterResponse ? .close : disposition
     }
@@ -102,6 +107,8 @@ struct ProxyHandler: Sendable {
             try await client.sendText(refusal.status, refusal.message)
             return .keepAlive
         }
+        draft.captures = recorder.captures(session: draft.session, url: location.url, arrived: draft.time)
+        if !draft.captures.isEmpty { client.record(into: draft.captures) }
         var engine: RuleEngine
         do {
             engine = try rules.engine(presets: path.presets)
@@ -194,6 +201,11 @@ struct ProxyHandler: Sendable {
                 now: now, cache: rewrites,
                 historyNotice: historyNotice
             ).respond(upstream: upstreamBody, effectiveURL: response.effectiveURL, tag: tag, steps: plan.content)
+            if result.isPlaylist, !exchange.draft.captures.isEmpty {
+                let served = RequestCapture.originView(
+                    of: Array(result.body.readableBytesView), clientPath: String(exchange.target.prefix { $0 != "?" }))
+                for capture in exchange.draft.captures { capture.playlist = served }
+            }
             return try await sendBuffered(result.body, response: response, plan: plan, rewritten: result.isPlaylist, exchange: exchange)
         }
         if let prefetched = exchange.prefetchedBody {

@@ -15,6 +15,8 @@ public final class ProxyServer: Sendable {
     public let rules: RuleBook
     /// Every request's record: the newest in memory, and a JSON Lines file with `eventsFile`.
     public let records: RecordLog
+    /// Recording bundles of what devices fetched (`--record`, the control API).
+    public let recorder: ProxyRecorder
     /// The rule clock (engine instants): API scenarios start their clock from it.
     let clock: any ChaosClock
     let control: ControlLayers
@@ -45,6 +47,7 @@ public final class ProxyServer: Sendable {
             origins: configuration.allOrigins, learnedLimit: configuration.memory.maxLearnedHosts,
             notice: LimitNotice(configKey: "maxLearnedHosts", logger: logger))
         let control = ControlLayers()
+        let recorder = ProxyRecorder(logger: logger)
         let connections = ConnectionRegistry(
             limit: configuration.clients.maxConnections,
             notice: LimitNotice(configKey: "maxClientConnections", logger: logger))
@@ -54,7 +57,7 @@ public final class ProxyServer: Sendable {
             maxHeadBytes: configuration.clients.maxRequestHeadBytes)
         let handler = ProxyHandler(
             configuration: configuration, upstream: upstream, sessions: sessions,
-            allowlist: allowlist, rules: rules, clock: clock, records: records, control: control, logger: logger)
+            allowlist: allowlist, rules: rules, clock: clock, records: records, control: control, recorder: recorder, logger: logger)
         let channel: Channel
         do {
             channel = try await ServerBootstrap(group: group)
@@ -85,20 +88,30 @@ public final class ProxyServer: Sendable {
         } catch {
             throw BindError(description: "cannot listen on \(configuration.host):\(configuration.port): \(error)")
         }
+        if let path = configuration.recordPath {
+            // Started once the port is bound, so a failed start-up leaves no half-made bundle.
+            do {
+                try recorder.start(session: nil, path: path, redact: configuration.recordRedact, maxBytes: configuration.recordMaxBytes)
+            } catch {
+                try? await channel.close()
+                throw BindError(description: "cannot record: \(error)")
+            }
+        }
         return ProxyServer(
-            configuration: configuration, rules: rules, records: records, clock: clock, control: control,
+            configuration: configuration, rules: rules, records: records, recorder: recorder, clock: clock, control: control,
             sessions: sessions, allowlist: allowlist,
             connections: connections, channel: channel)
     }
 
     private init(
-        configuration: ProxyConfiguration, rules: RuleBook, records: RecordLog, clock: any ChaosClock,
+        configuration: ProxyConfiguration, rules: RuleBook, records: RecordLog, recorder: ProxyRecorder, clock: any ChaosClock,
         control: ControlLayers, sessions: SessionStore,
         allowlist: HostAllowlist, connections: ConnectionRegistry, channel: Channel
     ) {
         self.configuration = configuration
         self.rules = rules
         self.records = records
+        self.recorder = recorder
         self.clock = clock
         self.control = control
         self.sessions = sessions
@@ -113,6 +126,7 @@ public final class ProxyServer: Sendable {
         try? await serverChannel.closeFuture.get()
         connections.beginShutdown()  // also when the listening socket failed on its own
         await connections.waitUntilEmpty()
+        recorder.stopAll()
     }
 
     /// Stops accepting, closes idle keep-alive connections and lets in-flight responses finish.

@@ -19,6 +19,8 @@ final class RecordDraft: @unchecked Sendable {
     var upstreamBody: UpstreamBody?
     /// Set where a fault or a failure ends the response in a way of its own.
     var ending: RequestRecord.Ending?
+    /// The recordings this request goes into (usually none).
+    var captures: [RequestCapture] = []
 
     func record(id: UInt64, client: ClientChannel, ending fallback: RequestRecord.Ending) -> RequestRecord {
         let head = client.requestHead

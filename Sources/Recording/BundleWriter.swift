@@ -96,6 +96,11 @@ public final class BundleWriter: @unchecked Sendable {
     /// Appends one exchange (redacted first when the bundle is).
     public func append(_ exchange: Exchange) throws(BundleError) {
         var exchange = exchange
+        // Microseconds are more than any clock here resolves, and keep the lines short.
+        func micro(_ value: Double?) -> Double? { value.map { ($0 * 1e6).rounded() / 1e6 } }
+        exchange.at = micro(exchange.at) ?? 0
+        exchange.timings = .init(
+            connect: micro(exchange.timings.connect), firstByte: micro(exchange.timings.firstByte), total: micro(exchange.timings.total))
         if redact {
             exchange.url = Redactor.url(exchange.url)
             exchange.headers = Redactor.headers(exchange.headers)

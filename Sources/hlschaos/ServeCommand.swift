@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import Proxy
+import Recording
 
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -61,6 +62,15 @@ struct ProxyOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Append every request's record to FILE as JSON Lines (rotated to FILE.1 past eventsMaxBytes).", valueName: "FILE"))
     var events: String?
 
+    @Option(help: ArgumentHelp("Keep what every device fetched (statuses, headers, bodies, timings, faults included) in a recording bundle for `hlschaos replay`; a path ending in .tar is packed into one file when the proxy stops.", valueName: "BUNDLE"))
+    var record: String?
+
+    @Flag(help: "Recordings (--record and the control API's) drop cookies, Authorization and query tokens before anything is written.")
+    var recordRedact = false
+
+    @Option(help: ArgumentHelp("A recording stops once it reaches this size (default 10GB).", valueName: "SIZE"))
+    var recordMaxSize: String?
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error.")
     var logLevel: String?
 
@@ -107,6 +117,14 @@ struct ProxyOptions: ParsableArguments {
         if !ruleFiles.isEmpty { configuration.ruleFiles = ruleFiles }
         if let presets { configuration.presetDirectory = presets }
         if let events { configuration.eventsFile = events }
+        if let record { configuration.recordPath = record }
+        if recordRedact { configuration.recordRedact = true }
+        if let recordMaxSize {
+            guard let bytes = ByteSizeText.parse(recordMaxSize) else {
+                throw CLIError("--record-max-size \"\(recordMaxSize)\" is not a size: write it like 500MB or 2GB")
+            }
+            configuration.recordMaxBytes = bytes
+        }
         if let logLevel {
             guard Logger.Level(rawValue: logLevel) != nil else {
                 throw CLIError("--log-level \"\(logLevel)\" is not one of trace, debug, info, notice, warning, error")

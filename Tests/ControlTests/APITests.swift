@@ -355,6 +355,7 @@ enum ControlAPIRoutes {
         ("/api/sessions", ["GET", "POST"]), ("/api/sessions/{id}", ["GET", "DELETE"]),
         ("/api/sessions/{id}/rules", ["PUT", "DELETE"]), ("/api/sessions/{id}/events", ["GET"]),
         ("/api/sessions/{id}/har", ["GET"]), ("/api/sessions/{id}/report", ["GET"]),
+        ("/api/sessions/{id}/recording", ["GET", "PUT", "DELETE"]), ("/api/recordings", ["GET"]),
         ("/api/rules", ["GET", "PUT", "DELETE"]), ("/api/events/stream", ["GET"]),
     ]
 }

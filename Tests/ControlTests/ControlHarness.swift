@@ -38,6 +38,8 @@ final class ControlHarness: Sendable {
         configuration.host = "127.0.0.1"
         configuration.port = 0
         configuration.defaultOrigin = UpstreamLocation(absolute: demo.baseURL)
+        configuration.recordingsDirectory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("hlschaos-recordings-\(UUID().uuidString)").path
         configure(&configuration)
         let rules = try RuleBook(ruleFiles: ruleFiles, presetDirectory: presetDirectory)
         let upstream = try UpstreamClient(configuration: configuration.upstream)

@@ -22,11 +22,13 @@ import Testing
         #expect(loaded.shutdownTimeout == defaults.shutdownTimeout)
         #expect(loaded.clients == defaults.clients)
         #expect(loaded.memory == defaults.memory)
+        #expect(loaded.recordPath == nil && loaded.recordRedact == defaults.recordRedact)
+        #expect(loaded.recordMaxBytes == defaults.recordMaxBytes && loaded.recordingsDirectory == defaults.recordingsDirectory)
     }
 
     @Test func theExampleDocumentsEveryKey() throws {
         let text = try String(contentsOfFile: Self.example, encoding: .utf8)
-        #expect(ConfigFile.keys.count == 28)
+        #expect(ConfigFile.keys.count == 32)
         for key in ConfigFile.keys {
             #expect(text.contains("\"\(key)\":"), "\(key) has no value")
             #expect(text.contains("\"//\(key)\":"), "\(key) has no comment")

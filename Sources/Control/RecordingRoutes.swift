@@ -1,0 +1,152 @@
+import Foundation
+import Hummingbird
+import Proxy
+import Recording
+
+/// Recording a session through the control API: `PUT /api/sessions/{id}/recording` starts a bundle
+/// in the configured recordings directory, `DELETE` stops it and returns its totals, `GET` says
+/// what is being recorded. The body names a file inside the directory, never a path. The session
+/// must exist (`POST /api/sessions` creates it before its device connects); deleting the session
+/// stops its recording.
+extension ControlAPI {
+    struct RecordingJSON: Encodable {
+        /// False when `GET` asks about a session that is not being recorded (then only `session` is set).
+        var active: Bool
+        var session: String?
+        var path: String?
+        var started: Date?
+        var redacted: Bool?
+        var maxBytes: Int?
+        /// Set once the recording has stopped.
+        var ended: Date?
+        var exchanges: Int?
+        var bodies: Int?
+        var bodyBytes: Int?
+        var stopReason: String?
+
+        init(inactive session: String) {
+            active = false
+            self.session = session
+        }
+
+        init(_ status: ProxyRecorder.Status, manifest: BundleManifest? = nil) {
+            active = manifest == nil
+            session = status.session; path = status.path; started = status.started; redacted = status.redacted
+            maxBytes = status.maxBytes
+            ended = manifest?.ended; exchanges = manifest?.exchangeCount; bodies = manifest?.bodyCount
+            bodyBytes = manifest?.bodyBytes; stopReason = manifest?.stopReason
+        }
+    }
+
+    struct RecordingList: Encodable { var recordings: [RecordingJSON] }
+
+    func recordings() -> Response {
+        JSONOutput.response(RecordingList(recordings: proxy.recorder.all.map { RecordingJSON($0) }))
+    }
+
+    func recording(_ context: BasicRequestContext) throws -> Response {
+        let id = try sessionID(context)
+        let status = proxy.recorder.status(session: id)
+        guard status != nil || proxy.sessions.existing(id) != nil else { throw APIError.noSession(id) }
+        return JSONOutput.response(status.map { RecordingJSON($0) } ?? RecordingJSON(inactive: id))
+    }
+
+    func startRecording(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        let id = try sessionID(context)
+        guard proxy.sessions.existing(id) != nil else { throw APIError.noSession(id) }
+        let settings = try await recordingSettings(request, session: id)
+        let directory = proxy.configuration.recordingsDirectory
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw APIError(.internalServerError, "the recordings directory \(directory) cannot be created: \(error.localizedDescription) (config \"recordings\")")
+        }
+        let path = URL(fileURLWithPath: directory).appendingPathComponent(settings.name).standardizedFileURL.path
+        if proxy.recorder.status(session: id) != nil {
+            throw APIError(.conflict, "session \"\(id)\" is being recorded already: DELETE /api/sessions/\(id)/recording first")
+        }
+        do {
+            let status = try proxy.recorder.start(session: id, path: path, redact: settings.redact, maxBytes: settings.maxBytes)
+            var response = JSONOutput.response(RecordingJSON(status), status: .created)
+            response.headers[.location] = "/api/sessions/\(id)/recording"
+            return response
+        } catch {
+            let exists = FileManager.default.fileExists(atPath: path) || FileManager.default.fileExists(atPath: path + ".partial")
+            throw APIError(exists ? .conflict : .internalServerError, error.description)
+        }
+    }
+
+    func stopRecording(_ context: BasicRequestContext) throws -> Response {
+        let id = try sessionID(context)
+        guard let status = proxy.recorder.status(session: id) else {
+            guard proxy.sessions.existing(id) != nil else { throw APIError.noSession(id) }
+            return JSONOutput.response(RecordingJSON(inactive: id))
+        }
+        do {
+            guard let manifest = try proxy.recorder.stop(session: id) else { return JSONOutput.response(RecordingJSON(inactive: id)) }
+            return JSONOutput.response(RecordingJSON(status, manifest: manifest))
+        } catch let error as APIError {
+            throw error
+        } catch {
+            throw APIError(.internalServerError, "the recording did not finish cleanly: \(error)")
+        }
+    }
+
+    private struct RecordingSettings {
+        var name: String
+        var redact: Bool
+        var maxBytes: Int?
+    }
+
+    /// The optional body `{"name": "tv1.tar", "redact": true, "maxBytes": 1073741824}`; no body
+    /// (or `{}`) takes the defaults: a directory named after the session and the time, and the
+    /// configuration's `recordRedact` and `recordMaxBytes`.
+    private func recordingSettings(_ request: Request, session: String) async throws -> RecordingSettings {
+        let stamp = Date().formatted(.iso8601.year().month().day().time(includingFractionalSeconds: false).dateSeparator(.omitted).timeSeparator(.omitted))
+        var settings = RecordingSettings(
+            name: "\(session)-\(stamp.replacingOccurrences(of: "T", with: "-"))",
+            redact: proxy.configuration.recordRedact, maxBytes: proxy.configuration.recordMaxBytes)
+        let hasBody = request.headers[.contentLength].map { $0 != "0" } ?? (request.headers[.transferEncoding] != nil)
+        guard hasBody else { return settings }
+        let body = try await readJSON(request)
+        guard body.kind == .object else {
+            throw APIError.badRequest(
+                #"the body must be a JSON object such as {"name": "tv1.tar", "redact": true}, or empty"#,
+                problems: [.init(file: "request", path: "$", message: "expected an object, got \(body.kind.words)")])
+        }
+        try Self.checkKeys(body, allowed: ["name", "redact", "maxBytes"])
+        if let member = body.member("name") {
+            guard member.kind == .string, let name = member.string, Self.isValidRecordingName(name) else {
+                throw APIError.badRequest(
+                    #""name" must be a file name: 1 to 128 letters, digits, '.', '_' or '-', not starting with '.' (end it with .tar for one file)"#,
+                    problems: [.init(file: "request", path: "$.name", message: "expected a file name such as tv1.tar")])
+            }
+            settings.name = name
+        }
+        if let member = body.member("redact") {
+            guard member.kind == .bool else {
+                throw APIError.badRequest(#""redact" must be true or false"#, problems: [.init(file: "request", path: "$.redact", message: "expected a boolean, got \(member.kind.words)")])
+            }
+            settings.redact = String(decoding: body.bytes(of: member), as: UTF8.self) == "true"
+        }
+        if let member = body.member("maxBytes") {
+            let text = String(decoding: body.bytes(of: member), as: UTF8.self)
+            if member.kind == .null {
+                settings.maxBytes = nil
+            } else {
+                guard member.kind == .number, let value = Int(text), value >= 1_048_576 else {
+                    throw APIError.badRequest(
+                        #""maxBytes" must be a whole number of bytes, at least 1048576 (1 MB), or null for no cap"#,
+                        problems: [.init(file: "request", path: "$.maxBytes", message: "expected an integer ≥ 1048576, got \(text)")])
+                }
+                settings.maxBytes = value
+            }
+        }
+        return settings
+    }
+
+    static func isValidRecordingName(_ name: String) -> Bool {
+        (1...128).contains(name.utf8.count) && !name.hasPrefix(".")
+            && name.utf8.allSatisfy { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") || (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }
+    }
+}
