@@ -3,6 +3,7 @@ import Logging
 import NIOConcurrencyHelpers
 import Recording
 import Records
+import Synchronization
 
 /// Keeps what devices fetched through the proxy in recording bundles: one bundle for every session
 /// (`--record`), and any number of per-session bundles (the control API). Each request of a
@@ -32,6 +33,8 @@ public final class ProxyRecorder: Sendable {
     }
 
     private let state = NIOLockedValueBox(State())
+    /// True while any recording runs: the one check a request pays when nothing is recorded.
+    private let recording = Atomic<Bool>(false)
     private let logger: Logger
 
     init(logger: Logger) { self.logger = logger }
@@ -56,6 +59,7 @@ public final class ProxyRecorder: Sendable {
             if let session { state.bySession[session] = Active(writer: writer, status: status) } else {
                 state.everySession = Active(writer: writer, status: status)
             }
+            recording.store(true, ordering: .releasing)
             return false
         }
         if raced {
@@ -69,6 +73,7 @@ public final class ProxyRecorder: Sendable {
     /// Stops the recording and writes its manifest (and archive); nil when there was none.
     public func stop(session: String?) throws(BundleError) -> BundleManifest? {
         let active = state.withLockedValue { state in
+            defer { recording.store(!state.isEmpty, ordering: .releasing) }
             if let session { return state.bySession.removeValue(forKey: session) }
             defer { state.everySession = nil }
             return state.everySession
@@ -100,6 +105,7 @@ public final class ProxyRecorder: Sendable {
 
     /// The writers a request of `session` goes to (usually none: one uncontended lock).
     func captures(session: String, url: String, arrived: Date) -> [RequestCapture] {
+        guard recording.load(ordering: .acquiring) else { return [] }
         let writers = state.withLockedValue { state -> [BundleWriter] in
             if state.isEmpty { return [] }
             return [state.everySession?.writer, state.bySession[session]?.writer].compactMap { $0 }
@@ -110,6 +116,7 @@ public final class ProxyRecorder: Sendable {
     /// Called when a writer refused an exchange: a full recording stops (once) and says why.
     func writerFailed(_ writer: BundleWriter, _ error: BundleError) {
         let ended = state.withLockedValue { state -> Status? in
+            defer { recording.store(!state.isEmpty, ordering: .releasing) }
             if state.everySession?.writer === writer { defer { state.everySession = nil }; return state.everySession?.status }
             guard let key = state.bySession.first(where: { $0.value.writer === writer })?.key else { return nil }
             return state.bySession.removeValue(forKey: key)?.status
