@@ -187,7 +187,9 @@ public final class StreamRecorder: Sendable {
             return (nil, [], Plan(isMaster: false))
         case .done(let exchange, let playlist, let body, let finalURL):
             guard let status = exchange.status else {
-                throw RecordError("cannot fetch \(url): \(exchange.error ?? "no response"); check the URL and that the origin is reachable from here")
+                var reason = exchange.error ?? "no response"
+                if reason.hasSuffix(" for \(url)") { reason = String(reason.dropLast(" for \(url)".count)) }
+                throw RecordError("cannot fetch \(url): \(reason); check the URL and that the origin is reachable from here")
             }
             guard (200..<300).contains(status) else {
                 let excerpt = body.map { String(decoding: $0.prefix(160), as: UTF8.self) } ?? ""
