@@ -1,7 +1,7 @@
 import Foundation
 
 extension BundleSummary {
-    /// Failures listed by `text` before it says how many more there are (`json` lists them all).
+    /// Rows of failures `text` lists before it says how many more there are (`json` lists them all).
     public static let failuresShown = 40
 
     /// The readable `inspect` summary. URLs under the entry's directory are shown relative to it.
@@ -45,19 +45,36 @@ extension BundleSummary {
             out.append("No failures.")
         } else {
             out.append("Failures (\(failures.count))")
-            out += Self.table(["AT", "KIND", "URL", "WHAT"], failures.prefix(Self.failuresShown).map { failure in
-                var what = failure.status.map { "HTTP \($0)" } ?? ""
-                if failure.ending != "complete" {
-                    let reason = failure.error.map { "\(failure.ending): \($0)" } ?? failure.ending
-                    what = what.isEmpty ? reason : "\(what), \(reason)"
+            // A run of the same failure (a playlist answering 404 at every reload) is one row.
+            var runs: [(first: FailureRow, last: FailureRow, what: String, count: Int)] = []
+            for failure in failures {
+                let what = Self.what(failure)
+                if let last = runs.last, last.first.url == failure.url, last.first.kind == failure.kind, last.what == what {
+                    runs[runs.count - 1].last = failure
+                    runs[runs.count - 1].count += 1
+                } else {
+                    runs.append((failure, failure, what, 1))
                 }
-                return ["+" + Self.clock(failure.at), failure.kind ?? "-", short(failure.url), what]
+            }
+            out += Self.table(["AT", "KIND", "URL", "WHAT"], runs.prefix(Self.failuresShown).map { run in
+                let at = run.count == 1 ? "+" + Self.clock(run.first.at) : "+\(Self.clock(run.first.at)) … +\(Self.clock(run.last.at))"
+                return [at, run.first.kind ?? "-", short(run.first.url), run.count == 1 ? run.what : "\(run.what) ×\(run.count)"]
             })
-            if failures.count > Self.failuresShown {
-                out.append("… and \(failures.count - Self.failuresShown) more (--json lists them all)")
+            if runs.count > Self.failuresShown {
+                out.append("… and \(runs.count - Self.failuresShown) more rows (--json lists every failure)")
             }
         }
         return out.joined(separator: "\n") + "\n"
+    }
+
+    /// "HTTP 503", "timeout: upstream timed out…", "HTTP 200, truncated: …".
+    private static func what(_ failure: FailureRow) -> String {
+        var what = failure.status.map { "HTTP \($0)" } ?? ""
+        if failure.ending != "complete" {
+            let reason = failure.error.map { "\(failure.ending): \($0)" } ?? failure.ending
+            what = what.isEmpty ? reason : "\(what), \(reason)"
+        }
+        return what
     }
 
     private var stoppedText: String {
@@ -73,14 +90,17 @@ extension BundleSummary {
         return text
     }
 
-    /// `url` relative to the entry's directory when it is under it.
+    /// `url` relative to the entry's directory when it is under it, its path alone when it is on
+    /// the entry's host, whole otherwise.
     func short(_ url: String) -> String {
         guard let entry, let slash = entry.range(of: "/", options: .backwards, range: Self.pathStart(entry)..<entry.endIndex) else {
             return url
         }
         let directory = entry[..<slash.upperBound]
-        guard url.hasPrefix(directory), url.count > directory.count else { return url }
-        return String(url.dropFirst(directory.count))
+        if url.hasPrefix(directory), url.count > directory.count { return String(url.dropFirst(directory.count)) }
+        let origin = entry[..<Self.pathStart(entry)]
+        if url.hasPrefix(origin + "/") { return String(url.dropFirst(origin.count)) }
+        return url
     }
 
     /// Where the path of an absolute URL starts (after `scheme://authority`).

@@ -101,6 +101,27 @@ import Testing
         #expect(summary.stopReason == "interrupted by SIGINT" && summary.text().contains("Stopped   interrupted by SIGINT"))
     }
 
+    @Test func aRunOfTheSameFailureIsOneRowOfTheTable() throws {
+        let out = BundleTests.scratch()
+        let writer = try BundleWriter(destination: out, source: .record, entry: "http://o/live/v.m3u8")
+        for at in [20.0, 21.0, 22.0] {
+            try writer.append(Exchange(at: at, url: "http://o/live/v.m3u8", status: 404, kind: "media"))
+        }
+        try writer.append(Exchange(at: 22.5, url: "http://o/live/s9.ts", status: nil, ending: .reset, error: "Connection reset by peer", kind: "segment"))
+        try writer.append(Exchange(at: 23.0, url: "http://o/live/v.m3u8", status: 404, kind: "media"))
+        try writer.finish()
+        let summary = try BundleSummary(RecordingBundle.open(out.path))
+        #expect(summary.failures.count == 5, "JSON lists each one")
+        let rows = summary.text().split(separator: "\n").drop { !$0.hasPrefix("Failures") }.map(String.init)
+        #expect(rows == [
+            "Failures (5)",
+            "AT                   KIND     URL     WHAT",
+            "+20.00 s … +22.00 s  media    v.m3u8  HTTP 404 ×3",
+            "+22.50 s             segment  s9.ts   reset: Connection reset by peer",
+            "+23.00 s             media    v.m3u8  HTTP 404",
+        ], "\(rows)")
+    }
+
     // MARK: - Values
 
     @Test func variantChoices() throws {
