@@ -77,7 +77,7 @@ public struct BundleSummary: Sendable, Codable, Equatable {
         entry = manifest.entry
         started = manifest.started
         ended = manifest.ended
-        duration = bundle.duration
+        duration = Self.milliseconds(bundle.duration)
         stopReason = manifest.stopReason
         redacted = manifest.redacted
         exchanges = bundle.exchanges.count
@@ -85,7 +85,7 @@ public struct BundleSummary: Sendable, Codable, Equatable {
         bodyBytes = Set(bundle.exchanges.compactMap(\.body)).reduce(0) { $0 + $1.size }
         kinds = bundle.exchanges.reduce(into: [:]) { $0[$1.kind ?? "other", default: 0] += 1 }
         failures = bundle.exchanges.filter(\.isFailure).sorted { $0.at < $1.at }.map {
-            FailureRow(at: $0.at, url: $0.url, kind: $0.kind, status: $0.status, ending: $0.ending.rawValue, error: $0.error)
+            FailureRow(at: Self.milliseconds($0.at), url: $0.url, kind: $0.kind, status: $0.status, ending: $0.ending.rawValue, error: $0.error)
         }
         var reader = PlaylistReader(bundle: bundle)
         let analysis = try reader.analyse()
@@ -104,6 +104,9 @@ public struct BundleSummary: Sendable, Codable, Equatable {
         guard let data = try? encoder.encode(self) else { return "{}" }
         return String(decoding: data, as: UTF8.self)
     }
+
+    /// Seconds rounded to the millisecond (what a person reads; JSON without float noise).
+    static func milliseconds(_ seconds: Double) -> Double { (seconds * 1000).rounded() / 1000 }
 
     static func iso8601(_ date: Date) -> String {
         date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: TimeZone(secondsFromGMT: 0)!))
@@ -186,7 +189,7 @@ private struct PlaylistReader {
             var row = BundleSummary.PlaylistRow(
                 url: url, role: roles[url], loads: playlistLoads.count, versions: 0,
                 failures: playlistLoads.filter(\.isFailure).count, firstMSN: nil, lastMSN: nil, ended: false,
-                targetDuration: nil, medianReload: Self.median(of: playlistLoads.map(\.at)), segmentsListed: 0, segmentsRecorded: 0)
+                targetDuration: nil, medianReload: Self.median(of: playlistLoads.map(\.at)).map(BundleSummary.milliseconds), segmentsListed: 0, segmentsRecorded: 0)
             var previous: String?
             var listed = Set<String>()
             for exchange in playlistLoads where Self.succeeded(exchange) {

@@ -163,6 +163,7 @@ public final class StreamRecorder: Sendable {
         let supervisor = Task { await self.supervise(work, started: started) }
         await work.value
         supervisor.cancel()
+        tally.queued(0)  // what waited when it stopped was dropped
         return state.withLock { state in
             if let ending = state.ending { return ending }
             // The watchers saw the deadline before the supervisor did.

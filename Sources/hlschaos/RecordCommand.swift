@@ -15,7 +15,7 @@ struct RecordCommand: AsyncParsableCommand {
             I-frame playlist it names and reloads them while they are live (the target duration after \
             a load that changed the playlist, half of it after one that did not), and fetches the \
             segments, keys and init sections of the chosen variants and of their groups' renditions, \
-            PARALLEL at a time. Every response is kept as received — status, headers, body, timings — \
+            --parallel at a time. Every response is kept as received — status, headers, body, timings — \
             and so is every failure (error statuses, timeouts, resets). A VOD is recorded once, whole; \
             a live stream until --for is up. Ctrl-C (or SIGTERM) stops and keeps what was recorded; \
             a second Ctrl-C stops without waiting for the requests under way. A progress line goes to \
