@@ -111,6 +111,7 @@ extension BundleSummary {
 
     /// "0:42.3", "12:03.0", "1:02:03.0"; seconds under a minute as "42.31 s".
     static func clock(_ seconds: Double) -> String {
+        guard seconds.isFinite, abs(seconds) < 1e9 else { return "\(seconds) s" }  // a damaged bundle's times
         if seconds < 60 { return String(format: "%.2f s", seconds) }
         let tenths = Int((seconds * 10).rounded())
         let hours = tenths / 36_000, minutes = tenths / 600 % 60, rest = Double(tenths % 600) / 10

@@ -33,6 +33,9 @@ public final class StreamRecorder: Sendable {
         public var queueLimit = 2000
         /// A playlist that never loaded is given up after this many failed tries in a row.
         public var playlistTries = 5
+        /// On the first load of a live playlist, how many of its newest segments are fetched (a
+        /// player starts near the live edge; a long DVR window is not fetched whole).
+        public var liveBackfill = 12
 
         public init(entry: String, duration: Duration? = nil, variants: VariantChoice = .all) {
             self.entry = entry
@@ -315,7 +318,8 @@ public final class StreamRecorder: Sendable {
                         highestQueued = await queueMedia(of: playlist, above: highestQueued, live: !ended)
                     }
                     if ended { return }
-                    let duration = max(Double(playlist.targetDuration ?? 6), 0.5)
+                    // Within reason: a target duration of a year would overflow the sleep.
+                    let duration = min(max(Double(playlist.targetDuration ?? 6), 0.5), 3600)
                     targetDuration = duration
                     wait = changed ? duration : duration / 2
                 } else {
@@ -336,7 +340,10 @@ public final class StreamRecorder: Sendable {
         if let above, let last = playlist.segments.last?.msn, last < above {
             highest = nil  // the media sequence went back: the stream restarted
         }
-        let floor = highest
+        var floor = highest
+        if floor == nil, live, let last = playlist.segments.last?.msn {
+            floor = last &- max(1, settings.liveBackfill)
+        }
         var segmentURLs: [Int: String] = [:]
         var others: [String: String] = [:]
         for reference in playlist.uriReferences {
@@ -454,7 +461,8 @@ public final class StreamRecorder: Sendable {
     // MARK: - Helpers
 
     static func rangeHeader(_ range: ByteRange) -> String {
-        "bytes=\(range.offset)-\(range.offset + range.length - 1)"
+        // Wrapping arithmetic: absurd values in a playlist make an odd header, never a crash.
+        "bytes=\(range.offset)-\(range.offset &+ max(range.length, 1) &- 1)"
     }
 
     static func isHTTP(_ url: String) -> Bool {

@@ -176,7 +176,9 @@ struct RecordCommand: AsyncParsableCommand {
     }
 
     private func positiveDuration(_ text: String, option: String) throws -> Duration {
-        guard let value = ValueSyntax.duration(text) ?? Double(text).flatMap({ $0 >= 0 ? Duration.milliseconds(Int64($0 * 1000)) : nil }) else {
+        // A plain number is seconds ("600"); ValueSyntax bounds both forms (no overflow, no "inf").
+        let value = ValueSyntax.duration(text) ?? ValueSyntax.duration(text + "s")
+        guard let value else {
             throw CLIError("\(option) \(text): not a duration; write it like 90s, 10m or 1h")
         }
         guard value > .zero else { throw CLIError("\(option) \(text): give a duration above zero") }

@@ -189,6 +189,26 @@ import Upstream
         #expect(bundle.exchanges.contains { $0.kind == "init" } && bundle.exchanges.contains { $0.kind == "segment" })
     }
 
+    @Test func aLongLiveWindowIsFetchedFromNearItsEdgeAndAnAbsurdTargetDurationIsSurvived() async throws {
+        let origin = try await TestOrigin.start()
+        defer { Task { try? await origin.shutdown() } }
+        var window = "#EXTM3U\n#EXT-X-TARGETDURATION:1\n#EXT-X-MEDIA-SEQUENCE:100\n"
+        for msn in 100..<130 { window += "#EXTINF:1,\ns\(msn).ts\n" }
+        origin.route("/master.m3u8", .bytes(body: Array("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1000\na.m3u8\n#EXT-X-STREAM-INF:BANDWIDTH=2000\nb.m3u8\n".utf8)))
+        origin.route("/a.m3u8", .bytes(body: Array(window.utf8)))
+        origin.route("/b.m3u8", .bytes(body: Array("#EXTM3U\n#EXT-X-TARGETDURATION:9223372036854775807\n#EXTINF:1,\nb1.ts\n".utf8)))
+        for msn in 100..<130 { origin.route("/s\(msn).ts", .bytes(body: [UInt8(msn)])) }
+        origin.route("/b1.ts", .bytes(body: [1]))
+        var settings = StreamRecorder.Settings(entry: origin.baseURL + "/master.m3u8", duration: .seconds(2))
+        settings.grace = .seconds(1)
+        let (ending, bundle, _) = try await Self.record(settings)
+        #expect(ending == .durationReached(whole: true))
+        let fetched = Set(bundle.exchanges.filter { $0.kind == "segment" }.map { $0.url.replacingOccurrences(of: origin.baseURL + "/", with: "") })
+        #expect(fetched == Set((118..<130).map { "s\($0).ts" } + ["b1.ts"]), "the newest 12 of a's 30: \(fetched.sorted())")
+        #expect(bundle.exchanges.filter { $0.url.hasSuffix("/a.m3u8") }.count >= 3, "unchanged: reloaded every 0.5 s")
+        #expect(bundle.exchanges.filter { $0.url.hasSuffix("/b.m3u8") }.count == 1)
+    }
+
     // MARK: - Failures
 
     static let vodVariant = """
