@@ -137,7 +137,7 @@ extension BundleSummary {
     }
 }
 
-extension FileManager {
+fileprivate extension FileManager {
     func isDirectory(_ path: String) -> Bool {
         var directory: ObjCBool = false
         return fileExists(atPath: path, isDirectory: &directory) && directory.boolValue

@@ -125,7 +125,7 @@ struct RecordCommand: AsyncParsableCommand {
         let elapsed = ContinuousClock.now - started
         switch ending {
         case .complete: tell("done: \(ending)")
-        case .durationReached: tell("done: \(ending) (--for \(duration ?? ""))")
+        case .durationReached(let whole): tell("\(whole ? "done" : "stopped"): \(ending) (--for \(duration ?? ""))")
         case .stopped, .sizeCap: tell("stopped: \(ending); the bundle holds everything recorded until then")
         case .writeFailed: break
         }
