@@ -20,6 +20,7 @@ import TestSupport
         let origin = try await Self.vodOrigin()
         defer { Task { try? await origin.shutdown() } }
         let out = Self.scratch("record")
+        defer { try? FileManager.default.removeItem(atPath: out) }
         let record = try await CLI.run(["record", origin.baseURL + "/vod/master.m3u8", "--out", out, "--variants", "0,2"])
         #expect(record.status == 0, "\(record.stderr)")
         #expect(record.stdout.isEmpty, "record writes its messages on stderr")
@@ -57,6 +58,7 @@ import TestSupport
         origin.route("/s40.ts", .bytes(body: [UInt8](repeating: 0x47, count: 188 * 10)))
         origin.route("/s41.ts", .bytes(status: 503, body: Array("try later".utf8)))
         let out = Self.scratch("live") + ".tar"
+        defer { try? FileManager.default.removeItem(atPath: out) }
         let record = CLI.Running(["record", origin.baseURL + "/live.m3u8", "--out", out, "--archive", "--progress-every", "1s"])
         try record.start()
         #expect(await record.waitForOutput(containing: "a media playlist: recording it"))
@@ -85,6 +87,7 @@ import TestSupport
         origin.route("/page", .bytes(headers: [("Content-Type", "text/html")], body: Array("<!doctype html>".utf8)))
         let master = origin.baseURL + "/vod/master.m3u8"
         let existing = Self.scratch("existing")
+        defer { try? FileManager.default.removeItem(atPath: existing) }
         try FileManager.default.createDirectory(atPath: existing + "/bodies", withIntermediateDirectories: true)
         let refusing = try RefusingPort()
         let cases: [([String], String)] = [

@@ -21,7 +21,13 @@ import Upstream
         async let ending = recorder.run()
         await during(recorder)
         let result: StreamRecorder.Ending
-        do { result = try await ending } catch { await client.shutdown(); throw error }
+        do {
+            result = try await ending
+        } catch {
+            await client.shutdown()
+            try? FileManager.default.removeItem(at: out)
+            throw error
+        }
         await client.shutdown()
         try writer.finish(stopReason: result.manifestReason)
         return (result, try RecordingBundle.open(out.path), recorder)
@@ -48,6 +54,7 @@ import Upstream
         let base = server.baseURL
         let entry = "\(base)/vod/\(flavour)/master.m3u8"
         let (ending, bundle, recorder) = try await Self.record(.init(entry: entry))
+        defer { try? FileManager.default.removeItem(atPath: bundle.location) }
         #expect(ending == .complete)
         #expect(bundle.manifest.stopReason == nil && bundle.manifest.ended != nil)
         #expect(bundle.exchanges.allSatisfy { !$0.isFailure }, "\(bundle.exchanges.filter(\.isFailure))")
@@ -118,6 +125,7 @@ import Upstream
         defer { Task { try? await server.shutdown() } }
         let entry = "\(server.baseURL)/vod/ts/master.m3u8"
         let (ending, bundle, _) = try await Self.record(.init(entry: entry, variants: try VariantChoice.parse("top")))
+        defer { try? FileManager.default.removeItem(atPath: bundle.location) }
         #expect(ending == .complete)
         let segments = bundle.exchanges.filter { $0.kind == "segment" }.map(\.url)
         #expect(segments.contains { $0.contains("/v2/") } && !segments.contains { $0.contains("/v0/") || $0.contains("/v1/") })
@@ -139,6 +147,7 @@ import Upstream
         settings.grace = .seconds(3)
         let clock = ContinuousClock.now
         let (ending, bundle, _) = try await Self.record(settings)
+        defer { try? FileManager.default.removeItem(atPath: bundle.location) }
         let took = ContinuousClock.now - clock
         #expect(ending == .durationReached(whole: true))
         #expect(bundle.manifest.stopReason == nil)
@@ -183,6 +192,7 @@ import Upstream
             try? await Task.sleep(for: .seconds(3))
             recorder.stop("interrupted by the test")
         }
+        defer { try? FileManager.default.removeItem(atPath: bundle.location) }
         #expect(ending == .stopped("interrupted by the test"))
         #expect(ContinuousClock.now - clock < .seconds(10))
         #expect(bundle.manifest.stopReason == "interrupted by the test")
@@ -202,6 +212,7 @@ import Upstream
         var settings = StreamRecorder.Settings(entry: origin.baseURL + "/master.m3u8", duration: .seconds(2))
         settings.grace = .seconds(1)
         let (ending, bundle, _) = try await Self.record(settings)
+        defer { try? FileManager.default.removeItem(atPath: bundle.location) }
         #expect(ending == .durationReached(whole: true))
         let fetched = Set(bundle.exchanges.filter { $0.kind == "segment" }.map { $0.url.replacingOccurrences(of: origin.baseURL + "/", with: "") })
         #expect(fetched == Set((118..<130).map { "s\($0).ts" } + ["b1.ts"]), "the newest 12 of a's 30: \(fetched.sorted())")
@@ -245,6 +256,7 @@ import Upstream
         settings.playlistTries = 2
         let clock = ContinuousClock.now
         let (ending, bundle, recorder) = try await Self.record(settings)
+        defer { try? FileManager.default.removeItem(atPath: bundle.location) }
         #expect(ending == .complete, "every playlist ended or was given up")
         #expect(ContinuousClock.now - clock < .seconds(15))
 
@@ -307,6 +319,7 @@ import Upstream
         let server = try await DemoOriginServer.start(origin: DemoOrigin())
         defer { Task { try? await server.shutdown() } }
         let (ending, bundle, _) = try await Self.record(.init(entry: "\(server.baseURL)/vod/ts/master.m3u8"), sizeCap: 400_000)
+        defer { try? FileManager.default.removeItem(atPath: bundle.location) }
         guard case .sizeCap(let reason) = ending else { Issue.record("\(ending)"); return }
         #expect(reason.contains("size cap of 390.6 KB reached") && reason.contains("--max-size"))
         #expect(bundle.manifest.stopReason == reason && bundle.manifest.ended != nil)
@@ -328,6 +341,7 @@ import Upstream
         origin.route("/v/k.key", .bytes(body: [UInt8](repeating: 7, count: 16)))
         origin.route("/v/s0.ts", .bytes(headers: cookie, body: [UInt8](repeating: 0x47, count: 188)))
         let (ending, bundle, _) = try await Self.record(.init(entry: origin.baseURL + "/master.m3u8?token=s3cr3t"), redact: true)
+        defer { try? FileManager.default.removeItem(atPath: bundle.location) }
         #expect(ending == .complete)
         #expect(bundle.manifest.redacted)
         #expect(Set(bundle.exchanges.map(\.url)) == Set(["/master.m3u8", "/v/index.m3u8", "/v/k.key", "/v/s0.ts"].map { origin.baseURL + $0 }))
