@@ -93,7 +93,7 @@ let package = Package(
         .testTarget(name: "HLSTests", dependencies: ["HLS"], resources: [.copy("Corpus")]),
         .testTarget(name: "ChaosTests", dependencies: ["Chaos", "HLS"]),
         .testTarget(name: "RecordsTests", dependencies: ["Records"]),
-        .testTarget(name: "RecordingTests", dependencies: ["Recording", "Records", "HLS", "TestSupport"] + nio),
+        .testTarget(name: "RecordingTests", dependencies: ["Recording", "Records", "HLS", "Upstream", "DemoOrigin", "TestSupport"] + nio),
         .testTarget(name: "PlayersTests", dependencies: ["Players", "TestSupport", "DemoOrigin"]),
         .testTarget(name: "RunsTests", dependencies: ["Runs", "Verdicts", "Players", "Records", "Chaos"]),
         .testTarget(name: "VerdictsTests", dependencies: ["Verdicts", "Chaos", "Records", "Players"]),

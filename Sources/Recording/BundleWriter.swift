@@ -24,7 +24,8 @@ public final class BundleWriter: @unchecked Sendable {
     private let lock = NSLock()
     private var manifest: BundleManifest
     private let lines: FileHandle
-    private var stored: Set<String> = []
+    // Which bodies are stored is asked of the file system (`isStored`), not kept in a set: a set of
+    // hashes would grow with the recording's length.
     private var bytesWritten = 0
     private var finished = false
 
@@ -77,13 +78,12 @@ public final class BundleWriter: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         try checkOpen()
-        if stored.contains(hash) { return reference }
+        if isStored(hash) { return reference }
         try reserve(content.count)
         let path = bodyPath(hash)
         guard FileManager.default.createFile(atPath: path, contents: Data(content)) else {
             throw BundleError(path, "cannot be written (disk full or not writable?)")
         }
-        stored.insert(hash)
         manifest.bodyCount += 1
         manifest.bodyBytes += content.count
         return reference
@@ -132,7 +132,9 @@ public final class BundleWriter: @unchecked Sendable {
         try? lines.close()
         try writeManifest()
         if archive {
-            let names = [Self.manifestFile, Self.exchangesFile] + stored.sorted().map { Self.bodiesDirectory + "/" + $0 }
+            let bodies = (try? FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent(Self.bodiesDirectory).path)) ?? []
+            let names = [Self.manifestFile, Self.exchangesFile]
+                + bodies.filter { !$0.hasPrefix(Self.partialPrefix) }.sorted().map { Self.bodiesDirectory + "/" + $0 }
             try TarArchive.write(directory: directory, files: names, to: destination)
             try? FileManager.default.removeItem(at: directory)
         }
@@ -147,8 +149,14 @@ public final class BundleWriter: @unchecked Sendable {
         directory.appendingPathComponent(Self.bodiesDirectory).appendingPathComponent(hash).path
     }
 
+    fileprivate static let partialPrefix = "partial-"
+
     fileprivate var temporaryBodyPath: String {
-        directory.appendingPathComponent(Self.bodiesDirectory).appendingPathComponent("partial-\(UUID().uuidString)").path
+        directory.appendingPathComponent(Self.bodiesDirectory).appendingPathComponent(Self.partialPrefix + UUID().uuidString).path
+    }
+
+    private func isStored(_ hash: String) -> Bool {
+        access(bodyPath(hash), F_OK) == 0
     }
 
     private func checkOpen() throws(BundleError) {
@@ -160,7 +168,7 @@ public final class BundleWriter: @unchecked Sendable {
 
     private func reserve(_ count: Int) throws(BundleError) {
         if let cap = sizeCap, bytesWritten + count > cap {
-            let reason = "size cap of \(RecordLine.bytes(cap)) reached; the recording stopped there (raise it with --max-size)"
+            let reason = "size cap of \(ByteSize.text(cap)) reached; the recording stopped there (raise it with --max-size)"
             manifest.stopReason = reason
             try? writeManifest()
             throw BundleError(destination.path, reason, isSizeCap: true)
@@ -183,15 +191,16 @@ public final class BundleWriter: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         do { try checkOpen() } catch { try? FileManager.default.removeItem(atPath: path); throw error }
-        if stored.contains(hash) {
+        if isStored(hash) {
             try? FileManager.default.removeItem(atPath: path)
             return reference
         }
         do { try reserve(size) } catch { try? FileManager.default.removeItem(atPath: path); throw error }
         guard rename(path, bodyPath(hash)) == 0 else {
-            throw BundleError(bodyPath(hash), "cannot be written: \(String(cString: strerror(errno)))")
+            let problem = String(cString: strerror(errno))
+            try? FileManager.default.removeItem(atPath: path)
+            throw BundleError(bodyPath(hash), "cannot be written: \(problem)")
         }
-        stored.insert(hash)
         manifest.bodyCount += 1
         manifest.bodyBytes += size
         return reference
