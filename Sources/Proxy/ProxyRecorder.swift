@@ -80,7 +80,7 @@ public final class ProxyRecorder: Sendable {
         }
         guard let active else { return nil }
         let manifest = try active.writer.finish()
-        logger.info("recording of \(active.status.session.map { "session \($0)" } ?? "every session") stopped: \(manifest.exchangeCount) exchanges, \(RecordLine.bytes(manifest.bodyBytes)) of bodies in \(active.status.path)")
+        logger.info("recording of \(active.status.session.map { "session \($0)" } ?? "every session") stopped: \(manifest.exchangeCount) exchanges, \(ByteSize.text(manifest.bodyBytes)) of bodies in \(active.status.path)")
         return manifest
     }
 

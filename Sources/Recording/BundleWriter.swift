@@ -168,7 +168,7 @@ public final class BundleWriter: @unchecked Sendable {
 
     private func reserve(_ count: Int) throws(BundleError) {
         if let cap = sizeCap, bytesWritten + count > cap {
-            let reason = "size cap of \(ByteSize.text(cap)) reached; the recording stopped there (raise it with --max-size)"
+            let reason = "size cap of \(ByteSize.text(cap)) reached; the recording stopped there (raise the cap with --max-size for `record`, --record-max-size or \"recordMaxBytes\" for the proxy)"
             manifest.stopReason = reason
             try? writeManifest()
             throw BundleError(destination.path, reason, isSizeCap: true)

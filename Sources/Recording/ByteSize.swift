@@ -1,4 +1,5 @@
 import Foundation
+import Records
 
 /// Sizes as `--max-size` takes them and as recordings print them. K, M, G and T are powers of
 /// 1024, like every size hlschaos prints ("1.5 MB" is 1.5 × 1024 × 1024 bytes); "KiB", "MiB",
@@ -29,14 +30,6 @@ public enum ByteSize {
         return nil
     }
 
-    /// "512 B", "1.5 KB", "12.3 MB", "2.0 GB".
-    public static func text(_ count: Int) -> String {
-        let value = Double(count)
-        switch count {
-        case ..<1024: return "\(count) B"
-        case ..<(1024 * 1024): return String(format: "%.1f KB", value / 1024)
-        case ..<(1024 * 1024 * 1024): return String(format: "%.1f MB", value / 1_048_576)
-        default: return String(format: "%.1f GB", value / 1_073_741_824)
-        }
-    }
+    /// "512 B", "1.5 KB", "12.3 MB", "2.0 GB": as records print sizes.
+    public static func text(_ count: Int) -> String { RecordLine.bytes(count) }
 }

@@ -42,7 +42,8 @@ public enum RecordLine {
         switch count {
         case ..<1024: "\(count) B"
         case ..<(1024 * 1024): String(format: "%.1f KB", Double(count) / 1024)
-        default: String(format: "%.1f MB", Double(count) / 1_048_576)
+        case ..<(1024 * 1024 * 1024): String(format: "%.1f MB", Double(count) / 1_048_576)
+        default: String(format: "%.1f GB", Double(count) / 1_073_741_824)
         }
     }
 

@@ -120,7 +120,7 @@ struct ProxyOptions: ParsableArguments {
         if let record { configuration.recordPath = record }
         if recordRedact { configuration.recordRedact = true }
         if let recordMaxSize {
-            guard let bytes = ByteSizeText.parse(recordMaxSize) else {
+            guard let bytes = ByteSize.parse(recordMaxSize) else {
                 throw CLIError("--record-max-size \"\(recordMaxSize)\" is not a size: write it like 500MB or 2GB")
             }
             configuration.recordMaxBytes = bytes
