@@ -5,6 +5,6 @@ struct HLSChaos: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "hlschaos",
         abstract: "HLS fault-injection reverse proxy.",
-        subcommands: [DemoCommand.self, ServeCommand.self, RunCommand.self, MatrixCommand.self, InspectCommand.self, ValidateCommand.self]
+        subcommands: [DemoCommand.self, ServeCommand.self, ReplayCommand.self, RunCommand.self, MatrixCommand.self, InspectCommand.self, ValidateCommand.self]
     )
 }
