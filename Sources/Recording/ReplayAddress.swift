@@ -65,6 +65,10 @@ struct ReplayAddress: Hashable, Sendable {
 /// Where each recorded host lives on the replay origin: the entry's host at `/…`, every other
 /// recorded host at `/_host/<authority>/…`. A path under `/_host/` whose host was not recorded
 /// (or any other path) is read as a path of the entry's host.
+///
+/// When the entry's host has paths a proxy in front would read as its own (`/s/<session>/…`,
+/// `/@<origin>/…`, `/~<tag>/…`: a recording made through another hlschaos), it is served at
+/// `/_host/<authority>/…` too, so that device URLs reach the replay origin unchanged.
 struct ReplayHosts: Sendable {
     static let prefix = "/_host/"
 
@@ -72,10 +76,18 @@ struct ReplayHosts: Sendable {
     let entry: String
     /// Every recorded authority, with the scheme it was first seen with.
     let schemes: [String: String]
+    /// The entry's host is served at `/…` (else at `/_host/<entry>/…` as well).
+    let entryAtRoot: Bool
 
-    init(entry: String, schemes: [String: String]) {
+    init(entry: String, schemes: [String: String], entryPaths: some Sequence<String> = []) {
         self.entry = entry
         self.schemes = schemes
+        entryAtRoot = !entryPaths.contains { Self.isProxyGrammar($0) }
+    }
+
+    /// A path the proxy parses as a session, a named origin or a URI it rewrote.
+    static func isProxyGrammar(_ path: String) -> Bool {
+        path.hasPrefix("/s/") || path.hasPrefix("/@") || path.hasPrefix("/~")
     }
 
     func isRecorded(_ authority: String) -> Bool { schemes[authority] != nil }
@@ -83,7 +95,7 @@ struct ReplayHosts: Sendable {
     /// The root-relative path (and query) that serves `address` on the replay origin.
     func servedPath(of address: ReplayAddress) -> String {
         let tail = ReplayAddress.encodedPath(address.path) + (address.query.map { "?" + $0 } ?? "")
-        return address.authority == entry ? tail : Self.prefix + address.authority + tail
+        return address.authority == entry && entryAtRoot ? tail : Self.prefix + address.authority + tail
     }
 
     /// The recorded address a request target (`/path?query` as received) stands for.

@@ -55,7 +55,8 @@ struct ReplayCatalog: Sendable {
             ?? Self.firstPlaylist(order: order, addresses: addresses, exchanges: exchanges, playlists: playlists)
         if schemes[entry.authority] == nil { schemes[entry.authority] = entry.scheme }
         self.entry = entry
-        self.hosts = ReplayHosts(entry: entry.authority, schemes: schemes)
+        let entryPaths = byPath.keys.filter { $0.authority == entry.authority }.map(\.path) + [entry.path]
+        self.hosts = ReplayHosts(entry: entry.authority, schemes: schemes, entryPaths: entryPaths)
         self.exact = exact
         self.byPath = byPath
         self.playlistPaths = playlists

@@ -64,6 +64,9 @@ public final class ReplayOrigin: Sendable {
     public var duration: Double { bundle.duration }
     /// The recorded hosts other than the entry's, served at `/_host/<host>/…`.
     public var otherHosts: [String] { catalog.hosts.schemes.keys.filter { $0 != catalog.hosts.entry }.sorted() }
+    /// The entry's host is served at `/…` (false: its paths look like a proxy's own, so it is
+    /// served at `/_host/<host>/…`).
+    public var entryAtRoot: Bool { catalog.hosts.entryAtRoot }
 
     /// Where the schedule is now (nil before the first request).
     public func position(at instant: ContinuousClock.Instant = .now) -> (seconds: Double, loop: Int)? {

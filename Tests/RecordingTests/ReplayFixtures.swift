@@ -87,9 +87,10 @@ enum ReplayFixtures {
 
     /// A VOD recording: a master on cdn.test whose variant is an absolute URL on media.test, and
     /// segments that failed or were slow in every recorded way.
-    static func vod() throws -> URL {
-        let out = scratch("vod")
-        let writer = try BundleWriter(destination: out, source: .proxy, entry: "http://cdn.test/vod/master.m3u8", started: started)
+    static func vod(archive: Bool = false) throws -> URL {
+        let out = scratch("vod").appendingPathExtension(archive ? "tar" : "d")
+        let writer = try BundleWriter(
+            destination: out, source: .proxy, entry: "http://cdn.test/vod/master.m3u8", archive: archive, started: started)
         let master = "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=800000,RESOLUTION=640x360\nhttp://media.test/vod/v0/index.m3u8\n"
         func add(_ at: Double, _ url: String, _ status: Int?, _ headers: [Exchange.Header] = [], _ body: [UInt8]? = nil,
                  ending: Exchange.Ending = .complete, firstByte: Double? = 0.002, total: Double = 0.004, kind: String = "segment") throws {

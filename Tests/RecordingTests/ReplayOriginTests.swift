@@ -9,8 +9,9 @@ import TestSupport
 @Suite(.serialized) struct ReplayOriginTests {
     // MARK: - VOD: bytes, hosts, order, failures
 
-    @Test func aVODIsServedAsRecordedWithOtherHostsPointedHere() async throws {
-        let bundle = try ReplayFixtures.vod()
+    @Test(arguments: [false, true])
+    func aVODIsServedAsRecordedWithOtherHostsPointedHere(archive: Bool) async throws {
+        let bundle = try ReplayFixtures.vod(archive: archive)
         let server = try await ReplayFixtures.start(bundle)
         defer { Task { await server.shutdown() } }
         #expect(!server.origin.isLive)
@@ -57,6 +58,20 @@ import TestSupport
         #expect(second.status == 200 && second.body == ReplayFixtures.segmentBytes(1))
         let third = try await server.get(target)
         #expect(third.status == 200 && third.body == ReplayFixtures.segmentBytes(1))
+
+        // Keep-alive and pipelining: three requests in one write on one connection, answered in order.
+        let port = server.port
+        let pipelined = try await RawHTTP.run {
+            let connection = try RawHTTPConnection(port: port, readTimeout: 10)
+            defer { connection.close() }
+            return try connection.pipeline(["/vod/master.m3u8", "/_host/media.test/vod/v0/seg-0.ts", "/vod/master.m3u8?again"])
+        }
+        #expect(pipelined.map(\.status) == [200, 200, 200])
+        #expect(pipelined[1].body == ReplayFixtures.segmentBytes(0))
+        #expect(pipelined[2].text.hasPrefix("#EXTM3U"))
+        // HEAD: the head of the GET answer, no body.
+        let head = try await RawHTTP.get(port: port, "/_host/media.test/vod/v0/seg-0.ts", method: "HEAD")
+        #expect(head.status == 200 && head.header("content-length") == "3000" && head.body.isEmpty)
     }
 
     @Test func aSlowAnswerIsPacedAsRecordedAndFasterWithSpeed() async throws {

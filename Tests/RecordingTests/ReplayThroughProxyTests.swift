@@ -75,6 +75,28 @@ import Upstream
         await stack.stop()
     }
 
+    /// Recorded through another hlschaos: the entry's paths look like the proxy's own (/s/…, /~…),
+    /// so the entry's host is served under /_host/ too and the device URL still reaches it.
+    @Test func aRecordingMadeThroughAProxyReplaysBehindAnother() async throws {
+        let recordedHost = "http://127.0.0.1:8080"
+        let segmentPath = "/s/tv1/~seg.n0/http/origin.test/seg0.ts"
+        let playlist = "#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2,\n\(segmentPath)\n#EXT-X-ENDLIST\n"
+        let bundle = try ReplayFixtures.bundle(entry: recordedHost + "/s/tv1/live.m3u8") { writer in
+            try writer.append(Exchange(at: 0, url: recordedHost + "/s/tv1/live.m3u8", status: 200,
+                                       body: try writer.storeBody(Array(playlist.utf8)), kind: "media"))
+            try writer.append(Exchange(at: 0.1, url: recordedHost + segmentPath, status: 200,
+                                       body: try writer.storeBody(ReplayFixtures.segmentBytes(0)), kind: "segment"))
+        }
+        let stack = try await Stack.start(bundle)
+        #expect(!stack.replay.origin.entryAtRoot)
+        #expect(stack.replay.origin.entryPath == "/_host/127.0.0.1:8080/s/tv1/live.m3u8")
+        let media = try await stack.get(stack.replay.origin.entryPath)
+        #expect(media.status == 200, "\(media.text)")
+        let segment = try await stack.get(try Self.firstURI(media.text))
+        #expect(segment.status == 200 && segment.body == ReplayFixtures.segmentBytes(0), "\(segment.text)")
+        await stack.stop()
+    }
+
     @Test func rulesApplyOnTopOfTheReplay() async throws {
         let rule = #"{"name": "media-500", "rules": [{"id": "m", "match": {"kind": "media"}, "action": {"status": 500}}]}"#
         let stack = try await Stack.start(try ReplayFixtures.vod(), rules: [rule])
