@@ -201,26 +201,48 @@ struct ReplayCatalog: Sendable {
 
     // MARK: - Messages
 
-    /// Up to `limit` recorded URLs closest to `address`: same host first, then the longest shared
-    /// path prefix, then the closest length.
+    /// Up to `limit` recorded URLs closest to `address`: same host first, then the most directories
+    /// in common, then (when both names carry a number, like seg-1042.ts) the closest number, then
+    /// the longest shared prefix and the closest length.
     func nearest(to address: ReplayAddress, limit: Int = 5) -> [ReplayAddress] {
         let wanted = Array(address.path.utf8)
-        var scored: [(score: (Int, Int, Int), address: ReplayAddress)] = []
+        let wantedDirectories = address.path.split(separator: "/", omittingEmptySubsequences: false).dropLast()
+        let wantedNumber = Self.number(inName: address.path)
+        var scored: [(score: [Int], address: ReplayAddress)] = []
         for key in exact.keys {
             let path = Array(key.path.utf8)
             var common = 0
             while common < min(path.count, wanted.count), path[common] == wanted[common] { common += 1 }
-            let sameHost = key.authority == address.authority ? 1 : 0
+            let directories = key.path.split(separator: "/", omittingEmptySubsequences: false).dropLast()
+            let sharedDirectories = zip(directories, wantedDirectories).prefix { $0 == $1 }.count
+            var closeness = Int.min / 2
+            if let wantedNumber, let number = Self.number(inName: key.path) {
+                let (difference, overflow) = number.subtractingReportingOverflow(wantedNumber)
+                closeness = overflow ? Int.min / 2 + 1 : -abs(difference)
+            }
             let candidate = ReplayAddress(scheme: hosts.schemes[key.authority] ?? "http", authority: key.authority,
                                           pathAndQuery: Substring(ReplayAddress.encodedPath(key.path) + (key.query.map { "?" + $0 } ?? "")))
-            scored.append(((sameHost, common, -abs(path.count - wanted.count)), candidate))
+            let sameHost = key.authority == address.authority ? 1 : 0
+            scored.append(([sameHost, sharedDirectories, closeness, common, -abs(path.count - wanted.count)], candidate))
         }
         scored.sort { a, b in
-            if a.score != b.score { return a.score > b.score }
+            if a.score != b.score { return a.score.lexicographicallyPrecedes(b.score, by: >) }
             return a.address.url < b.address.url
         }
         return scored.prefix(limit).map(\.address)
     }
+
+    /// The last run of digits in the file name of a path ("seg-1042.ts" → 1042).
+    static func number(inName path: String) -> Int? {
+        let name = path.split(separator: "/").last ?? ""
+        guard let end = name.lastIndex(where: \.isASCIIDigit) else { return nil }
+        let start = name[...end].lastIndex { !$0.isASCIIDigit }.map { name.index(after: $0) } ?? name.startIndex
+        return Int(name[start...end].prefix(18))
+    }
+}
+
+private extension Character {
+    var isASCIIDigit: Bool { isASCII && isNumber }
 }
 
 /// One `Range: bytes=…` request header (a single range).

@@ -101,6 +101,9 @@ struct ReplayCommand: AsyncParsableCommand {
             "  Entry \(origin.entryURL)",
         ]
         for host in hosts { lines.append("    http://\(host):\(proxyPort)\(origin.entryPath)") }
+        if !origin.entryAtRoot {
+            lines.append("  (recorded through an hlschaos proxy: its paths would read as this proxy's own, so its host is under /_host/)")
+        }
         let others = origin.otherHosts
         if !others.isEmpty {
             lines.append("  Other recorded hosts, served at /_host/<host>/…: \(others.joined(separator: ", "))")

@@ -115,6 +115,20 @@ import TestSupport
         #expect(try await server.get("/vod/master.m3u8").status == 200)
     }
 
+    @Test func shutdownEndsIdleAndHeldConnectionsAtOnce() async throws {
+        let server = try await ReplayFixtures.start(try ReplayFixtures.vod())
+        let port = server.port
+        let idle = try RawHTTPConnection(port: port, readTimeout: 10)
+        _ = try await RawHTTP.run { try idle.request("GET", "/vod/master.m3u8") }  // kept alive, then idle
+        let held = Task { try await RawHTTP.get(port: port, "/_host/media.test/vod/v0/hang.ts", readTimeout: 10) }
+        try await Task.sleep(for: .milliseconds(200))
+        let start = Date()
+        await server.shutdown()
+        #expect(Date().timeIntervalSince(start) < 0.8, "shutdown waited \(Date().timeIntervalSince(start)) s")
+        _ = try? await held.value
+        idle.close()
+    }
+
     @Test func aRequestTheBundleCannotAnswerGets404SayingWhatIsMissing() async throws {
         let server = try await ReplayFixtures.start(try ReplayFixtures.vod())
         defer { Task { await server.shutdown() } }
@@ -129,6 +143,14 @@ import TestSupport
 
         let ranged = try await server.get("/vod/nothing.m3u8")
         #expect(ranged.status == 404 && ranged.text.contains("http://cdn.test/vod/nothing.m3u8"))
+
+        // A segment past the end of a live recording: the nearest are the last ones recorded.
+        let live = try await ReplayFixtures.start(try ReplayFixtures.live(versions: 3))
+        let late = try await live.get("/_host/media.test/seg/seg-999.ts")
+        await live.shutdown()
+        let listed = late.text.split(separator: "\n").filter { $0.hasPrefix("  http") }.map { $0.split(separator: " ")[0] }
+        #expect(listed == ["http://media.test/seg/seg-104.ts", "http://media.test/seg/seg-103.ts", "http://media.test/seg/seg-102.ts",
+                           "http://media.test/seg/seg-101.ts", "http://media.test/seg/seg-100.ts"], "\(late.text)")
     }
 
     @Test func aVODPlaylistGivesItsFinalVersionWithItsRecordedFailuresInOrder() async throws {
