@@ -22,9 +22,9 @@ public struct ReplayOptions: Sendable, Equatable {
 
     /// `--from`: "12m", "90s", "1h5m30s", "1.5s", "12:30" (minutes:seconds), "1:02:03", or plain
     /// seconds ("45"). Throws a message saying what is accepted.
-    public static func parseOffset(_ text: String) throws(ReplayOptionError) -> Double {
+    public static func parseOffset(_ text: String) throws(ReplayError) -> Double {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
-        let problem = ReplayOptionError(
+        let problem = ReplayError(
             "--from \"\(text)\" is not a position in the recording: give seconds or a duration such as 45, 90s, 12m, 1h5m30s or 12:30")
         guard !trimmed.isEmpty else { throw problem }
         if trimmed.contains(":") {
@@ -58,14 +58,14 @@ public struct ReplayOptions: Sendable, Equatable {
     }
 
     /// `--speed`: "2", "0.5", "2x". Throws when it is not a number within the accepted range.
-    public static func parseSpeed(_ text: String) throws(ReplayOptionError) -> Double {
+    public static func parseSpeed(_ text: String) throws(ReplayError) -> Double {
         var trimmed = Substring(text.trimmingCharacters(in: .whitespaces))
         if trimmed.hasSuffix("x") || trimmed.hasSuffix("×") { trimmed = trimmed.dropLast() }
         guard let value = decimal(trimmed, allowFraction: true), value > 0 else {
-            throw ReplayOptionError("--speed \"\(text)\" is not a positive number: give for example 2 (twice as fast) or 0.5 (half speed)")
+            throw ReplayError("--speed \"\(text)\" is not a positive number: give for example 2 (twice as fast) or 0.5 (half speed)")
         }
         guard value >= minimumSpeed, value <= maximumSpeed else {
-            throw ReplayOptionError("--speed \(text) is outside \(format(minimumSpeed))…\(format(maximumSpeed)): recorded delays would not be kept")
+            throw ReplayError("--speed \(text) is outside \(format(minimumSpeed))…\(format(maximumSpeed)): recorded delays would not be kept")
         }
         return value
     }
@@ -96,8 +96,9 @@ public struct ReplayOptions: Sendable, Equatable {
     }
 }
 
-/// A `--from` or `--speed` value that cannot be used, in words.
-public struct ReplayOptionError: Error, Sendable, Equatable, CustomStringConvertible {
+/// Why a bundle cannot be replayed as asked (a `--from` or `--speed` that cannot be used, a
+/// bundle with nothing to serve), in words.
+public struct ReplayError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String
     public init(_ description: String) { self.description = description }
 }

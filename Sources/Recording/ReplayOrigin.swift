@@ -37,16 +37,16 @@ public final class ReplayOrigin: Sendable {
     /// was not recorded.
     public static let sourceHeader = "x-hlschaos-replay"
 
-    public init(bundle: RecordingBundle, options: ReplayOptions = ReplayOptions()) throws(ReplayOptionError) {
+    public init(bundle: RecordingBundle, options: ReplayOptions = ReplayOptions()) throws(ReplayError) {
         let catalog: ReplayCatalog
-        do { catalog = try ReplayCatalog(bundle: bundle) } catch { throw ReplayOptionError(error.description) }
+        do { catalog = try ReplayCatalog(bundle: bundle) } catch { throw ReplayError(error.description) }
         let end = bundle.duration
         guard options.from >= 0, options.from < max(end, 0.001) else {
-            throw ReplayOptionError(
+            throw ReplayError(
                 "--from \(ReplayOptions.describe(seconds: options.from)) is past the end of the recording, which lasts \(ReplayOptions.describe(seconds: end))")
         }
         guard options.speed >= ReplayOptions.minimumSpeed, options.speed <= ReplayOptions.maximumSpeed else {
-            throw ReplayOptionError("--speed \(options.speed) is outside \(ReplayOptions.minimumSpeed)…\(ReplayOptions.maximumSpeed)")
+            throw ReplayError("--speed \(options.speed) is outside \(ReplayOptions.minimumSpeed)…\(ReplayOptions.maximumSpeed)")
         }
         self.bundle = bundle
         self.options = options
@@ -158,6 +158,13 @@ public final class ReplayOrigin: Sendable {
             return ReplayAnswer.text(500, "hlschaos replay: \(error.description)\n", exchange: index)
         }
         var status = exchange.status
+        if exchange.body == nil, exchange.ending == .complete, let code = status, (200..<300).contains(code), code != 204,
+           let length = exchange.header("content-length").flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }), length > 0 {
+            // A HAR without content, say: an empty 200 would pass for the real thing.
+            return ReplayAnswer.text(
+                404, "hlschaos replay: \(exchange.url) was recorded (HTTP \(code), \(length) bytes) without its body; "
+                    + "nothing to serve (exchanges.jsonl line \(index + 1))\n", exchange: index)
+        }
         var headers = Self.servedHeaders(exchange.headers, body: body)
         // Playlists: URIs on recorded hosts lead back here; a looping live playlist moves on.
         if exchange.isGoodVersion, isPlaylist || Redactor.looksLikePlaylist(body) {

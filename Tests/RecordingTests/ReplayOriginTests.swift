@@ -141,6 +141,13 @@ import TestSupport
         #expect(text.contains("served at /_host/media.test/vod/v0/"), "\(text)")
         #expect(text.contains("The entry is http://cdn.test/vod/master.m3u8, served at /vod/master.m3u8"), "\(text)")
 
+        let bodiless = try await ReplayFixtures.start(try ReplayFixtures.bundle { writer in
+            try writer.append(Exchange(at: 0, url: "http://cdn.test/a.ts", status: 200, headers: [.init("Content-Length", "1234")]))
+        })
+        let noBody = try await bodiless.get("/a.ts")
+        await bodiless.shutdown()
+        #expect(noBody.status == 404 && noBody.text.contains("was recorded (HTTP 200, 1234 bytes) without its body"), "\(noBody.text)")
+
         let ranged = try await server.get("/vod/nothing.m3u8")
         #expect(ranged.status == 404 && ranged.text.contains("http://cdn.test/vod/nothing.m3u8"))
 
@@ -308,17 +315,21 @@ import TestSupport
         #expect(try ReplayOptions.parseOffset("1:02:03") == 3723)
         #expect(try ReplayOptions.parseOffset("45") == 45)
         for bad in ["", "12x", "m", "1:75", "5s3m", "-3s", "1.2.3"] {
-            #expect(throws: ReplayOptionError.self, "\(bad)") { try ReplayOptions.parseOffset(bad) }
+            #expect(throws: ReplayError.self, "\(bad)") { try ReplayOptions.parseOffset(bad) }
         }
         #expect(try ReplayOptions.parseSpeed("2") == 2)
         #expect(try ReplayOptions.parseSpeed("0.5x") == 0.5)
-        #expect(throws: ReplayOptionError.self) { try ReplayOptions.parseSpeed("0") }
-        #expect(throws: ReplayOptionError.self) { try ReplayOptions.parseSpeed("fast") }
-        #expect(throws: ReplayOptionError.self) { try ReplayOptions.parseSpeed("1000") }
+        #expect(throws: ReplayError.self) { try ReplayOptions.parseSpeed("0") }
+        #expect(throws: ReplayError.self) { try ReplayOptions.parseSpeed("fast") }
+        #expect(throws: ReplayError.self) { try ReplayOptions.parseSpeed("1000") }
 
+        let empty = try RecordingBundle.open(try ReplayFixtures.bundle { _ in }.path)
+        #expect { try ReplayOrigin(bundle: empty) } throws: {
+            ($0 as? ReplayError)?.description.hasSuffix("holds no http(s) exchange: there is nothing to replay") == true
+        }
         let bundle = try RecordingBundle.open(try ReplayFixtures.live(versions: 3).path)
         #expect { try ReplayOrigin(bundle: bundle, options: ReplayOptions(from: 600)) } throws: {
-            ($0 as? ReplayOptionError)?.description == "--from 10m 0s is past the end of the recording, which lasts 3s"
+            ($0 as? ReplayError)?.description == "--from 10m 0s is past the end of the recording, which lasts 3s"
         }
     }
 }
