@@ -9,7 +9,8 @@ import NIOConcurrencyHelpers
 ///   matches the exchanges of the same path and query, else of the same path with any query; a
 ///   `Range` matches exchanges recorded with that range, else is cut out of a recorded whole body.
 ///   Playlists are served with their absolute URIs on recorded hosts pointed at the replay origin.
-/// - **Schedule.** In a live recording a playlist request at replay second `e` gets the latest
+/// - **Schedule.** It starts with the first request the recording answers, at `--from`. In a live
+///   recording a playlist request at replay second `e` gets the latest
 ///   version that had arrived (`at + timings.total`) by `e` — or a failure recorded at a request
 ///   sent by then — and the first version before that. Every other resource, and every resource
 ///   of a VOD recording, is served in request order: the n-th request for it gets its n-th
@@ -68,6 +69,9 @@ public final class ReplayOrigin: Sendable {
     /// served at `/_host/<host>/…`).
     public var entryAtRoot: Bool { catalog.hosts.entryAtRoot }
 
+    /// The schedule has started (a request the recording answers has arrived).
+    public var hasStarted: Bool { state.withLockedValue { $0.start != nil } }
+
     /// Where the schedule is now (nil before the first request).
     public func position(at instant: ContinuousClock.Instant = .now) -> (seconds: Double, loop: Int)? {
         guard let start = state.withLockedValue({ $0.start }) else { return nil }
@@ -83,17 +87,19 @@ public final class ReplayOrigin: Sendable {
         method: String, target: String, headers: [(String, String)], at instant: ContinuousClock.Instant = .now
     ) -> ReplayAnswer {
         let method = method.uppercased()
-        let start = state.withLockedValue { state in
-            if state.start == nil { state.start = instant }
-            return state.start!
-        }
-        let position = clock.position(afterElapsed: replaySeconds(instant - start))
         let address = catalog.hosts.address(ofTarget: target)
         let rangeHeader = headers.first { $0.0.lowercased() == "range" }?.1
         switch catalog.candidates(for: address, method: method, range: rangeHeader) {
         case .missing(let reason):
             return notFound(address: address, target: target, method: method, reason: reason)
         case .found(let candidates):
+            // The schedule starts with the first request the recording answers (a stray
+            // /favicon.ico does not start it).
+            let start = state.withLockedValue { state in
+                if state.start == nil { state.start = instant }
+                return state.start!
+            }
+            let position = clock.position(afterElapsed: replaySeconds(instant - start))
             let isPlaylist = catalog.isPlaylist(address)
             var index: Int
             var wait = 0.0

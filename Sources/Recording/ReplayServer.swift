@@ -93,7 +93,7 @@ public final class ReplayServer: Sendable {
                     case .end:
                         guard let request = head else { continue }
                         head = nil
-                        let keepOpen = try await respond(to: request, on: channel, origin: origin)
+                        let keepOpen = try await respond(to: request, on: channel, origin: origin, logger: logger)
                         if !keepOpen { return }
                     }
                 }
@@ -106,10 +106,17 @@ public final class ReplayServer: Sendable {
     }
 
     /// Sends one answer; false when the connection must end after it.
-    private static func respond(to request: HTTPRequestHead, on channel: any Channel, origin: ReplayOrigin) async throws -> Bool {
+    private static func respond(
+        to request: HTTPRequestHead, on channel: any Channel, origin: ReplayOrigin, logger: Logger
+    ) async throws -> Bool {
         let arrived = ContinuousClock.now
+        let starting = !origin.hasStarted
         let answer = origin.answer(
             method: request.method.rawValue, target: request.uri, headers: request.headers.map { ($0.name, $0.value) }, at: arrived)
+        if starting, origin.hasStarted {
+            let from = ReplayOptions.describe(seconds: origin.options.from)
+            logger.info("replay: the recorded schedule starts now, \(from) into the recording (\(request.method.rawValue) \(request.uri))")
+        }
         func at(_ seconds: Double) -> ContinuousClock.Instant { arrived + .milliseconds(Int64((seconds * 1000).rounded())) }
 
         guard let status = answer.status else {
