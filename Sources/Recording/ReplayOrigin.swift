@@ -190,7 +190,8 @@ public final class ReplayOrigin: Sendable {
             if let recorded {
                 let length = recorded.length ?? (status == 200 ? body.count : nil)
                 let span = range.resolved(length: length ?? recorded.upper + 1)
-                if let span, span.lowerBound >= recorded.lower, span.upperBound <= recorded.upper {
+                if let span, span.lowerBound >= recorded.lower, span.upperBound <= recorded.upper,
+                   span.upperBound - recorded.lower < body.count {
                     body = Array(body[(span.lowerBound - recorded.lower)...(span.upperBound - recorded.lower)])
                     status = 206
                     headers.removeAll { $0.0.lowercased() == "content-range" }
