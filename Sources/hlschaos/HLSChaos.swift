@@ -5,6 +5,9 @@ struct HLSChaos: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "hlschaos",
         abstract: "HLS fault-injection reverse proxy.",
-        subcommands: [DemoCommand.self, ServeCommand.self, RunCommand.self, MatrixCommand.self, InspectCommand.self, ValidateCommand.self, RecordCommand.self]
+        subcommands: [
+            DemoCommand.self, ServeCommand.self, RecordCommand.self, ReplayCommand.self, RunCommand.self, MatrixCommand.self,
+            InspectCommand.self, ValidateCommand.self,
+        ]
     )
 }

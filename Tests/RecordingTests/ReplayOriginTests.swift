@@ -1,0 +1,335 @@
+import Foundation
+import HLS
+import Recording
+import Testing
+import TestSupport
+
+/// The replay origin over real HTTP on loopback: what a client gets for a recorded bundle.
+/// Timings are checked only against generous bounds (two busy cores).
+@Suite(.serialized) struct ReplayOriginTests {
+    // MARK: - VOD: bytes, hosts, order, failures
+
+    @Test(arguments: [false, true])
+    func aVODIsServedAsRecordedWithOtherHostsPointedHere(archive: Bool) async throws {
+        let bundle = try ReplayFixtures.vod(archive: archive)
+        let server = try await ReplayFixtures.start(bundle)
+        defer { Task { await server.shutdown() } }
+        #expect(!server.origin.isLive)
+        #expect(server.origin.entryPath == "/vod/master.m3u8")
+
+        let master = try await server.get("/vod/master.m3u8")
+        #expect(master.status == 200)
+        #expect(master.text.contains("\n/_host/media.test/vod/v0/index.m3u8\n"), "\(master.text)")
+        #expect(!master.text.contains("http://media.test"), "absolute URIs on recorded hosts lead back to the replay origin")
+        #expect(master.header("content-type") == "application/vnd.apple.mpegurl")
+        #expect(master.header("x-hlschaos-replay")?.hasPrefix("line 1,") == true)
+
+        let media = try await server.get("/_host/media.test/vod/v0/index.m3u8")
+        #expect(media.status == 200)
+        #expect(media.text == ReplayFixtures.vodMedia, "relative URIs keep their bytes")
+
+        // The segment was recorded with a token; asked without it (or with another) it is found by path.
+        for target in ["/_host/media.test/vod/v0/seg-0.ts", "/_host/media.test/vod/v0/seg-0.ts?token=new", "/_host/media.test/vod/v0/seg-0.ts?token=abc"] {
+            let segment = try await server.get(target)
+            #expect(segment.status == 200 && segment.body == ReplayFixtures.segmentBytes(0), "\(target)")
+            #expect(segment.header("content-length") == "3000")
+        }
+        // A path of the only other host, asked without its /_host/ prefix, is found too.
+        #expect(try await server.get("/vod/v0/seg-0.ts").body == ReplayFixtures.segmentBytes(0))
+
+        // A range of a body recorded whole.
+        let range = try await server.get("/_host/media.test/vod/v0/seg-0.ts", headers: [("Range", "bytes=10-19")])
+        #expect(range.status == 206)
+        #expect(range.body == Array(ReplayFixtures.segmentBytes(0)[10...19]))
+        #expect(range.header("content-range") == "bytes 10-19/3000")
+        let outside = try await server.get("/_host/media.test/vod/v0/seg-0.ts", headers: [("Range", "bytes=5000-")])
+        #expect(outside.status == 416)
+    }
+
+    @Test func recordedFailuresRecurInOrderThenTheLastAnswerRepeats() async throws {
+        let server = try await ReplayFixtures.start(try ReplayFixtures.vod())
+        defer { Task { await server.shutdown() } }
+        let target = "/_host/media.test/vod/v0/seg-503.ts"
+        let first = try await server.get(target)
+        #expect(first.status == 503)
+        #expect(first.header("retry-after") == "2")
+        #expect(first.text == "try again later\n")
+        let second = try await server.get(target)
+        #expect(second.status == 200 && second.body == ReplayFixtures.segmentBytes(1))
+        let third = try await server.get(target)
+        #expect(third.status == 200 && third.body == ReplayFixtures.segmentBytes(1))
+
+        // Keep-alive and pipelining: three requests in one write on one connection, answered in order.
+        let port = server.port
+        let pipelined = try await RawHTTP.run {
+            let connection = try RawHTTPConnection(port: port, readTimeout: 10)
+            defer { connection.close() }
+            return try connection.pipeline(["/vod/master.m3u8", "/_host/media.test/vod/v0/seg-0.ts", "/vod/master.m3u8?again"])
+        }
+        #expect(pipelined.map(\.status) == [200, 200, 200])
+        #expect(pipelined[1].body == ReplayFixtures.segmentBytes(0))
+        #expect(pipelined[2].text.hasPrefix("#EXTM3U"))
+        // HEAD: the head of the GET answer, no body.
+        let head = try await RawHTTP.get(port: port, "/_host/media.test/vod/v0/seg-0.ts", method: "HEAD")
+        #expect(head.status == 200 && head.header("content-length") == "3000" && head.body.isEmpty)
+    }
+
+    @Test func aSlowAnswerIsPacedAsRecordedAndFasterWithSpeed() async throws {
+        let bundle = try ReplayFixtures.vod()
+        let server = try await ReplayFixtures.start(bundle)
+        let slow = try await server.get("/_host/media.test/vod/v0/slow.ts")
+        await server.shutdown()
+        #expect(slow.status == 200 && slow.body == ReplayFixtures.segmentBytes(2, size: 40_000))
+        // Recorded: first byte at 0.5 s, last at 1.2 s.
+        #expect(slow.secondsToHead >= 0.45 && slow.secondsToHead < 1.0, "head after \(slow.secondsToHead) s")
+        #expect(slow.secondsTotal >= 1.15 && slow.secondsTotal < 2.2, "done after \(slow.secondsTotal) s")
+
+        let fast = try await ReplayFixtures.start(bundle, ReplayOptions(speed: 2))
+        let twice = try await fast.get("/_host/media.test/vod/v0/slow.ts")
+        await fast.shutdown()
+        #expect(twice.body == slow.body)
+        #expect(twice.secondsToHead >= 0.22 && twice.secondsToHead < 0.6, "head after \(twice.secondsToHead) s")
+        #expect(twice.secondsTotal >= 0.57 && twice.secondsTotal < 1.3, "done after \(twice.secondsTotal) s")
+    }
+
+    @Test func truncatedResetAndTimedOutAnswersEndAsRecorded() async throws {
+        let server = try await ReplayFixtures.start(try ReplayFixtures.vod())
+        defer { Task { await server.shutdown() } }
+        let cut = try await server.get("/_host/media.test/vod/v0/cut.ts")
+        #expect(cut.status == 200)
+        #expect(cut.ending == .shortRead(expected: 2000))
+        #expect(cut.body == Array(ReplayFixtures.segmentBytes(3).prefix(800)))
+
+        await #expect(throws: RawHTTPConnection.Failure.resetBeforeHead) {
+            _ = try await server.get("/_host/media.test/vod/v0/reset.ts")
+        }
+
+        let start = Date()
+        await #expect(throws: RawHTTPConnection.Failure.closedBeforeHead) {
+            _ = try await server.get("/_host/media.test/vod/v0/hang.ts")
+        }
+        let held = Date().timeIntervalSince(start)
+        #expect(held >= 0.95 && held < 3, "held for \(held) s (recorded 1 s)")
+
+        // The connection breaks; the next request on a new one is served.
+        #expect(try await server.get("/vod/master.m3u8").status == 200)
+    }
+
+    @Test func shutdownEndsIdleAndHeldConnectionsAtOnce() async throws {
+        let server = try await ReplayFixtures.start(try ReplayFixtures.vod())
+        let port = server.port
+        let idle = try RawHTTPConnection(port: port, readTimeout: 10)
+        _ = try await RawHTTP.run { try idle.request("GET", "/vod/master.m3u8") }  // kept alive, then idle
+        let held = Task { try await RawHTTP.get(port: port, "/_host/media.test/vod/v0/hang.ts", readTimeout: 10) }
+        try await Task.sleep(for: .milliseconds(200))
+        let start = Date()
+        await server.shutdown()
+        #expect(Date().timeIntervalSince(start) < 0.8, "shutdown waited \(Date().timeIntervalSince(start)) s")
+        _ = try? await held.value
+        idle.close()
+    }
+
+    @Test func aRequestTheBundleCannotAnswerGets404SayingWhatIsMissing() async throws {
+        let server = try await ReplayFixtures.start(try ReplayFixtures.vod())
+        defer { Task { await server.shutdown() } }
+        let missing = try await server.get("/_host/media.test/vod/v0/seg-9.ts")
+        #expect(missing.status == 404)
+        #expect(missing.header("content-type")?.hasPrefix("text/plain") == true)
+        let text = missing.text
+        #expect(text.contains("not in the recording: GET http://media.test/vod/v0/seg-9.ts"), "\(text)")
+        #expect(text.contains("Nearest recorded URLs:") && text.contains("http://media.test/vod/v0/seg-0.ts?token=abc"), "\(text)")
+        #expect(text.contains("served at /_host/media.test/vod/v0/"), "\(text)")
+        #expect(text.contains("The entry is http://cdn.test/vod/master.m3u8, served at /vod/master.m3u8"), "\(text)")
+
+        let bodiless = try await ReplayFixtures.start(try ReplayFixtures.bundle { writer in
+            try writer.append(Exchange(at: 0, url: "http://cdn.test/a.ts", status: 200, headers: [.init("Content-Length", "1234")]))
+        })
+        let noBody = try await bodiless.get("/a.ts")
+        await bodiless.shutdown()
+        #expect(noBody.status == 404 && noBody.text.contains("was recorded (HTTP 200, 1234 bytes) without its body"), "\(noBody.text)")
+
+        let ranged = try await server.get("/vod/nothing.m3u8")
+        #expect(ranged.status == 404 && ranged.text.contains("http://cdn.test/vod/nothing.m3u8"))
+
+        // A segment past the end of a live recording: the nearest are the last ones recorded.
+        let live = try await ReplayFixtures.start(try ReplayFixtures.live(versions: 3))
+        let late = try await live.get("/_host/media.test/seg/seg-999.ts")
+        await live.shutdown()
+        let listed = late.text.split(separator: "\n").filter { $0.hasPrefix("  http") }.map { $0.split(separator: " ")[0] }
+        #expect(listed == ["http://media.test/seg/seg-104.ts", "http://media.test/seg/seg-103.ts", "http://media.test/seg/seg-102.ts",
+                           "http://media.test/seg/seg-101.ts", "http://media.test/seg/seg-100.ts"], "\(late.text)")
+    }
+
+    @Test func aVODPlaylistGivesItsFinalVersionWithItsRecordedFailuresInOrder() async throws {
+        let growing = "#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-PLAYLIST-TYPE:EVENT\n#EXTINF:2,\na.ts\n"
+        let final = growing + "#EXTINF:2,\nb.ts\n#EXT-X-ENDLIST\n"
+        let bundle = try ReplayFixtures.bundle { writer in
+            try writer.append(Exchange(at: 0, url: "http://cdn.test/index.m3u8", status: 200, body: try writer.storeBody(Array(growing.utf8)), kind: "media"))
+            try writer.append(Exchange(at: 2, url: "http://cdn.test/index.m3u8", status: 503, kind: "media"))
+            try writer.append(Exchange(at: 4, url: "http://cdn.test/index.m3u8", status: 200, body: try writer.storeBody(Array(final.utf8)), kind: "media"))
+        }
+        let server = try await ReplayFixtures.start(bundle)
+        defer { Task { await server.shutdown() } }
+        #expect(!server.origin.isLive, "every media playlist ended")
+        var answers: [String] = []
+        for _ in 0..<4 {
+            let response = try await server.get("/index.m3u8")
+            answers.append(response.status == 200 ? (response.text == final ? "final" : response.text) : String(response.status))
+        }
+        #expect(answers == ["final", "503", "final", "final"])
+    }
+
+    @Test func byteRangesAreMatchedAsRecordedOrCutFromALargerRecordedRange() async throws {
+        let file = ReplayFixtures.segmentBytes(7, size: 1_000)
+        let bundle = try ReplayFixtures.bundle { writer in
+            try writer.append(Exchange(
+                at: 0, url: "http://cdn.test/all.ts", range: "bytes=0-499", status: 206,
+                headers: [.init("Content-Range", "bytes 0-499/1000")], body: try writer.storeBody(Array(file[0..<500]))))
+            try writer.append(Exchange(
+                at: 1, url: "http://cdn.test/all.ts", range: "bytes=500-999", status: 206,
+                headers: [.init("Content-Range", "bytes 500-999/1000")], body: try writer.storeBody(Array(file[500..<1000]))))
+        }
+        let server = try await ReplayFixtures.start(bundle)
+        defer { Task { await server.shutdown() } }
+        let recorded = try await server.get("/all.ts", headers: [("Range", "bytes=500-999")])
+        #expect(recorded.status == 206 && recorded.body == Array(file[500..<1000]))
+        #expect(recorded.header("content-range") == "bytes 500-999/1000")
+        let inside = try await server.get("/all.ts", headers: [("Range", "bytes=100-199")])
+        #expect(inside.status == 206 && inside.body == Array(file[100...199]))
+        #expect(inside.header("content-range") == "bytes 100-199/1000")
+        let tail = try await server.get("/all.ts", headers: [("Range", "bytes=900-")])
+        #expect(tail.status == 206 && tail.body == Array(file[900...]))
+        let across = try await server.get("/all.ts", headers: [("Range", "bytes=400-599")])
+        #expect(across.status == 404 && across.text.contains("the byte range bytes=400-599 was not recorded"), "\(across.text)")
+        let whole = try await server.get("/all.ts")
+        #expect(whole.status == 404 && whole.text.contains("recorded only as byte ranges (bytes=0-499, bytes=500-999)"), "\(whole.text)")
+    }
+
+    // MARK: - Live: the schedule, --from, --speed, --loop
+
+    /// Reads the playlist until `deadline` seconds after `start`, every 0.25 s.
+    static func sequences(_ server: ReplayServer, _ target: String, for seconds: Double) async throws -> [(at: Double, msn: Int, text: String)] {
+        let start = Date()
+        var seen: [(Double, Int, String)] = []
+        while Date().timeIntervalSince(start) < seconds {
+            let response = try await server.get(target)
+            let msn = try #require(ReplayFixtures.mediaSequence(response.text))
+            seen.append((Date().timeIntervalSince(start), msn, response.text))
+            try await Task.sleep(for: .milliseconds(250))
+        }
+        return seen
+    }
+
+    @Test func aLiveRecordingAdvancesOnItsRecordedSchedule() async throws {
+        let server = try await ReplayFixtures.start(try ReplayFixtures.live(versions: 6, interval: 1))
+        defer { Task { await server.shutdown() } }
+        #expect(server.origin.isLive)
+        let master = try await server.get("/live/master.m3u8")  // the schedule starts here
+        #expect(master.status == 200)
+        let seen = try await Self.sequences(server, "/live/v0/index.m3u8", for: 4.6)
+        let msns = seen.map(\.msn)
+        #expect(msns.first == 100)
+        #expect(msns == msns.sorted(), "never goes back: \(msns)")
+        // Version n arrived at n seconds: at t the MSN is 100 + ⌊t⌋ (a late poll may see one less).
+        for (at, msn, _) in seen {
+            let expected = 100 + Int(at.rounded(.down))
+            #expect(msn >= expected - 1 && msn <= min(expected + 1, 105), "at \(at) s: MSN \(msn), expected about \(expected)")
+        }
+        #expect(msns.last! >= 103)
+        // Segments on the other host are pointed here and served byte for byte.
+        let text = try #require(seen.last?.text)
+        #expect(text.contains("/_host/media.test/seg/seg-\(msns.last!).ts"), "\(text)")
+        let segment = try await server.get("/_host/media.test/seg/seg-\(msns.last!).ts")
+        #expect(segment.body == ReplayFixtures.segmentBytes(msns.last!))
+
+        // After the end: the last version stays.
+        try await Task.sleep(for: .milliseconds(1_800))
+        #expect(ReplayFixtures.mediaSequence(try await server.get("/live/v0/index.m3u8").text) == 105)
+    }
+
+    @Test func fromAndSpeedMoveTheSchedule() async throws {
+        let bundle = try ReplayFixtures.live(versions: 8, interval: 1)
+        let server = try await ReplayFixtures.start(bundle, ReplayOptions(from: 3, speed: 2))
+        defer { Task { await server.shutdown() } }
+        let seen = try await Self.sequences(server, "/live/v0/index.m3u8", for: 1.6)
+        #expect(seen.first?.msn == 103, "--from 3 starts at the version of second 3: \(seen.map(\.msn))")
+        for (at, msn, _) in seen {
+            let expected = 103 + Int((at * 2).rounded(.down))
+            #expect(msn >= expected - 1 && msn <= min(expected + 1, 107), "at \(at) s: MSN \(msn), expected about \(expected) at 2×")
+        }
+        #expect(seen.last!.msn >= 105)
+    }
+
+    @Test func aLoopingLiveRecordingGoesOnWithADiscontinuity() async throws {
+        // Versions at 0, 0.5, 1, 1.5 s; the recording ends at 2 s. Window 100…102 to 103…105.
+        let server = try await ReplayFixtures.start(try ReplayFixtures.live(versions: 4, interval: 0.5), ReplayOptions(loop: true))
+        defer { Task { await server.shutdown() } }
+        let seen = try await Self.sequences(server, "/live/v0/index.m3u8", for: 5.2)
+        let msns = seen.map(\.msn)
+        #expect(msns == msns.sorted(), "the media sequence never goes back: \(msns)")
+        // Pass 2 continues after MSN 105: its first window is 106…108, marked as a discontinuity.
+        let wrap = try #require(seen.first { $0.msn >= 106 }, "\(msns)")
+        let playlist = try Playlist(string: wrap.text)
+        #expect(playlist.discontinuitySequence >= 0)
+        if wrap.msn == 106 {
+            #expect(playlist.segments.first?.discontinuity == true, "\(wrap.text)")
+            #expect(playlist.segments.first?.discontinuitySequence == 1, "\(wrap.text)")
+        }
+        #expect(msns.contains { $0 >= 112 }, "a third pass: \(msns)")
+        let third = try Playlist(string: try #require(seen.last { $0.msn >= 112 }).text)
+        #expect(third.segments.allSatisfy { $0.discontinuitySequence == 2 }, "\(third.text)")
+        // Dates move on with the passes: 6 s per pass (6 one-second segments).
+        let firstDate = try #require(try Playlist(string: seen[0].text).segments.first?.programDateTime)
+        let laterDate = try #require(third.segments.first?.programDateTime)
+        #expect(abs(laterDate.timeIntervalSince(firstDate) - Double(third.mediaSequence - 100)) < 0.01)
+        // The segments are the recorded ones.
+        let uri = try #require(third.segments.first?.uri)
+        #expect(try await server.get(uri).body == ReplayFixtures.segmentBytes(100 + (third.mediaSequence - 100) % 6))
+    }
+
+    @Test func eachPassReplaysTheRecordedFailuresAgain() throws {
+        // Without the network: answers for given instants.
+        let bundle = try ReplayFixtures.live(versions: 4, interval: 0.5) { writer in
+            try writer.append(Exchange(at: 0.7, url: "http://media.test/seg/flaky.ts", status: 503))
+            try writer.append(Exchange(at: 0.8, url: "http://media.test/seg/flaky.ts", status: 200, body: try writer.storeBody([1, 2, 3])))
+        }
+        let origin = try ReplayOrigin(bundle: try RecordingBundle.open(bundle.path), options: ReplayOptions(loop: true))
+        let start = ContinuousClock.now
+        func status(after seconds: Double) -> Int? {
+            origin.answer(method: "GET", target: "/_host/media.test/seg/flaky.ts", headers: [],
+                          at: start + .milliseconds(Int64(seconds * 1000))).status
+        }
+        _ = origin.answer(method: "GET", target: "/live/master.m3u8", headers: [], at: start)
+        #expect([status(after: 0.1), status(after: 0.2), status(after: 0.3)] == [503, 200, 200])
+        #expect([status(after: 2.1), status(after: 2.2)] == [503, 200], "the second pass starts at 2 s")
+        #expect(origin.position(at: start + .milliseconds(4_500))! == (0.5, 2))
+    }
+
+    @Test func optionsAreParsedOrRefusedInWords() throws {
+        #expect(try ReplayOptions.parseOffset("12m") == 720)
+        #expect(try ReplayOptions.parseOffset("1h5m30s") == 3930)
+        #expect(try ReplayOptions.parseOffset("90s") == 90)
+        #expect(try ReplayOptions.parseOffset("1.5s") == 1.5)
+        #expect(try ReplayOptions.parseOffset("500ms") == 0.5)
+        #expect(try ReplayOptions.parseOffset("12:30") == 750)
+        #expect(try ReplayOptions.parseOffset("1:02:03") == 3723)
+        #expect(try ReplayOptions.parseOffset("45") == 45)
+        for bad in ["", "12x", "m", "1:75", "5s3m", "-3s", "1.2.3"] {
+            #expect(throws: ReplayError.self, "\(bad)") { try ReplayOptions.parseOffset(bad) }
+        }
+        #expect(try ReplayOptions.parseSpeed("2") == 2)
+        #expect(try ReplayOptions.parseSpeed("0.5x") == 0.5)
+        #expect(throws: ReplayError.self) { try ReplayOptions.parseSpeed("0") }
+        #expect(throws: ReplayError.self) { try ReplayOptions.parseSpeed("fast") }
+        #expect(throws: ReplayError.self) { try ReplayOptions.parseSpeed("1000") }
+
+        let empty = try RecordingBundle.open(try ReplayFixtures.bundle { _ in }.path)
+        #expect { try ReplayOrigin(bundle: empty) } throws: {
+            ($0 as? ReplayError)?.description.hasSuffix("holds no http(s) exchange: there is nothing to replay") == true
+        }
+        let bundle = try RecordingBundle.open(try ReplayFixtures.live(versions: 3).path)
+        #expect { try ReplayOrigin(bundle: bundle, options: ReplayOptions(from: 600)) } throws: {
+            ($0 as? ReplayError)?.description == "--from 10m 0s is past the end of the recording, which lasts 3s"
+        }
+    }
+}
