@@ -42,7 +42,9 @@ final class RequestCapture: @unchecked Sendable {
         do {
             var exchange = Exchange(
                 at: writer.offset(of: arrived), method: record.method, url: url,
-                range: record.requestHeaders.first { $0.name == "range" }?.value,
+                // A range the answer did not honour (a 200 with the whole body, a 503) is not part of
+                // what the exchange stands for: a replay answers any request for the resource with it.
+                range: record.status == 206 || record.status == 416 ? record.requestHeaders.first { $0.name == "range" }?.value : nil,
                 status: record.status, kind: record.kind, session: session)
             exchange.timings = .init(firstByte: headSent.map { $0.timeIntervalSince(arrived) }, total: record.duration)
             exchange.headers = headers

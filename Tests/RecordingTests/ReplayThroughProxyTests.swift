@@ -19,12 +19,15 @@ import Upstream
         let upstream: UpstreamClient
         let run: Task<Void, Never>
 
-        static func start(_ bundle: URL, rules: [String] = []) async throws -> Stack {
+        static func start(
+            _ bundle: URL, rules: [String] = [], configure: (inout ProxyConfiguration) -> Void = { _ in }
+        ) async throws -> Stack {
             let replay = try await ReplayFixtures.start(bundle)
             var configuration = ProxyConfiguration()
             configuration.host = "127.0.0.1"
             configuration.port = 0
             configuration.defaultOrigin = UpstreamLocation(absolute: replay.baseURL)
+            configure(&configuration)
             let files = try rules.map { json in
                 let path = FileManager.default.temporaryDirectory.appendingPathComponent("hlschaos-replay-rules-\(UUID().uuidString).json").path
                 try json.write(toFile: path, atomically: true, encoding: .utf8)
