@@ -97,7 +97,7 @@ let package = Package(
         // Runs the built `hlschaos` binary: exit codes, messages, signals, reloads.
         .testTarget(name: "CLITests", dependencies: ["TestSupport"]),
         .testTarget(name: "RuleBookTests", dependencies: ["Proxy", "Presets", "Chaos", logging]),
-        .testTarget(name: "ProxyTests", dependencies: ["Proxy", "DemoOrigin", "Upstream", "HLS", "Chaos", "Records", "TestSupport"] + nio),
+        .testTarget(name: "ProxyTests", dependencies: ["Proxy", "DemoOrigin", "Upstream", "HLS", "Chaos", "Records", "Players", "TestSupport"] + nio),
         .testTarget(
             name: "ControlTests",
             dependencies: ["Control", "Proxy", "DemoOrigin", "Upstream", "Chaos", "Records", "TestSupport"] + nio
