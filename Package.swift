@@ -105,7 +105,10 @@ let package = Package(
         // Runs the built `hlschaos` binary: exit codes, messages, signals, reloads.
         .testTarget(name: "CLITests", dependencies: ["TestSupport", "Recording"]),
         .testTarget(name: "RuleBookTests", dependencies: ["Proxy", "Presets", "Chaos", logging]),
-        .testTarget(name: "ProxyTests", dependencies: ["Proxy", "DemoOrigin", "Upstream", "HLS", "Chaos", "Records", "Recording", "TestSupport"] + nio),
+        .testTarget(
+            name: "ProxyTests",
+            dependencies: ["Proxy", "DemoOrigin", "Upstream", "HLS", "Chaos", "Records", "Recording", "Players", "TestSupport"] + nio
+        ),
         .testTarget(
             name: "ControlTests",
             dependencies: ["Control", "Proxy", "DemoOrigin", "Upstream", "Chaos", "Records", "TestSupport"] + nio

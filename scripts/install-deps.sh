@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what hlschaos needs on Debian/Ubuntu, skipping what is already there.
 #   scripts/install-deps.sh build     libcurl headers and pkg-config (enough to build and run the demo)
-#   scripts/install-deps.sh test      + ffmpeg, GStreamer, VLC, mpv, Chromium + chromedriver, selenium, hls.js
+#   scripts/install-deps.sh test      + ffmpeg, GStreamer, VLC, mpv, Chromium + chromedriver, selenium
 #   scripts/install-deps.sh bench     + nginx and wrk
 set -euo pipefail
 level=${1:-build}
@@ -31,21 +31,6 @@ fi
 if [ "$level" = test ]; then
   python3 -c "import selenium" 2>/dev/null || python3 -m pip install -q selenium
   python3 -c "import schemathesis" 2>/dev/null || python3 -m pip install -q schemathesis  # control API conformance (OpenAPIConformanceTests)
-  # hls.js ships inside the gradio wheel; extract just that file (not committed).
-  players="$here/.build-players"
-  if ! ls "$players"/hls.mjs >/dev/null 2>&1; then
-    mkdir -p "$players"
-    python3 -m pip download -q --no-deps gradio==6.31.0 -d "$players/wheel"
-    python3 - "$players" <<'PY'
-import sys, zipfile, glob, re
-players = sys.argv[1]
-wheel = glob.glob(players + "/wheel/gradio-6.31.0-*.whl")[0]
-with zipfile.ZipFile(wheel) as z:
-    names = [n for n in z.namelist() if re.search(r"templates/frontend/assets/hls-[^/]*\.js$", n)]
-    if not names:
-        sys.exit("hls.js not found in " + wheel)
-    open(players + "/hls.mjs", "wb").write(z.read(names[0]))
-PY
-    rm -rf "$players/wheel"
-  fi
+  # hls.js and video.js are not installed here: the browser drivers fetch them from PyPI into their
+  # cache at first use (BrowserEngineCache, ~/.cache/hlschaos/players; docs/players-browser.md).
 fi

@@ -58,10 +58,28 @@ public struct BrowserDriver: PlayerDriver {
     }
 
     public func play(_ request: PlayRequest) async -> PlayerReport {
+        await playback(request).report
+    }
+
+    /// A run's report and the page's own log it was read from.
+    public struct Playback: Sendable {
+        public var report: PlayerReport
+        /// What the harness printed: every event the page logged (with the fields the report does
+        /// not keep: fragments, playlist loads, sequence numbers), position samples, `ended`,
+        /// `currentTime`. Nil when the harness printed no report (it could not start, or the
+        /// watchdog stopped it); `harnessError` says when it ran but could not drive the browser.
+        public var log: BrowserLog?
+
+        public init(report: PlayerReport, log: BrowserLog?) { self.report = report; self.log = log }
+    }
+
+    /// Plays like `play` and also hands back the page's event log, for callers that check more
+    /// than the report says (the preset playback tests read fragment loads and playlist reloads).
+    public func playback(_ request: PlayRequest) async -> Playback {
         let started = Date()
-        func failed(_ reason: String) -> PlayerReport {
-            PlayerReport(player: name, version: engine.label, outcome: .failed, reason: reason,
-                         seconds: Date().timeIntervalSince(started))
+        func failed(_ reason: String) -> Playback {
+            Playback(report: PlayerReport(player: name, version: engine.label, outcome: .failed, reason: reason,
+                                          seconds: Date().timeIntervalSince(started)), log: nil)
         }
         let tools: BrowserTools
         switch await BrowserTools.find() {
@@ -107,10 +125,12 @@ public struct BrowserDriver: PlayerDriver {
             return failed("the browser harness could not start: \(error)")
         }
         if !run.stderr.isEmpty { try? Data(run.stderr.utf8).write(to: files.stderr) }
+        let log = BrowserLog.parse(run.stdout)
         var report = BrowserReport.report(
             player: name, engine: engine, live: request.live, limit: request.timeout,
-            run: .init(stdout: run.stdout, stderr: run.stderr, status: run.status, timedOut: run.timedOut, seconds: run.seconds))
+            run: .init(stdout: run.stdout, stderr: run.stderr, status: run.status, timedOut: run.timedOut, seconds: run.seconds),
+            parsed: log)
         if report.version == engine.label { report.version = version(chromium: tools.chromiumVersion) }
-        return report
+        return Playback(report: report, log: log)
     }
 }

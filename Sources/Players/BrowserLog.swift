@@ -6,7 +6,8 @@ public struct BrowserLog: Decodable, Sendable, Equatable {
     /// One entry of the page's event log. Times are seconds since the page's script started.
     ///
     /// hls.js: `error` (type, details, fatal, code = HTTP status, sn, level, fragType, url, reason),
-    /// `manifestParsed`, `levelLoaded`, `levelSwitched` (level), `fragLoaded` (sn, level, type, url).
+    /// `manifestParsed` (levels), `levelLoaded` (level, live, startSN, endSN), `levelSwitched`
+    /// (level), `fragLoaded` (sn, level, fragType, url).
     /// video.js/VHS: `error` (the player's MediaError: code, message, status = HTTP status when VHS
     /// gave one; always fatal), `segmentError` / `playlistError` (status, message, level, url),
     /// `playlistExcluded` / `playlistRetry` / `playlistStuck` (level), `levelSwitched` (level,
@@ -28,23 +29,31 @@ public struct BrowserLog: Decodable, Sendable, Equatable {
         public var message: String?
         public var position: Double?
         public var bandwidth: Int?
-        /// hls.js: the fragment's type ("main", "audio", "subtitle").
+        /// The fragment's type ("main", "audio", "subtitle").
         public var fragType: String?
+        /// `manifestParsed`: how many variants the master lists.
+        public var levels: Int?
+        /// hls.js `levelLoaded`: whether the media playlist is live (no ENDLIST), and the first and
+        /// last media sequence numbers it lists.
+        public var live: Bool?
+        public var startSN: Int?
+        public var endSN: Int?
 
         public init(
             t: Double? = nil, event: String, type: String? = nil, details: String? = nil, fatal: Bool? = nil,
             code: Int? = nil, status: Int? = nil, sn: Int? = nil, level: Int? = nil, url: String? = nil,
             reason: String? = nil, message: String? = nil, position: Double? = nil, bandwidth: Int? = nil,
-            fragType: String? = nil
+            fragType: String? = nil, levels: Int? = nil, live: Bool? = nil, startSN: Int? = nil, endSN: Int? = nil
         ) {
             self.t = t; self.event = event; self.type = type; self.details = details; self.fatal = fatal
             self.code = code; self.status = status; self.sn = sn; self.level = level; self.url = url
             self.reason = reason; self.message = message; self.position = position; self.bandwidth = bandwidth
-            self.fragType = fragType
+            self.fragType = fragType; self.levels = levels; self.live = live; self.startSN = startSN; self.endSN = endSN
         }
 
         enum CodingKeys: String, CodingKey {
             case t, event, type, details, fatal, code, status, sn, level, url, reason, message, position, bandwidth, fragType
+            case levels, live, startSN, endSN
         }
 
         /// Lenient: numbers may come as 24 or 24.0, hls.js gives `sn: "initSegment"` for init
@@ -66,6 +75,10 @@ public struct BrowserLog: Decodable, Sendable, Equatable {
             position = c.looseDouble(.position)
             bandwidth = c.looseInt(.bandwidth)
             fragType = c.looseString(.fragType)
+            levels = c.looseInt(.levels)
+            live = try? c.decodeIfPresent(Bool.self, forKey: .live)
+            startSN = c.looseInt(.startSN)
+            endSN = c.looseInt(.endSN)
         }
     }
 

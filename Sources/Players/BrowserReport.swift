@@ -34,7 +34,12 @@ public enum BrowserReport {
     public static let shortestStall = 0.1
 
     public static func report(player: String, engine: BrowserEngine, live: Bool, limit: Double, run: Run) -> PlayerReport {
-        guard let log = BrowserLog.parse(run.stdout) else {
+        report(player: player, engine: engine, live: live, limit: limit, run: run, parsed: BrowserLog.parse(run.stdout))
+    }
+
+    /// The same, given `BrowserLog.parse(run.stdout)` already read.
+    static func report(player: String, engine: BrowserEngine, live: Bool, limit: Double, run: Run, parsed: BrowserLog?) -> PlayerReport {
+        guard let log = parsed else {
             let reason = run.timedOut
                 ? "the browser harness did not finish (watchdog after \(format(run.seconds)) s)"
                 : "the browser harness exited with status \(run.status) without a report" + tail(run.stderr)

@@ -3,12 +3,13 @@ import Foundation
 /// ffmpeg's own HLS demuxer (lavf), decoding to the null muxer as fast as it goes:
 ///
 ///     ffmpeg -hide_banner -nostdin -nostats -v repeat+level+info [-extension_picky 0]
-///            -rw_timeout <µs> -i URL -f null - -progress pipe:1
+///            -rw_timeout <µs> [-t S] -i URL [-map 0:p:N:v:0? -map 0:p:N:a:0?] -f null - -progress pipe:1
 ///
 /// lavf does not adapt: with no `-map` ffmpeg picks what it would by default, the video stream of
 /// the highest resolution (the variant most faults target) and the best audio; `program` picks
 /// another variant (`-map 0:p:N:v:0`). Failed segments are skipped; a playlist or
-/// key that cannot be opened ends the run with a failure. A live run is stopped at the time limit.
+/// key that cannot be opened ends the run with a failure. A live run is stopped at the time limit,
+/// or ends by itself after `duration` seconds of media.
 public struct FFmpegDriver: PlayerDriver {
     public let name = "ffmpeg"
     public var summary: String { "ffmpeg (lavf HLS demuxer, decodes to null as fast as it can; no ABR)" }
@@ -17,10 +18,18 @@ public struct FFmpegDriver: PlayerDriver {
     public var program: Int?
     /// `-rw_timeout`: a read that stays silent this long fails (seconds).
     public var readTimeout: Double
+    /// `-t` (on the input): ffmpeg reads this many seconds of the stream and stops by itself (a
+    /// live run then ends as `played` before the time limit). Nil reads until the end or the
+    /// time limit.
+    public var duration: Double?
     public var stallThreshold: Double
 
-    public init(executable: String = "ffmpeg", program: Int? = nil, readTimeout: Double = 10, stallThreshold: Double = Stalls.defaultThreshold) {
-        self.executable = executable; self.program = program; self.readTimeout = readTimeout; self.stallThreshold = stallThreshold
+    public init(
+        executable: String = "ffmpeg", program: Int? = nil, readTimeout: Double = 10, duration: Double? = nil,
+        stallThreshold: Double = Stalls.defaultThreshold
+    ) {
+        self.executable = executable; self.program = program; self.readTimeout = readTimeout; self.duration = duration
+        self.stallThreshold = stallThreshold
     }
 
     static let install = "apt-get install -y ffmpeg"
@@ -42,7 +51,11 @@ public struct FFmpegDriver: PlayerDriver {
     func arguments(url: String, pickyOption: Bool) -> [String] {
         var arguments = ["-hide_banner", "-nostdin", "-nostats", "-v", "repeat+level+info"]
         if pickyOption { arguments += ["-extension_picky", "0"] }
-        arguments += ["-rw_timeout", String(Int(readTimeout * 1_000_000)), "-i", url]
+        arguments += ["-rw_timeout", String(Int(readTimeout * 1_000_000))]
+        // An input option: it limits what is read, so every stream gets the whole span (as an
+        // output option, video would lose the frames before the audio's earlier first timestamp).
+        if let duration { arguments += ["-t", OutcomeRules.seconds(duration)] }
+        arguments += ["-i", url]
         if let program {
             arguments += ["-map", "0:p:\(program):v:0?", "-map", "0:p:\(program):a:0?"]
         }
@@ -50,11 +63,33 @@ public struct FFmpegDriver: PlayerDriver {
     }
 
     public func play(_ request: PlayRequest) async -> PlayerReport {
-        await playInstalled {
+        await playback(request).report
+    }
+
+    /// A run's report and what ffmpeg printed, for callers that check more than the report says
+    /// (the preset playback tests look for particular messages and count frames).
+    public struct Playback: Sendable {
+        public var report: PlayerReport
+        /// ffmpeg's stderr as it was read (`-v repeat+level+info`: `[hls @ 0x…] [warning] …`;
+        /// `FFmpegLog.split` takes a line apart). Empty when ffmpeg did not run.
+        public var stderr: [LogLine]
+        /// Video frames decoded (the last `frame=` of `-progress`), when ffmpeg printed one.
+        public var frames: Int?
+
+        public init(report: PlayerReport, stderr: [LogLine] = [], frames: Int? = nil) {
+            self.report = report; self.stderr = stderr; self.frames = frames
+        }
+    }
+
+    /// Plays like `play` and also hands back ffmpeg's own output.
+    public func playback(_ request: PlayRequest) async -> Playback {
+        var output: (stderr: [LogLine], frames: Int?) = ([], nil)
+        let report = await playInstalled {
             let arguments = arguments(url: request.url, pickyOption: await supportsExtensionPicky())
             return try await PlayerProcess.run(.init(executable, arguments, timeout: request.timeout), in: request.workDirectory, name: name)
         } read: { run, version in
             let parsed = FFmpegLog.parse(stderr: run.stderr, progress: run.stdout)
+            output = (run.stderr, parsed.frames)
             var facts = parsed.facts
             if !run.timedOut, run.result.status == 0, parsed.videoOutput, (parsed.frames ?? 0) == 0 {
                 facts.fatal = "no video frame decoded" + OutcomeRules.detail(facts.lastError)
@@ -62,6 +97,7 @@ public struct FFmpegDriver: PlayerDriver {
             let (stalls, outcome) = run.judge(facts, request: request, stallThreshold: stallThreshold)
             return run.report(player: name, version: version, facts: facts, stalls: stalls, outcome: outcome, log: run.stderr)
         }
+        return Playback(report: report, stderr: output.stderr, frames: output.frames)
     }
 
     private static let pickyCache = ProbeCache<Bool>()

@@ -54,7 +54,8 @@ public enum FFmpegLog {
 
     /// `[hls @ 0x55…] [warning] Failed to open…` → ("warning", "Failed to open…"); `[error] url: …`
     /// → ("error", "url: …"); a line without a level → (nil, the line without its `[context @ …]`).
-    static func split(_ line: String) -> (level: String?, message: String) {
+    /// The spaces after the tags go too (`[info]   Program 0 …` → "Program 0 …").
+    public static func split(_ line: String) -> (level: String?, message: String) {
         var rest = Substring(line)
         var level: String?
         for _ in 0..<2 {

@@ -202,6 +202,20 @@ import Testing
         #expect(BrowserLog.parse("not json\n{broken") == nil)
     }
 
+    /// What the preset playback tests read besides errors: the variants the master lists, and
+    /// each playlist load's live flag and sequence numbers.
+    @Test func playlistFactsAreDecoded() throws {
+        let vod = try #require(BrowserLog.parse(BrowserLogFixtures.hlsjsVOD))
+        #expect(vod.events.first { $0.event == "manifestParsed" }?.levels == 3)
+        let loaded = try #require(vod.events.first { $0.event == "levelLoaded" })
+        #expect(loaded.live == false && loaded.startSN == 0 && loaded.endSN == 11 && loaded.level == 1)
+        let live = try #require(BrowserLog.parse(BrowserLogFixtures.hlsjsLive))
+        let reloads = live.events.filter { $0.event == "levelLoaded" && $0.level == 2 }
+        #expect(reloads.allSatisfy { $0.live == true })
+        #expect(reloads.compactMap(\.endSN) == [6, 7, 8, 9, 10])
+        #expect(live.events.first { $0.event == "fragLoaded" }?.fragType == "main")
+    }
+
     @Test func theStreamURLCannotEndThePageScript() {
         let page = BrowserPages.page(for: .vhs, url: "http://x/</script><script>alert(1)</script>", rate: 8)
         #expect(!page.contains("</script><script>alert"))

@@ -106,5 +106,17 @@ import Testing
         let top = FFmpegDriver(program: 2).arguments(url: "u", pickyOption: false)
         #expect(!top.contains("-extension_picky"))
         #expect(top.contains("0:p:2:v:0?"))
+        #expect(!top.contains("-t"))
+        // `duration` limits the input: every mapped stream gets the whole span.
+        let limited = FFmpegDriver(duration: 30).arguments(url: "u", pickyOption: false)
+        #expect(limited.joined(separator: " ").contains("-rw_timeout 10000000 -t 30 -i u"))
+        #expect(FFmpegDriver(duration: 2.5).arguments(url: "u", pickyOption: false).contains("2.5"))
+    }
+
+    /// Tags and the indentation after them go: what is left is ffmpeg's message.
+    @Test func aLineTakenApart() {
+        #expect(FFmpegLog.split("[hls @ 0x55d1] [warning] Failed to open segment 8 of playlist 4") == ("warning", "Failed to open segment 8 of playlist 4"))
+        #expect(FFmpegLog.split("[info]   Program 2 ") == ("info", "Program 2 "))
+        #expect(FFmpegLog.split("Press [q] to stop") == (nil, "Press [q] to stop"))
     }
 }

@@ -81,6 +81,22 @@ import Testing
             #expect((report.position ?? 0) > 3, "\(detail)")
             #expect(report.seconds >= 7.5, "\(detail)")
         }
+
+        /// `playback` hands back what ffmpeg printed and the frames it decoded; with `duration`
+        /// a live run ends by itself after that much media.
+        @Test func aLiveRunOfSixSecondsOfMedia() async throws {
+            let demo = try await StreamFixtures.demo()
+            let request = StreamFixtures.request(demo.baseURL + StreamFixtures.live, timeout: 60, live: true)
+            defer { StreamFixtures.cleanUp(request) }
+            let playback = await FFmpegDriver(readTimeout: 5, duration: 6).playback(request)
+            try await demo.shutdown()
+            let detail = StreamFixtures.describe(playback.report)
+            #expect(playback.report.outcome == .played, "\(detail)")
+            #expect(playback.report.exitStatus == 0, "\(detail)")
+            #expect(playback.frames == 6 * 25, "25 fps: \(detail)")
+            #expect(playback.stderr.contains { $0.text.contains("Input #0, hls, from") }, "\(detail)")
+            #expect(playback.stderr.allSatisfy { $0.time != nil }, "lines are timed as they are read")
+        }
     }
 
     @Suite(.enabled(if: NativeDriverTests.gstreamer, "GStreamer is not installed (gstreamer1.0-tools and plugins)")) struct GStreamer {

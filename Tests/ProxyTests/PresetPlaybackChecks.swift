@@ -1,4 +1,5 @@
 import Foundation
+import Players
 import Testing
 
 /// Checks shared by several presets.
@@ -47,11 +48,11 @@ enum PresetChecks {
     }
 
     /// hls.js loaded fragment `sn` of the main stream from a level other than the top one.
-    static func expectLowerLevelServed(_ sn: Int, _ log: HlsjsLog, sourceLocation: SourceLocation = #_sourceLocation) {
+    static func expectLowerLevelServed(_ sn: Int, _ log: BrowserLog, sourceLocation: SourceLocation = #_sourceLocation) {
         #expect(log.videoFragments.contains { $0.sn == sn && ($0.level ?? 2) < 2 }, "sn \(sn) not loaded from a lower level:\n\(log.summary)", sourceLocation: sourceLocation)
     }
 
-    static func expectEndedCleanly(_ log: HlsjsLog, sourceLocation: SourceLocation = #_sourceLocation) {
+    static func expectEndedCleanly(_ log: BrowserLog, sourceLocation: SourceLocation = #_sourceLocation) {
         #expect(log.ended, "did not reach ended:\n\(log.summary)", sourceLocation: sourceLocation)
         #expect(log.fatalError == nil, "fatal: \(log.summary)", sourceLocation: sourceLocation)
     }
@@ -63,13 +64,13 @@ enum PresetChecks {
     }
 
     /// hls.js ran a live stream for the whole observation window without a fatal error.
-    static func expectLivePlayback(_ log: HlsjsLog, sourceLocation: SourceLocation = #_sourceLocation) {
+    static func expectLivePlayback(_ log: BrowserLog, sourceLocation: SourceLocation = #_sourceLocation) {
         #expect(log.events.contains { $0.event == "levelLoaded" && $0.live == true }, "not live:\n\(log.summary)", sourceLocation: sourceLocation)
         #expect(log.fatalError == nil, "fatal:\n\(log.summary)", sourceLocation: sourceLocation)
     }
 
     /// After `error`, main fragments came from a level below the top one.
-    static func expectSwitchedDownAfter(_ error: HlsjsLog.Event?, _ log: HlsjsLog, top: Int = 2, sourceLocation: SourceLocation = #_sourceLocation) {
+    static func expectSwitchedDownAfter(_ error: BrowserLog.Event?, _ log: BrowserLog, top: Int = 2, sourceLocation: SourceLocation = #_sourceLocation) {
         guard let error, let time = error.t else {
             Issue.record("no error to switch after:\n\(log.summary)", sourceLocation: sourceLocation)
             return
@@ -78,7 +79,7 @@ enum PresetChecks {
     }
 
     /// A reload of a level listed fewer segments at its end than an earlier one (the playlist went back in time).
-    static func playlistWentBack(_ log: HlsjsLog) -> Bool {
+    static func playlistWentBack(_ log: BrowserLog) -> Bool {
         var lastEnd: [Int: Int] = [:]
         for event in log.events where event.event == "levelLoaded" {
             guard let level = event.level, let end = event.endSN else { continue }
@@ -89,7 +90,7 @@ enum PresetChecks {
     }
 
     /// The longest run of consecutive reloads of one level with the same last segment.
-    static func longestUnchangedReloads(_ log: HlsjsLog) -> (count: Int, endSN: Int) {
+    static func longestUnchangedReloads(_ log: BrowserLog) -> (count: Int, endSN: Int) {
         var best = (count: 0, endSN: -1)
         var current = (level: -1, endSN: -1, count: 0)
         for event in log.events where event.event == "levelLoaded" {

@@ -1,4 +1,5 @@
 import Foundation
+import Players
 import Records
 import Proxy
 import Testing
@@ -12,12 +13,17 @@ struct PresetPlan: Sendable {
     var stream: String
     var ffmpeg: FFmpegPlan
     var hlsjs: HlsjsPlan
+
+    /// A live stream: the players' runs are live runs (hls.js plays it at 1×).
+    var isLive: Bool { stream.hasPrefix("/live/") }
 }
 
+/// How `FFmpegDriver` plays the preset.
 struct FFmpegPlan: Sendable {
-    /// Variant index read (`-map 0:p:N:v:0`); nil reads the first video stream.
+    /// Variant index read (`FFmpegDriver.program`: its video and audio, `-map 0:p:N:v:0?
+    /// -map 0:p:N:a:0?`); nil lets ffmpeg pick (the highest resolution and the best audio).
     var program: Int? = 2
-    /// `-t`: how much media to read (live streams never end by themselves).
+    /// `-t` (`FFmpegDriver.duration`): how much media to read (live streams never end by themselves).
     var seconds: Int? = nil
     /// `-rw_timeout` in seconds: how long ffmpeg waits on a silent connection (short only for the
     /// hang presets; elsewhere generous, so a busy machine is not mistaken for a fault).
@@ -25,15 +31,16 @@ struct FFmpegPlan: Sendable {
     var check: @Sendable (FFmpegRun, Faults) -> Void
 }
 
+/// How `BrowserDriver.hlsjs` plays the preset: a VOD at 8×, a live stream at 1×.
 struct HlsjsPlan: Sendable {
     /// Presets added to the device URL after the tested one (`/s/<id>+<preset>+<extra>/…`),
     /// to steer hls.js's ABR onto the variant the preset targets.
     var extraPresets: [String] = []
-    /// Tests/Players/hlsjs.py `--until`: "ended", "fatal" or "seconds:N" (live).
-    var until: String = "ended"
-    /// Overall limit; a run that reaches it reports `timedOut`.
-    var timeout: Int = 60
-    var check: @Sendable (HlsjsLog, Faults) -> Void
+    /// The run's limit (`PlayRequest.timeout`): the harness stops at `ended`, at the first fatal
+    /// error, or this many seconds after the page loaded. A live plan plays for exactly as long
+    /// as the preset's window needs; a VOD plan's limit is generous, the run ends well before.
+    var seconds: Double = 60
+    var check: @Sendable (BrowserLog, Faults) -> Void
 }
 
 /// The faults the proxy applied to the player's session.

@@ -1,10 +1,12 @@
 import Foundation
+import Players
 import Records
 import Proxy
 import Testing
 
 /// Shared pieces of the preset playback suite: where the presets are, how a player is run
-/// through a preset's device URL, and what it logged.
+/// through a preset's device URL (with the `Players` drivers `hlschaos run` uses), and what it
+/// logged.
 enum PresetPlayback {
     static let repositoryRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -25,8 +27,27 @@ enum PresetPlayback {
         return all.filter(wanted.contains)
     }
 
-    static let ffmpeg = which("ffmpeg")
-    static let hlsjsScript: String? = PlayerTests.hlsjsHarness
+    static let ffmpegInstalled = ProcessRunner.which("ffmpeg") != nil
+    /// Chromium, chromedriver and python3 are there. Whether selenium imports and the hls.js
+    /// engine is cached (or can be fetched) is `BrowserDriver.availability()`'s to say: a test
+    /// records it as an issue (`requireReady`).
+    static let browserToolsPresent = ["chromium", "chromium-browser", "google-chrome"].contains { ProcessRunner.which($0) != nil }
+        && ProcessRunner.which("chromedriver") != nil && ProcessRunner.which("python3") != nil
+
+    static let hlsjs = BrowserDriver.hlsjs
+    /// Asked once for the whole suite (it probes the tools and may fetch the engine).
+    static let ffmpegAvailability = Task { await FFmpegDriver().availability() }
+    static let hlsjsAvailability = Task { await hlsjs.availability() }
+
+    /// Records an issue and throws when the player cannot run here.
+    static func requireReady(_ availability: Task<PlayerAvailability, Never>, _ player: String) async throws {
+        if case let .missing(reason, install) = await availability.value {
+            Issue.record("\(player) is not available: \(reason) (install: \(install))")
+            throw PlayerUnavailable()
+        }
+    }
+
+    struct PlayerUnavailable: Error {}
 
     /// Players run at most two at a time: the machine has two cores and Chromium is heavy.
     static let slots = PlayerSlots(count: 2)
@@ -54,6 +75,40 @@ enum PresetPlayback {
 
     static func faults(_ proxy: ProxyHarness, session: String) -> [RequestRecord] {
         proxy.server.records.faults.filter { $0.session == session || $0.session.hasPrefix(session + "+") }
+    }
+
+    /// A work directory of the run's own (the driver keeps the player's logs there), removed after.
+    static func inWorkDirectory<T>(_ player: String, _ body: (URL) async -> T) async -> T {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hlschaos-preset-\(player)-\(UUID().uuidString)")
+        let value = await body(directory)
+        try? FileManager.default.removeItem(at: directory)
+        return value
+    }
+
+    /// Plays `url` with the ffmpeg driver as `plan` says. The watchdog allows 150 s: every plan's
+    /// run ends well before (at the end, at `-t`, or when ffmpeg gives up).
+    static func playFFmpeg(_ url: String, plan: FFmpegPlan, live: Bool) async -> FFmpegRun {
+        let driver = FFmpegDriver(program: plan.program, readTimeout: Double(plan.rwTimeout), duration: plan.seconds.map(Double.init))
+        let playback = await inWorkDirectory("ffmpeg") { directory in
+            await driver.playback(PlayRequest(url: url, timeout: 150, live: live, workDirectory: directory))
+        }
+        if playback.report.exitStatus == nil {
+            Issue.record("ffmpeg did not run: \(playback.report.outcomeText)")
+        }
+        return FFmpegRun(playback)
+    }
+
+    /// Plays `url` with the hls.js driver for at most `plan.seconds`; the page's log, or nil (with
+    /// an issue recorded) when the harness could not drive the browser.
+    static func playHlsjs(_ url: String, plan: HlsjsPlan, live: Bool) async -> BrowserLog? {
+        let playback = await inWorkDirectory("hlsjs") { directory in
+            await hlsjs.playback(PlayRequest(url: url, timeout: plan.seconds, live: live, workDirectory: directory))
+        }
+        guard let log = playback.log, log.harnessError == nil else {
+            Issue.record("the hls.js harness failed: \(playback.report.outcomeText)\n\(playback.report.log)")
+            return nil
+        }
+        return log
     }
 }
 
@@ -93,14 +148,26 @@ actor PlayerSlots {
     }
 }
 
-/// What ffmpeg did with one stream: its stderr (warnings and errors) and the frames it decoded.
+/// What ffmpeg did with one stream, as the ffmpeg driver read it: its stderr (at
+/// `-v repeat+level+info`) and the frames it decoded.
 struct FFmpegRun: Sendable {
-    var status: Int32
+    var playback: FFmpegDriver.Playback
+    /// The raw stderr, for `mentions` and failure messages.
     var stderr: String
-    var frames: Int
-    var seconds: Double
+    /// Each stderr line without its `[context @ …]` and `[level]` tags (and the indentation after
+    /// them: `[info]   Program 0` → "Program 0").
+    var lines: [String]
 
-    var lines: [Substring] { stderr.split(separator: "\n") }
+    init(_ playback: FFmpegDriver.Playback) {
+        self.playback = playback
+        stderr = playback.stderr.map(\.text).joined(separator: "\n")
+        lines = playback.stderr.map { FFmpegLog.split($0.text).message }
+    }
+
+    /// The exit status (128 + the signal when the watchdog stopped it; -1 when it did not run).
+    var status: Int32 { playback.report.exitStatus ?? -1 }
+    /// Video frames decoded, -1 when ffmpeg printed no progress.
+    var frames: Int { playback.frames ?? -1 }
 
     func mentions(_ text: String) -> Bool { stderr.contains(text) }
 
@@ -116,9 +183,7 @@ struct FFmpegRun: Sendable {
             return segment
         }
     }
-}
 
-extension FFmpegRun {
     /// Segment URIs of `variant` ffmpeg opened more than once (the proxy's `~seg.v<N>.n<MSN>` paths).
     func openedSegmentsTwice(variant: Int) -> [String] {
         var counts: [String: Int] = [:]
@@ -131,52 +196,13 @@ extension FFmpegRun {
     }
 }
 
-enum FFmpegPlayer {
-    /// Decodes the first video stream of `program` (a variant index) to null, with its info log on stderr.
-    /// `rwTimeout` bounds every read so a hanging resource fails instead of blocking the test.
-    static func play(_ url: String, program: Int? = 2, seconds: Int? = nil, rwTimeout: Int = 5) async throws -> FFmpegRun {
-        var arguments = ["-hide_banner", "-nostdin", "-v", "info", "-rw_timeout", String(rwTimeout * 1_000_000), "-i", url]
-        arguments += ["-map", program.map { "0:p:\($0):v:0" } ?? "0:v:0"]
-        if let seconds { arguments += ["-t", String(seconds)] }
-        arguments += ["-f", "null", "-", "-progress", "pipe:1"]
-        let started = Date()
-        let result = try await runCommand(try #require(PresetPlayback.ffmpeg), arguments, timeout: 150)
-        let frames = result.stdout.split(separator: "\n").compactMap { line -> Int? in
-            line.hasPrefix("frame=") ? Int(line.dropFirst(6)) : nil
-        }.last ?? -1
-        return FFmpegRun(status: result.status, stderr: result.stderr, frames: frames, seconds: Date().timeIntervalSince(started))
-    }
-}
-
-/// What hls.js logged (Tests/Players/hlsjs.py output), with the fields the preset checks need.
-struct HlsjsLog: Decodable, Sendable {
-    struct Event: Decodable, Sendable {
-        var t: Double?
-        var event: String
-        var type: String?
-        var details: String?
-        var fatal: Bool?
-        var code: Int?
-        var sn: Int?
-        var level: Int?
-        var url: String?
-        var reason: String?
-        var levels: Int?
-        var live: Bool?
-        var startSN: Int?
-        var endSN: Int?
-        var id: Int?
-    }
-
-    var ended: Bool
-    var currentTime: Double
-    var events: [Event]
-    var timedOut: Bool
-
+/// What the preset checks read off the hls.js page's log (`BrowserLog`, times in seconds since
+/// the page's script started).
+extension BrowserLog {
     var errors: [Event] { events.filter { $0.event == "error" } }
     var fatalError: Event? { errors.first { $0.fatal == true } }
     var fragments: [Event] { events.filter { $0.event == "fragLoaded" } }
-    var videoFragments: [Event] { fragments.filter { $0.type == "main" } }
+    var videoFragments: [Event] { fragments.filter { $0.fragType == "main" } }
     var switches: [Int] { events.filter { $0.event == "levelSwitched" }.compactMap(\.level) }
 
     func errors(_ details: String) -> [Event] { errors.filter { $0.details == details } }
@@ -184,8 +210,9 @@ struct HlsjsLog: Decodable, Sendable {
     /// One line per event, for failure messages.
     var summary: String {
         events.map { event in
-            var parts = [event.event]
+            var parts = [event.t.map { String(format: "%.3f", $0) } ?? "-", event.event]
             if let details = event.details { parts.append(details) }
+            if let type = event.fragType { parts.append(type) }
             if let code = event.code { parts.append("code=\(code)") }
             if let sn = event.sn { parts.append("sn=\(sn)") }
             if let level = event.level { parts.append("level=\(level)") }
@@ -193,19 +220,5 @@ struct HlsjsLog: Decodable, Sendable {
             if let endSN = event.endSN { parts.append("endSN=\(endSN)") }
             return parts.joined(separator: " ")
         }.joined(separator: "\n")
-    }
-}
-
-enum HlsjsPlayer {
-    static func play(_ url: String, until: String = "ended", timeout: Int = 60) async throws -> HlsjsLog {
-        let result = try await runCommand(
-            "/usr/bin/env",
-            ["python3", try #require(PresetPlayback.hlsjsScript), url, "--until", until, "--timeout", String(timeout)],
-            timeout: TimeInterval(timeout + 60))
-        guard result.status == 0, let data = result.stdout.data(using: .utf8) else {
-            Issue.record("hls.js harness failed (\(result.status)): \(result.stderr)")
-            throw CancellationError()
-        }
-        return try JSONDecoder().decode(HlsjsLog.self, from: data)
     }
 }

@@ -2,8 +2,9 @@ import Foundation
 import Testing
 
 /// Every preset in rules/ played through the proxy with ffmpeg and with hls.js (headless
-/// Chromium), each against its own demo origin and session (`/s/<id>+<preset>/…`), asserting
-/// what the player logged. Players run two at a time (`PresetPlayback.slots`).
+/// Chromium), each by its `Players` driver against its own demo origin and session
+/// (`/s/<id>+<preset>/…`), asserting what the player logged. Players run two at a time
+/// (`PresetPlayback.slots`).
 ///
 /// `PRESET_PLAYBACK_CONTROL=1` plays the same URLs without the preset: every case must then
 /// fail, which shows the checks depend on the preset (see rules/README.md).
@@ -22,44 +23,34 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: PresetPlayback.ffmpeg != nil), arguments: selected)
+    @Test(.enabled(if: PresetPlayback.ffmpegInstalled, "ffmpeg is not installed"), arguments: selected)
     func ffmpeg(preset: String) async throws {
         let plan = try #require(PresetPlaybackCatalog.plans[preset], "no playback plan for \(preset)")
+        try await PresetPlayback.requireReady(PresetPlayback.ffmpegAvailability, "ffmpeg")
         try await PresetPlayback.slots.run {
             let proxy = try await PresetPlayback.startProxy()
             let session = "ffmpeg-\(preset)"
             let url = PresetPlayback.deviceURL(proxy, session: session, preset: Self.control ? nil : preset, stream: plan.stream)
-            let run: FFmpegRun
-            do {
-                run = try await FFmpegPlayer.play(url, program: plan.ffmpeg.program, seconds: plan.ffmpeg.seconds, rwTimeout: plan.ffmpeg.rwTimeout)
-            } catch {
-                await proxy.stop()
-                throw error
-            }
+            let run = await PresetPlayback.playFFmpeg(url, plan: plan.ffmpeg, live: plan.isLive)
             let faults = PresetPlayback.faultsAndReport(proxy, session: session)
             await proxy.stop()
             plan.ffmpeg.check(run, faults)
         }
     }
 
-    @Test(.enabled(if: PresetPlayback.hlsjsScript != nil), arguments: selected)
+    @Test(.enabled(if: PresetPlayback.browserToolsPresent, "Chromium, chromedriver or python3 is missing"), arguments: selected)
     func hlsjs(preset: String) async throws {
         let plan = try #require(PresetPlaybackCatalog.plans[preset], "no playback plan for \(preset)")
+        try await PresetPlayback.requireReady(PresetPlayback.hlsjsAvailability, "hls.js")
         try await PresetPlayback.slots.run {
             let proxy = try await PresetPlayback.startProxy()
             let session = "hlsjs-\(preset)"
             let presets = ([preset] + plan.hlsjs.extraPresets).joined(separator: "+")
             let url = PresetPlayback.deviceURL(proxy, session: session, preset: Self.control ? nil : presets, stream: plan.stream)
-            let log: HlsjsLog
-            do {
-                log = try await HlsjsPlayer.play(url, until: plan.hlsjs.until, timeout: plan.hlsjs.timeout)
-            } catch {
-                await proxy.stop()
-                throw error
-            }
+            let log = await PresetPlayback.playHlsjs(url, plan: plan.hlsjs, live: plan.isLive)
             let faults = PresetPlayback.faultsAndReport(proxy, session: session)
             await proxy.stop()
-            plan.hlsjs.check(log, faults)
+            if let log { plan.hlsjs.check(log, faults) }
         }
     }
 }
