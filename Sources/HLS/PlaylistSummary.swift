@@ -88,28 +88,28 @@ extension Playlist {
             }
             out.append("")
             out.append("Variants")
-            out += Self.table(["#", "BANDWIDTH", "AVG", "RESOLUTION", "CODECS", "AUDIO", "URI"], variants.map {
+            out += TextTable.lines(["#", "BANDWIDTH", "AVG", "RESOLUTION", "CODECS", "AUDIO", "URI"], variants.map {
                 [String($0.index), String($0.bandwidth), $0.averageBandwidth.map(String.init) ?? "-", $0.resolution ?? "-",
                  $0.codecs ?? "-", $0.audio ?? "-", $0.uri]
             })
             if !renditions.isEmpty {
                 out.append("")
                 out.append("Renditions")
-                out += Self.table(["#", "TYPE", "GROUP-ID", "LANGUAGE", "NAME", "DEFAULT", "URI"], renditions.map {
+                out += TextTable.lines(["#", "TYPE", "GROUP-ID", "LANGUAGE", "NAME", "DEFAULT", "URI"], renditions.map {
                     [String($0.index), $0.type, $0.groupID, $0.language ?? "-", $0.name, $0.isDefault ? "yes" : "no", $0.uri ?? "-"]
                 })
             }
             if !iFrameVariants.isEmpty {
                 out.append("")
                 out.append("I-frame variants")
-                out += Self.table(["#", "BANDWIDTH", "RESOLUTION", "CODECS", "URI"], iFrameVariants.map {
+                out += TextTable.lines(["#", "BANDWIDTH", "RESOLUTION", "CODECS", "URI"], iFrameVariants.map {
                     [String($0.index), String($0.bandwidth), $0.resolution ?? "-", $0.codecs ?? "-", $0.uri]
                 })
             }
             if !sessionData.isEmpty {
                 out.append("")
                 out.append("Session data")
-                out += Self.table(["DATA-ID", "VALUE", "URI", "LANGUAGE"], sessionData.map {
+                out += TextTable.lines(["DATA-ID", "VALUE", "URI", "LANGUAGE"], sessionData.map {
                     [$0.dataID, $0.value ?? "-", $0.uri ?? "-", $0.language ?? "-"]
                 })
             }
@@ -122,7 +122,7 @@ extension Playlist {
             header += endList ? ", ended" : ", live"
             out.append(header)
             out.append("")
-            out += Self.table(["MSN", "DISC-SEQ", "DURATION", "FLAGS", "URI"], segments.map { segment in
+            out += TextTable.lines(["MSN", "DISC-SEQ", "DURATION", "FLAGS", "URI"], segments.map { segment in
                 var flags: [String] = []
                 if segment.discontinuity { flags.append("discontinuity") }
                 if segment.gap { flags.append("gap") }
@@ -141,19 +141,6 @@ extension Playlist {
             }
         }
         return out.joined(separator: "\n") + "\n"
-    }
-
-    private static func table(_ header: [String], _ rows: [[String]]) -> [String] {
-        let all = [header] + rows
-        var widths = [Int](repeating: 0, count: header.count)
-        for row in all {
-            for (column, cell) in row.enumerated() { widths[column] = max(widths[column], cell.count) }
-        }
-        return all.map { row in
-            row.enumerated().map { column, cell in
-                column == row.count - 1 ? cell : cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
-            }.joined(separator: "  ")
-        }
     }
 }
 

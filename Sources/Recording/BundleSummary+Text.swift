@@ -1,4 +1,5 @@
 import Foundation
+import HLS
 
 extension BundleSummary {
     /// Rows of failures `text` lists before it says how many more there are (`json` lists them all).
@@ -21,14 +22,14 @@ extension BundleSummary {
         if !variants.isEmpty {
             out.append("")
             out.append("Variants (from the recorded master)")
-            out += Self.table(["#", "BANDWIDTH", "RESOLUTION", "CODECS", "SEGMENTS", "URI"], variants.map {
+            out += TextTable.lines(["#", "BANDWIDTH", "RESOLUTION", "CODECS", "SEGMENTS", "URI"], variants.map {
                 [String($0.index), String($0.bandwidth), $0.resolution ?? "-", $0.codecs ?? "-", String($0.segmentsRecorded), short($0.url)]
             })
         }
         if !playlists.isEmpty {
             out.append("")
             out.append("Playlists")
-            out += Self.table(["PLAYLIST", "ROLE", "LOADS", "VERSIONS", "MSN", "SEGMENTS", "RELOAD", "FAILED"], playlists.map { row in
+            out += TextTable.lines(["PLAYLIST", "ROLE", "LOADS", "VERSIONS", "MSN", "SEGMENTS", "RELOAD", "FAILED"], playlists.map { row in
                 let msn: String
                 switch (row.firstMSN, row.lastMSN) {
                 case let (first?, last?): msn = first == last ? "\(first)" : "\(first)–\(last)"
@@ -56,7 +57,7 @@ extension BundleSummary {
                     runs.append((failure, failure, what, 1))
                 }
             }
-            out += Self.table(["AT", "KIND", "URL", "WHAT"], runs.prefix(Self.failuresShown).map { run in
+            out += TextTable.lines(["AT", "KIND", "URL", "WHAT"], runs.prefix(Self.failuresShown).map { run in
                 let at = run.count == 1 ? "+" + Self.clock(run.first.at) : "+\(Self.clock(run.first.at)) … +\(Self.clock(run.last.at))"
                 return [at, run.first.kind ?? "-", short(run.first.url), run.count == 1 ? run.what : "\(run.what) ×\(run.count)"]
             })
@@ -121,19 +122,6 @@ extension BundleSummary {
     private static func pairs(_ rows: [(String, String)]) -> [String] {
         let width = rows.map(\.0.count).max() ?? 0
         return rows.map { $0.0.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.1 }
-    }
-
-    private static func table(_ header: [String], _ rows: [[String]]) -> [String] {
-        let all = [header] + rows
-        var widths = [Int](repeating: 0, count: header.count)
-        for row in all {
-            for (column, cell) in row.enumerated() { widths[column] = max(widths[column], cell.count) }
-        }
-        return all.map { row in
-            row.enumerated().map { column, cell in
-                column == row.count - 1 ? cell : cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
-            }.joined(separator: "  ")
-        }
     }
 }
 

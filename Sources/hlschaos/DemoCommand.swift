@@ -50,17 +50,9 @@ struct DemoCommand: AsyncParsableCommand {
             for host in hosts { lines.append("    http://\(host):\(proxyPort)\(path)") }
         }
         lines.append("")
-        let example = hosts.dropFirst().first ?? "localhost"
-        lines.append("A device gets its own session with /s/<name>/ before the path, and presets from rules/")
-        lines.append("with +<preset> after the name, e.g.")
-        lines.append("    http://\(example):\(proxyPort)/s/tv1/vod/ts/master.m3u8")
-        lines.append("    http://\(example):\(proxyPort)/s/tv1+status-503/vod/ts/master.m3u8")
-        lines.append("Play one with:  ffplay URL   |   mpv URL   |   Safari / VLC on a phone")
-        if let controlURL {
-            let token = controlNeedsToken ? ", with Authorization: Bearer <token>" : ""
-            lines.append("Control API:    \(controlURL)  (routes: \(controlURL)/api/openapi.json\(token))")
-        }
-        lines.append("Stop with Ctrl-C.")
+        lines += deviceHelp(
+            example: hosts.dropFirst().first ?? "localhost", proxyPort: proxyPort, entryPath: "/vod/ts/master.m3u8",
+            controlURL: controlURL, controlNeedsToken: controlNeedsToken)
         return lines.joined(separator: "\n")
     }
 }

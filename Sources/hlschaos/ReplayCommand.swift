@@ -120,17 +120,9 @@ struct ReplayCommand: AsyncParsableCommand {
         } else {
             lines.append("Every resource is served in the order it was recorded (the n-th request gets the n-th answer)\(speed).")
         }
-        let example = hosts.dropFirst().first ?? "localhost"
-        lines.append("A device gets its own session with /s/<name>/ before the path, and presets from rules/")
-        lines.append("with +<preset> after the name, e.g.")
-        lines.append("    http://\(example):\(proxyPort)/s/tv1\(origin.entryPath)")
-        lines.append("    http://\(example):\(proxyPort)/s/tv1+status-503\(origin.entryPath)")
-        lines.append("Play one with:  ffplay URL   |   mpv URL   |   Safari / VLC on a phone")
-        if let controlURL {
-            let token = controlNeedsToken ? ", with Authorization: Bearer <token>" : ""
-            lines.append("Control API:    \(controlURL)  (routes: \(controlURL)/api/openapi.json\(token))")
-        }
-        lines.append("Stop with Ctrl-C.")
+        lines += deviceHelp(
+            example: hosts.dropFirst().first ?? "localhost", proxyPort: proxyPort, entryPath: origin.entryPath,
+            controlURL: controlURL, controlNeedsToken: controlNeedsToken)
         return lines.joined(separator: "\n")
     }
 }
