@@ -57,8 +57,9 @@ extension HARImport {
                 }
             }
             let manifest = try writeBundle(to: bundleURL, redact: redact)
-            return HARImportOutput(directory: out, scenarioPath: scenarioText == nil ? nil : scenarioURL.path,
-                                   bundlePath: bundleURL.path, manifest: manifest)
+            // Paths as the user gave --out, for messages.
+            return HARImportOutput(directory: out, scenarioPath: scenarioText == nil ? nil : (out as NSString).appendingPathComponent(Self.scenarioFile),
+                                   bundlePath: (out as NSString).appendingPathComponent(Self.bundleDirectory), manifest: manifest)
         } catch {
             undo()
             throw error

@@ -104,11 +104,16 @@ public struct HARImport: Sendable {
                 && ((entry.receivedBytes ?? 0) > 0 || (entry.contentSize ?? 0) > 0)
         }
         let missing = expectingBody.filter { $0.body == nil && $0.bodyProblem == nil }
-        if !missing.isEmpty {
+        let missingFailed = missing.filter { $0.error != nil }
+        let missingSaved = missing.filter { $0.error == nil }
+        if !missingSaved.isEmpty {
             let why = log.isHLSChaos
                 ? "hlschaos's HAR export keeps no bodies"
                 : "the HAR was saved without content; export it with content to keep them"
-            notes.append("bodies: \(missing.count) of \(expectingBody.count) responses have no body in the HAR (\(why)): the bundle keeps those exchanges without their bodies, so a replay cannot serve them")
+            notes.append("bodies: \(missingSaved.count) of \(expectingBody.count) responses have no body in the HAR (\(why)): the bundle keeps those exchanges without their bodies, so a replay cannot serve them")
+        }
+        if !missingFailed.isEmpty {
+            notes.append("bodies: \(missingFailed.count) response\(missingFailed.count == 1 ? "" : "s") that failed ha\(missingFailed.count == 1 ? "s" : "ve") no body in the HAR (\(HARScenarioWriter.entryList(missingFailed.map(\.index)))): a browser keeps none for a load that failed; the rules reproduce the failure, the bundle has no bytes for it")
         }
         for entry in entries { if let problem = entry.bodyProblem { notes.append("\(entry.path): body not kept: \(problem)") } }
 
@@ -147,14 +152,17 @@ public struct HARImport: Sendable {
             notes.append("\(entries[index].path) (\(kind), \(evidence)): not pinned to a resource: \(reason); reproduced by session time instead")
         }
 
-        var unjudged: [String] = []
-        var groups: [String: Int] = [:]
-        for classification in classifications where classification.isHLS { groups[HARPeers.group(classification), default: 0] += 1 }
-        for (group, count) in groups.sorted(by: { $0.key < $1.key }) where count >= 1 {
-            if reader.peers.medianWait(group, minimum: thresholds.minimumPeers) == nil { unjudged.append("\(group) (\(count))") }
-        }
-        if !unjudged.isEmpty {
-            notes.append("slowness: too few requests answered normally to tell a slow one from its peers (at least \(thresholds.minimumPeers) with timings are needed) for: \(unjudged.joined(separator: ", "))")
+        // A request that looks slow but has too few peers to be judged against.
+        for (index, entry) in entries.enumerated() where classifications[index].isHLS && observations[index].outcome == .ok {
+            let group = HARPeers.group(classifications[index])
+            let wait = HARPeers.serverWait(entry, isHLSChaos: log.isHLSChaos) ?? 0
+            let receive = entry.timings.receive ?? 0
+            guard wait >= thresholds.minimumDelay || receive >= thresholds.minimumSlowBody else { continue }
+            let waitUnjudged = wait >= thresholds.minimumDelay && reader.peers.medianWait(group, minimum: thresholds.minimumPeers) == nil
+            let bodyUnjudged = receive >= thresholds.minimumSlowBody && reader.peers.medianRate(group, minimum: thresholds.minimumPeers) == nil
+            guard waitUnjudged || bodyUnjudged else { continue }
+            let took = waitUnjudged ? "\(HARFault.secondsText(wait)) s to its first byte" : "\(HARFault.secondsText(receive)) s for its body"
+            notes.append("\(entry.path) (\(group)) took \(took), but fewer than \(thresholds.minimumPeers) \(group) requests were answered normally to tell whether that is slow: not reproduced")
         }
         return notes
     }

@@ -253,17 +253,23 @@ import TestSupport
             try await harness.openSession("chromium-replay", scenario: text)
             _ = try await Self.playInChromium(harness, session: "chromium-replay", tools: tools, engine: engine)
             let replay = StatusesByResource(harness.proxy.records.records(session: "chromium-replay"))
-            // Every resource that failed in the original fails the same way in the replay (as many
-            // times as both runs asked for it), and nothing else fails.
-            for (resource, statuses) in original.faulted {
-                let again = replay.byResource[resource] ?? []
-                #expect(!again.isEmpty, "\(resource) was not requested in the replay: \(replay)")
-                let common = min(statuses.count, again.count)
-                #expect(Array(again.prefix(common)) == Array(statuses.prefix(common)), "\(resource): \(statuses) then \(again)")
+            // Every resource both runs asked for got the same statuses (as many times as both asked),
+            // and nothing failed in the replay that had not failed in the field. Which resources a
+            // run asks for is hls.js's choice: after MSN 6 it may retry once more or switch down,
+            // so MSN 9 of variant 2 may be fetched in one run and not the other.
+            for (resource, statuses) in replay.byResource {
+                if let before = original.byResource[resource] {
+                    let common = min(statuses.count, before.count)
+                    #expect(Array(statuses.prefix(common)) == Array(before.prefix(common)), "\(resource): \(before) then \(statuses)")
+                } else {
+                    #expect(!statuses.contains { $0 >= 400 || $0 == 0 }, "\(resource) failed only in the replay: \(statuses)")
+                }
             }
-            for (resource, statuses) in replay.faulted where original.faulted[resource] == nil {
-                Issue.record("\(resource) failed only in the replay: \(statuses)")
-            }
+            // Before any switch hls.js is on variant 2 in both runs: MSN 3 fails once and its retry
+            // works, MSN 6 fails twice.
+            #expect(replay.byResource["segment.v2.n3"] == [503, 200], "\(replay)")
+            #expect(replay.byResource["segment.v2.n6"].map { Array($0.prefix(2)) } == [503, 503], "\(replay)")
+            #expect(original.byResource["segment.v2.n6"].map { Array($0.prefix(2)) } == [503, 503], "\(original)")
             try? FileManager.default.removeItem(atPath: har)
         }
     }

@@ -199,7 +199,8 @@ def build_entries(messages, bodies):
                 "status": response.get("status", 0), "statusText": response.get("statusText", ""),
                 "httpVersion": response.get("protocol", ""), "headers": header_list(headers),
                 "redirectURL": headers.get("Location") or headers.get("location") or "",
-                "bodySize": max(transfer - header_bytes, record["encoded"], 0) if not record.get("error") else record["encoded"],
+                # What arrived: a failed load has no final encodedDataLength, so count the data events.
+                "bodySize": max(transfer - header_bytes, record["encoded"], 0) if not record.get("error") else record["decoded"],
                 "_transferSize": transfer,
             })
             content = {"size": record["decoded"], "mimeType": response.get("mimeType") or "x-unknown"}
