@@ -159,8 +159,10 @@ import TestSupport
             let imported = try HARImport.analyze(HARReader.read(answer.body, file: "wire.har"), file: "wire.har")
             let actions = Dictionary(uniqueKeysWithValues: imported.rules.map { ($0.id, $0.actionJSON) })
             // On a loaded machine another segment may also come out slow: the six must be there.
-            #expect(actions["seg-v2-msn2-slow-first-byte"] == #"{"delay": "1.5s"}"#, "\(actions)")
-            #expect(actions["seg-v2-msn4-hang"] == #"{"hang": "2s"}"#, "\(actions)")
+            // The delay is the first byte less its peers' median, the hang as long as the client waited.
+            let delay = actions["seg-v2-msn2-slow-first-byte"].flatMap { Double($0.drop { !$0.isNumber }.prefix { $0.isNumber || $0 == "." }) } ?? 0
+            #expect((1.3...1.7).contains(delay) && actions["seg-v2-msn2-slow-first-byte"]?.hasPrefix(#"{"delay": ""#) == true, "\(actions)")
+            #expect(actions["seg-v2-msn4-hang"] == #"{"hang": "2s"}"# || actions["seg-v2-msn4-hang"] == #"{"hang": "3s"}"#, "\(actions)")
             #expect(actions["seg-v2-msn5-truncated"]?.hasPrefix(#"{"truncate": {"afterBytes": "#) == true, "\(actions)")
             #expect(actions["seg-v2-msn6-reset-mid-body"] == #"{"reset": {"afterBytes": 20000}}"#, "\(actions)")
             #expect(actions["seg-v2-msn7-reset"] == #"{"reset": "before-headers"}"#, "\(actions)")
