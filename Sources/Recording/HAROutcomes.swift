@@ -248,8 +248,11 @@ struct HAROutcomeReader {
         if let delay { evidence += ", \(delay.evidence)" }
 
         if entry.status >= 400 {
+            // Header values a rule can send: one line, no NUL.
             let kept = ["Retry-After", "WWW-Authenticate"].compactMap { name in
-                entry.responseHeader(name).map { HARFault.Header(name: name, value: $0) }
+                entry.responseHeader(name).flatMap { value in
+                    value.unicodeScalars.contains { $0.value < 0x20 && $0 != "\t" || $0.value == 0x7F } ? nil : HARFault.Header(name: name, value: value)
+                }
             }
             return observation(.status(entry.status, headers: kept), delay: delay?.seconds, evidence)
         }
@@ -313,20 +316,25 @@ struct HAROutcomeReader {
               let median = peers.medianRate(group, minimum: thresholds.minimumPeers),
               body.rate * thresholds.throttleFactor <= median else { return nil }
         let bits = Self.roundedRate(body.rate * 8)
-        return (bits, "\(body.bytes) bytes in \(HARFault.secondsText(body.seconds)) s (\(HARFault.rateText(bits))) where its peers got \(HARFault.rateText(Int(median * 8))) (median)")
+        let peerBits = Int(min(median * 8, 1e15))
+        return (bits, "\(body.bytes) bytes in \(HARFault.secondsText(body.seconds)) s (\(HARFault.rateText(bits))) where its peers got \(HARFault.rateText(peerBits)) (median)")
     }
 
     /// The nearest whole second, at least 1 (a 3.0006 s hang is a 3 s hang).
-    static func wholeSeconds(_ seconds: Double) -> Int { max(1, Int(seconds.rounded())) }
+    static func wholeSeconds(_ seconds: Double) -> Int { max(1, Int(min(seconds, maximumSeconds).rounded())) }
+
+    /// Longer waits than a day are written as a day (a rule's durations are bounded).
+    static let maximumSeconds = 86_400.0
 
     /// Tenths of a second below 10 s, whole seconds above.
     static func roundedDelay(_ seconds: Double) -> Double {
-        seconds < 10 ? (seconds * 10).rounded() / 10 : seconds.rounded()
+        seconds < 10 ? (seconds * 10).rounded() / 10 : min(seconds, maximumSeconds).rounded()
     }
 
     /// Two significant digits, rounded down (the replay is no faster than the HAR), at least 1 kbit/s.
     static func roundedRate(_ bitsPerSecond: Double) -> Int {
         guard bitsPerSecond >= 1000 else { return 1000 }
+        guard bitsPerSecond < 1e15 else { return 1_000_000_000_000_000 }
         var scale = 1.0
         while bitsPerSecond / scale >= 100 { scale *= 10 }
         return max(1000, Int((bitsPerSecond / scale).rounded(.down) * scale))

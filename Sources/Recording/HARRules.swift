@@ -58,8 +58,13 @@ struct HARRulePlanner {
     /// The resource a rule can name for this target; nil with a reason when a rule cannot.
     private func resourceKey(_ target: HARTarget) -> (HARTarget?, String?) {
         if target.iFrameVariant != nil { return (nil, "an I-frame playlist's request: a rule cannot single out I-frame playlists") }
-        if let rendition = target.rendition, catalog.renditions[rendition] == nil {
-            return (nil, "rendition \(rendition) of a master the HAR does not carry: a rule names renditions by type and language")
+        if let rendition = target.rendition {
+            guard let facts = catalog.renditions[rendition] else {
+                return (nil, "rendition \(rendition) of a master the HAR does not carry: a rule names renditions by type and language")
+            }
+            guard HARScenarioWriter.renditionSelector(facts) != nil else {
+                return (nil, "its rendition has no language or name a rule can select it by")
+            }
         }
         switch target.kind {
         case .segment:
@@ -154,7 +159,10 @@ struct HARRulePlanner {
                    let other = merged[candidate]
                    return other.kind == .segment && other.requests == nil && other.variant == spec.variant
                        && other.rendition == spec.rendition && other.backup == spec.backup && other.fault == spec.fault
-                       && other.msn.map { $0.upperBound + 1 == msn.lowerBound || $0.lowerBound == msn.upperBound + 1 } == true
+                       && other.msn.map { range in
+                           (range.upperBound < Int.max && range.upperBound + 1 == msn.lowerBound)
+                               || (msn.upperBound < Int.max && range.lowerBound == msn.upperBound + 1)
+                       } == true
                }) {
                 let range = merged[last].msn!
                 merged[last].msn = min(range.lowerBound, msn.lowerBound)...max(range.upperBound, msn.upperBound)

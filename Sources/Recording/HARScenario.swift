@@ -170,10 +170,7 @@ enum HARScenarioWriter {
             members.append(("kind", .string(kind.rawValue)))
         }
         if let variant = spec.variant { members.append(("variant", .object([("index", .int(variant))]))) }
-        if let rendition = spec.rendition {
-            var fields: [(String, ScenarioJSON)] = [("type", .string(rendition.type))]
-            if let language = rendition.language { fields.append(("language", .string(language))) }
-            fields.append(("name", .string(rendition.name)))
+        if let rendition = spec.rendition, let fields = renditionSelector(rendition) {
             members.append(("rendition", .object(fields)))
         }
         if spec.backup { members.append(("copy", .string("backup"))) }
@@ -195,6 +192,23 @@ enum HARScenarioWriter {
             members.append(("for", .string(durationText(window.duration))))
         }
         return .object(members)
+    }
+
+    static let renditionTypes: Set<String> = ["AUDIO", "SUBTITLES", "CLOSED-CAPTIONS", "VIDEO"]
+
+    /// The rendition as `match.rendition` names it (type, language, name: each only when the rule
+    /// schema can hold it); nil when nothing usable is left.
+    static func renditionSelector(_ rendition: RenditionFacts) -> [(String, ScenarioJSON)]? {
+        func usable(_ text: String?) -> String? {
+            guard let text, !text.trimmingCharacters(in: .whitespaces).isEmpty,
+                  !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { return nil }
+            return text
+        }
+        var fields: [(String, ScenarioJSON)] = []
+        if renditionTypes.contains(rendition.type.uppercased()) { fields.append(("type", .string(rendition.type.uppercased()))) }
+        if let language = usable(rendition.language) { fields.append(("language", .string(language))) }
+        if let name = usable(rendition.name) { fields.append(("name", .string(name))) }
+        return fields.contains(where: { $0.0 != "type" }) ? fields : nil
     }
 
     static func action(_ fault: HARFault) -> ScenarioJSON {
