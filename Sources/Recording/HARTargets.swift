@@ -63,7 +63,7 @@ public struct HARPlaylistCatalog: Sendable {
     /// Resource URLs → what they are, from the media playlists (segments, init sections, keys);
     /// a URL listed for several MSNs (byte ranges) keeps each with its range offset.
     private var resources: [String: [(target: HARTarget, rangeOffset: Int?)]] = [:]
-    /// Every kind any playlist listed a URL as.
+    /// Session data, session key and steering URLs, from the masters.
     private var sessionData: [String: HARTarget] = [:]
 
     public init(entries: [HAREntry]) {
