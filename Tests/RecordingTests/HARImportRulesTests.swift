@@ -6,7 +6,7 @@ import Testing
 /// HAR import on hand-written HARs: what each tool writes is read, every failure becomes the rule
 /// that reproduces it (pinned by the playlists the HAR carries), what cannot be reproduced is said,
 /// the scenario validates, the bundle holds the content, and bad input is a clear error.
-@Suite struct HARImportTests {
+@Suite struct HARImportRulesTests {
     /// The scenario's rules as JSON objects, by id.
     static func rules(_ imported: HARImport) throws -> [String: [String: Any]] {
         let text = try #require(imported.scenarioText)
