@@ -37,8 +37,11 @@ extension HARImport {
         }
         if let path = output?.scenarioPath {
             lines.append("")
-            lines.append("Use it: hlschaos serve --upstream ORIGIN --rules \(path) (counters and times count from each session's first request),")
+            lines.append("Use it in front of a working origin: hlschaos serve --upstream ORIGIN --rules \(path) (counters and times count from each session's first request),")
             lines.append("or on one session: curl -X PUT -H 'Content-Type: application/json' --data-binary @\(path) http://127.0.0.1:8081/api/sessions/ID/rules")
+        }
+        if let output, output.manifest.bodyCount > 0 {
+            lines.append("Replay the content: hlschaos replay \(output.bundlePath) (its recorded failures recur there by themselves: no need for the scenario on top).")
         }
         return lines.joined(separator: "\n")
     }
