@@ -95,7 +95,13 @@ let package = Package(
         .testTarget(name: "RecordsTests", dependencies: ["Records"]),
         .testTarget(
             name: "RecordingTests",
-            dependencies: ["Recording", "Records", "HLS", "TestSupport", "Proxy", "Upstream", "Players", "DemoOrigin"] + nio
+            dependencies: ["Recording", "Records", "HLS", "Chaos", "TestSupport", "Proxy", "Upstream", "Players", "DemoOrigin"] + nio
+        ),
+        // HAR import end to end: HARs exported by the proxy and saved by Chromium (hls.js), imported,
+        // replayed on a fresh session of the real proxy in front of the demo origin.
+        .testTarget(
+            name: "HARImportTests",
+            dependencies: ["Recording", "Records", "Chaos", "Proxy", "Control", "DemoOrigin", "Upstream", "Players", "TestSupport"] + nio
         ),
         .testTarget(name: "PlayersTests", dependencies: ["Players", "TestSupport", "DemoOrigin"]),
         .testTarget(name: "RunsTests", dependencies: ["Runs", "Verdicts", "Players", "Records", "Chaos"]),

@@ -8,7 +8,7 @@ scripts/install-deps.sh test
 swift build --build-tests
 # The player suites run on their own: they time real playback against a proxy that lives in the
 # test process, and CPU-heavy unit tests running beside them would starve it.
-players='PlayerTests|PresetPlaybackTests|PlayersTests|RunCommandTests|RecordReplayPlaybackTests'
+players='PlayerTests|PresetPlaybackTests|PlayersTests|RunCommandTests|RecordReplayPlaybackTests|HARImportEndToEndTests'
 swift test --skip-build --skip "$players" "$@"
 swift test --skip-build --filter "$players" "$@"
 # The dashboard in headless Chromium against a real demo and control API (skipped with a filter).

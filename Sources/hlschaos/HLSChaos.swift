@@ -6,8 +6,8 @@ struct HLSChaos: AsyncParsableCommand {
         commandName: "hlschaos",
         abstract: "HLS fault-injection reverse proxy.",
         subcommands: [
-            DemoCommand.self, ServeCommand.self, RecordCommand.self, ReplayCommand.self, RunCommand.self, MatrixCommand.self,
-            InspectCommand.self, ValidateCommand.self,
+            DemoCommand.self, ServeCommand.self, RecordCommand.self, ReplayCommand.self, ImportHARCommand.self, RunCommand.self,
+            MatrixCommand.self, InspectCommand.self, ValidateCommand.self,
         ]
     )
 }
