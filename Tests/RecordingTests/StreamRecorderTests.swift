@@ -2,6 +2,7 @@ import DemoOrigin
 import Foundation
 import HLS
 import Recording
+import Synchronization
 import Testing
 import TestSupport
 import Upstream
@@ -190,14 +191,20 @@ import Upstream
         defer { Task { try? await server.shutdown() } }
         var settings = StreamRecorder.Settings(entry: "\(server.baseURL)/live/fmp4/master.m3u8", variants: .some([.bottom]))
         settings.grace = .seconds(2)
-        let clock = ContinuousClock.now
+        let stopped = Mutex<ContinuousClock.Instant?>(nil)
         let (ending, bundle, _) = try await Self.record(settings) { recorder in
-            try? await Task.sleep(for: .seconds(3))
+            // Stop once an init section and a segment are in (however slow a loaded machine is).
+            let deadline = ContinuousClock.now + .seconds(60)
+            while recorder.tally.counts.mediaFetches < 6, ContinuousClock.now < deadline {
+                try? await Task.sleep(for: .milliseconds(50))
+            }
+            stopped.withLock { $0 = .now }
             recorder.stop("interrupted by the test")
         }
         defer { try? FileManager.default.removeItem(atPath: bundle.location) }
         #expect(ending == .stopped("interrupted by the test"))
-        #expect(ContinuousClock.now - clock < .seconds(10))
+        let stopTook = ContinuousClock.now - (stopped.withLock { $0 } ?? .now)
+        #expect(stopTook < .seconds(10), "a stop ends within the grace time and a little: \(stopTook)")
         #expect(bundle.manifest.stopReason == "interrupted by the test")
         #expect(bundle.exchanges.contains { $0.kind == "init" } && bundle.exchanges.contains { $0.kind == "segment" })
     }
@@ -212,8 +219,9 @@ import Upstream
         origin.route("/b.m3u8", .bytes(body: Array("#EXTM3U\n#EXT-X-TARGETDURATION:9223372036854775807\n#EXTINF:1,\nb1.ts\n".utf8)))
         for msn in 100..<130 { origin.route("/s\(msn).ts", .bytes(body: [UInt8(msn)])) }
         origin.route("/b1.ts", .bytes(body: [1]))
-        var settings = StreamRecorder.Settings(entry: origin.baseURL + "/master.m3u8", duration: .seconds(2))
-        settings.grace = .seconds(1)
+        // 6 s, and time to finish what is under way: a loaded CI machine can take seconds for the first loads.
+        var settings = StreamRecorder.Settings(entry: origin.baseURL + "/master.m3u8", duration: .seconds(6))
+        settings.grace = .seconds(5)
         let (ending, bundle, _) = try await Self.record(settings)
         defer { try? FileManager.default.removeItem(atPath: bundle.location) }
         #expect(ending == .durationReached(whole: true))
