@@ -156,7 +156,7 @@ indirect enum JSONValue {
 
     func write(to output: inout String) {
         switch self {
-        case .string(let text): Self.writeString(text, to: &output)
+        case .string(let text): output += JSONString.quoted(text)
         case .int(let value): output += String(value)
         case .double(let value):
             if !value.isFinite {
@@ -181,29 +181,11 @@ indirect enum JSONValue {
                 guard let value else { continue }
                 if !first { output += "," }
                 first = false
-                Self.writeString(key, to: &output)
+                output += JSONString.quoted(key)
                 output += ":"
                 value.write(to: &output)
             }
             output += "}"
         }
-    }
-
-    private static func writeString(_ text: String, to output: inout String) {
-        output += "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": output += "\\\""
-            case "\\": output += "\\\\"
-            case "\n": output += "\\n"
-            case "\r": output += "\\r"
-            case "\t": output += "\\t"
-            case let control where control.value < 0x20:
-                let hex = String(control.value, radix: 16)
-                output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: output.unicodeScalars.append(scalar)
-            }
-        }
-        output += "\""
     }
 }

@@ -1,5 +1,6 @@
 import Chaos
 import Foundation
+import HLS
 
 /// Writes the imported scenario: ids that say what each rule reproduces, descriptions naming the
 /// HAR entries, and the rule file's JSON (validated by `RuleDecoder`, like `hlschaos validate`).
@@ -270,31 +271,11 @@ enum ScenarioJSON {
         case .bool(let value): return value ? "true" : "false"
         case .int(let value): return String(value)
         case .number(let text): return text
-        case .string(let text): return Self.quoted(text)
+        case .string(let text): return JSONString.quoted(text)
         case .array(let items): return "[" + items.map(\.compact).joined(separator: ", ") + "]"
         case .object(let members):
-            return "{" + members.map { "\(Self.quoted($0.0)): \($0.1.compact)" }.joined(separator: ", ") + "}"
+            return "{" + members.map { "\(JSONString.quoted($0.0)): \($0.1.compact)" }.joined(separator: ", ") + "}"
         }
-    }
-
-    static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 || scalar == "\u{2028}" || scalar == "\u{2029}" {
-                    out += String(format: "\\u%04x", scalar.value)
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
     }
 }
 
