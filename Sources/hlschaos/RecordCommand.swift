@@ -176,9 +176,7 @@ struct RecordCommand: AsyncParsableCommand {
     }
 
     private func positiveDuration(_ text: String, option: String) throws -> Duration {
-        // A plain number is seconds ("600"); ValueSyntax bounds both forms (no overflow, no "inf").
-        let value = ValueSyntax.duration(text) ?? ValueSyntax.duration(text + "s")
-        guard let value else {
+        guard let value = commandLineDuration(text) else {
             throw CLIError("\(option) \(text): not a duration; write it like 90s, 10m or 1h")
         }
         guard value > .zero else { throw CLIError("\(option) \(text): give a duration above zero") }

@@ -34,8 +34,7 @@ enum ScenarioArguments {
 
     /// "60s", "90", "2m" → seconds.
     static func seconds(_ text: String, option: String) throws -> Double {
-        if let plain = Double(text), plain > 0 { return plain }
-        guard let duration = ValueSyntax.duration(text), duration > .zero else {
+        guard let duration = commandLineDuration(text), duration > .zero else {
             throw CLIError("\(option) \(text): give a duration such as 60s, 2m or 90")
         }
         return Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
@@ -72,4 +71,10 @@ enum ScenarioArguments {
     static func checkJobs(_ jobs: Int) throws {
         guard jobs >= 1 else { throw CLIError("--jobs \(jobs): give 1 or more") }
     }
+}
+
+/// A duration as the command line takes it: the rule files' syntax ("90s", "10m", "500ms"), or a
+/// plain number of seconds ("600"); bounded like the rule syntax (no overflow, no "inf").
+func commandLineDuration(_ text: String) -> Duration? {
+    ValueSyntax.duration(text) ?? ValueSyntax.duration(text + "s")
 }

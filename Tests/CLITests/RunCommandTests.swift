@@ -133,6 +133,8 @@ import Testing
         let timeout = try await CLI.run(["run", "status-503", "--timeout", "soon"])
         #expect(timeout.status == 2)
         #expect(timeout.stderr.contains("--timeout soon: give a duration such as 60s"), "\(timeout.stderr)")
+        let infinite = try await CLI.run(["run", "status-503", "--timeout", "inf"])
+        #expect(infinite.status == 2 && infinite.stderr.contains("--timeout inf: give a duration such as 60s"), "\(infinite.stderr)")
         let both = try await CLI.run(["run", "status-503", "--demo", "--url", "http://example.com/m.m3u8"])
         #expect(both.status == 2)
         let file = try await CLI.run(["run", "/nonexistent/scenario.json"])
