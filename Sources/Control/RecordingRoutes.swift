@@ -62,17 +62,17 @@ extension ControlAPI {
             throw APIError(.internalServerError, "the recordings directory \(directory) cannot be created: \(error.localizedDescription) (config \"recordings\")")
         }
         let path = URL(fileURLWithPath: directory).appendingPathComponent(settings.name).standardizedFileURL.path
-        if proxy.recorder.status(session: id) != nil {
-            throw APIError(.conflict, "session \"\(id)\" is being recorded already: DELETE /api/sessions/\(id)/recording first")
-        }
         do {
             let status = try proxy.recorder.start(session: id, path: path, redact: settings.redact, maxBytes: settings.maxBytes)
             var response = JSONOutput.response(RecordingJSON(status), status: .created)
             response.headers[.location] = "/api/sessions/\(id)/recording"
             return response
         } catch {
+            // The recorder refuses a session recorded already, and a bundle name that is taken.
+            let busy = proxy.recorder.status(session: id) != nil
             let exists = FileManager.default.fileExists(atPath: path) || FileManager.default.fileExists(atPath: path + ".partial")
-            throw APIError(exists ? .conflict : .internalServerError, error.description)
+            let message = busy ? "session \"\(id)\" is being recorded already: DELETE /api/sessions/\(id)/recording first" : error.description
+            throw APIError(busy || exists ? .conflict : .internalServerError, message)
         }
     }
 
@@ -85,8 +85,6 @@ extension ControlAPI {
         do {
             guard let manifest = try proxy.recorder.stop(session: id) else { return JSONOutput.response(RecordingJSON(inactive: id)) }
             return JSONOutput.response(RecordingJSON(status, manifest: manifest))
-        } catch let error as APIError {
-            throw error
         } catch {
             throw APIError(.internalServerError, "the recording did not finish cleanly: \(error)")
         }

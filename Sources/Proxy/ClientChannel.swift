@@ -106,7 +106,10 @@ struct ClientChannel: Sendable {
             head.headers.add(name: "access-control-expose-headers", value: "*")
         }
         pending.head = head
-        for capture in pending.captures { capture.head(head.headers.map { ($0.name, $0.value) }) }
+        if !pending.captures.isEmpty {
+            let fields = head.headers.map { ($0.name, $0.value) }
+            for capture in pending.captures { capture.head(fields) }
+        }
     }
 
     /// Body bytes; with `end`, the response is complete after them.
