@@ -90,9 +90,9 @@ let package = Package(
         ),
         // Loopback origin and helpers shared by the end-to-end test targets.
         .target(name: "TestSupport", dependencies: nio, path: "Tests/TestSupport"),
-        .testTarget(name: "HLSTests", dependencies: ["HLS"], resources: [.copy("Corpus")]),
+        .testTarget(name: "HLSTests", dependencies: ["HLS", "TestSupport"], resources: [.copy("Corpus")]),
         .testTarget(name: "ChaosTests", dependencies: ["Chaos", "HLS"]),
-        .testTarget(name: "RecordsTests", dependencies: ["Records"]),
+        .testTarget(name: "RecordsTests", dependencies: ["Records", "TestSupport"]),
         .testTarget(
             name: "RecordingTests",
             dependencies: ["Recording", "Records", "HLS", "Chaos", "TestSupport", "Proxy", "Upstream", "Players", "DemoOrigin"] + nio

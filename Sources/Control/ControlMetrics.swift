@@ -27,8 +27,6 @@ final class ControlMetrics: Sendable {
         var counters: [String: CoreMetrics.Counter] = [:]
         var timers: [String: CoreMetrics.Timer] = [:]
         var instruments: [Shape: Instruments] = [:]
-        /// The highest record id seen: records emitted so far (ids count from 1).
-        var lastRecordID: UInt64 = 0
         /// Totals the proxy keeps as plain numbers, as last exported (counters only go up by the difference).
         var exported: [String: Int] = [:]
     }
@@ -70,7 +68,6 @@ final class ControlMetrics: Sendable {
             if let firstByte = upstream.firstByte { instruments.firstByte.recordNanoseconds(Self.nanoseconds(firstByte)) }
             if upstream.error != nil { instruments.upstreamFailures.increment() }
         }
-        state.withLockedValue { $0.lastRecordID = max($0.lastRecordID, record.id) }
     }
 
     /// What the request metrics are broken down by.
@@ -137,7 +134,6 @@ final class ControlMetrics: Sendable {
         let configuration = proxy.configuration
         let sessions = proxy.sessions
         let live = sessions.all
-        let records = state.withLockedValue { $0.lastRecordID }
         let streams = eventStreams()
         gauge("hlschaos_sessions", sessions.count)
         gauge("hlschaos_sessions_limit", sessions.capacity)
@@ -145,9 +141,11 @@ final class ControlMetrics: Sendable {
         gauge("hlschaos_client_connections", proxy.connectionCount)
         gauge("hlschaos_client_connections_limit", configuration.clients.maxConnections)
         total("hlschaos_client_connections_refused_total", proxy.refusedConnectionCount)
-        // Records kept in memory: the ring holds the newest `recordBufferSize` of those emitted.
-        gauge("hlschaos_records_kept", Int(min(records, UInt64(configuration.memory.recordBufferSize))))
+        gauge("hlschaos_records_kept", proxy.records.keptCount)
         gauge("hlschaos_records_kept_limit", configuration.memory.recordBufferSize)
+        let recordBytes = proxy.records.keptBytes
+        gauge("hlschaos_records_kept_bytes", recordBytes.used)
+        gauge("hlschaos_records_kept_bytes_limit", recordBytes.limit)
         gauge("hlschaos_rule_engines_cached", proxy.rules.engineCacheCount)
         gauge("hlschaos_rule_engines_cached_limit", proxy.rules.engineCacheCapacity)
         gauge("hlschaos_presets", proxy.rules.presetNames.count)

@@ -96,6 +96,7 @@ struct ClientChannel: Sendable {
         guard !pending.started else { throw SecondResponse(uri: requestHead.uri) }
         pending.started = true
         pending.progress.status = Int(status.code)
+        pending.progress.headers.reserveCapacity(Self.recordedHeaders.count)
         for name in Self.recordedHeaders {
             if let value = headers.first(name: name) { pending.progress.headers.append(.init(name, value)) }
         }

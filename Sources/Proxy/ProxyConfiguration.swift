@@ -78,7 +78,7 @@ public struct ProxyConfiguration: Sendable {
         public var rewriteCacheBytes: Int = 64 * 1024 * 1024
         /// Hosts learned from playlists (CDNs an origin's playlists point to).
         public var maxLearnedHosts: Int = 10_000
-        /// Request records kept in memory, newest first, across sessions (about 700 bytes each).
+        /// Request records kept in memory, newest first, across sessions (`RecordRing`: 768 bytes reserved per record).
         public var recordBufferSize: Int = 50_000
         public init() {}
     }

@@ -5,7 +5,7 @@ import Records
 import Synchronization
 
 /// Where request records go when their response ends: one ring of the newest records of every
-/// session (bounded by `capacity`, about 700 bytes a record; a session's records are read off it
+/// session (bounded by `capacity`, kept as bytes: `RecordRing`; a session's records are read off it
 /// by id), the log (at debug, a `fault` or `request` line each), an optional
 /// JSON Lines file that keeps everything, and live subscribers.
 public final class RecordLog: Sendable {
@@ -13,6 +13,8 @@ public final class RecordLog: Sendable {
     private let recent: NIOLockedValueBox<RecordRing>
     private let nextID = Atomic<UInt64>(1)
     private let logger: Logger
+    /// Read once: asking the logger's handler for its level on every record costs more than the test.
+    private let logsEachRecord: Bool
     private let file: JSONLinesFile?
     private let subscribers = NIOLockedValueBox(Subscribers())
     private let nextSubscriber = Atomic<UInt64>(1)
@@ -42,6 +44,7 @@ public final class RecordLog: Sendable {
         self.recent = NIOLockedValueBox(RecordRing(capacity: capacity))
         self.file = file
         self.logger = logger
+        self.logsEachRecord = logger.logLevel <= .debug
     }
 
     /// The log the configuration asks for; throws a message naming the events file when it
@@ -63,16 +66,22 @@ public final class RecordLog: Sendable {
         nextID.wrappingAdd(1, ordering: .relaxed).oldValue
     }
 
+    /// How many records the ring holds now (at most its capacity).
+    public var keptCount: Int { recent.withLockedValue { $0.count } }
+
+    /// The bytes those records take, and the most the ring may take.
+    public var keptBytes: (used: Int, limit: Int) { recent.withLockedValue { ($0.byteCount, $0.byteCapacity) } }
+
     /// The newest records of every session, oldest first.
-    public var all: [RequestRecord] { recent.withLockedValue { $0.all } }
+    public var all: [RequestRecord] { since(0) }
 
     public func since(_ cursor: UInt64, limit: Int = .max) -> [RequestRecord] {
-        recent.withLockedValue { $0.since(cursor, limit: limit) }
+        recent.withLockedValue { $0.copy(since: cursor, limit: limit) }.records
     }
 
     /// One session's records kept, oldest first, after `cursor`.
     public func records(session: String, since cursor: UInt64 = 0, limit: Int = .max) -> [RequestRecord] {
-        recent.withLockedValue { $0.since(cursor, limit: limit) { $0.session == session } }
+        recent.withLockedValue { $0.copy(since: cursor, limit: limit, session: session) }.records
     }
 
     /// Faulted records only (what the log's `fault` lines say).
@@ -118,7 +127,7 @@ public final class RecordLog: Sendable {
         }
         file?.write(record)
         // The terminal gets its own compact lines (RecordPrinter); the log has them at debug.
-        if logger.logLevel <= .debug {
+        if logsEachRecord {
             logger.debug(record.isFaulted ? "fault" : "request", metadata: Self.metadata(record))
         }
     }

@@ -76,7 +76,7 @@ public struct RequestRecord: Sendable, Codable, Equatable {
         public init(_ name: String, _ value: String) { self.name = name; self.value = value }
     }
 
-    public enum Ending: String, Sendable, Codable, Equatable {
+    public enum Ending: String, Sendable, Codable, Equatable, CaseIterable {
         /// The whole response was sent.
         case complete
         /// Cut short on purpose with a FIN (`truncate`) or by a closed connection after headers.

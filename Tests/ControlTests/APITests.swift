@@ -32,6 +32,11 @@ import Testing
             ] {
                 #expect(metrics.text.contains(name), "missing \(name) in\n\(metrics.text)")
             }
+            // One record, kept as bytes: a few hundred of the 768 reserved per record of the 50,000.
+            #expect(metrics.text.contains("hlschaos_records_kept_bytes_limit 38400000"))
+            let keptBytes = metrics.text.split(separator: "\n").first { $0.hasPrefix("hlschaos_records_kept_bytes ") }
+                .flatMap { Double($0.split(separator: " ")[1]) }
+            #expect((100...768).contains(keptBytes ?? 0), "hlschaos_records_kept_bytes: \(String(describing: keptBytes))")
 
             let document = try await api.get("/api/openapi.json")
             #expect(document.status == 200)
@@ -63,6 +68,9 @@ import Testing
             record.ending = .reset
             record.actions = []
             metrics.observe(record)
+            // The kept-records gauge counts what the ring holds: the two requests made here.
+            for _ in 0..<2 { #expect(try await harness.play("/vod/ts/master.m3u8").status == 200) }
+            try await waitUntil { harness.proxy.records.keptCount == 2 }
             let text = String(decoding: metrics.scrape(), as: UTF8.self)
             for line in [
                 #"hlschaos_requests_total{kind="segment",status="503",fault="yes"} 1"#,
@@ -73,7 +81,7 @@ import Testing
                 #"hlschaos_upstream_first_byte_seconds_bucket{kind="segment",le="0.25"} 1"#,
                 #"hlschaos_upstream_first_byte_seconds_count{kind="segment"} 1"#,
                 #"hlschaos_upstream_failures_total{kind="segment"} 1"#,
-                "hlschaos_records_kept 8", "hlschaos_event_streams 3",
+                "hlschaos_records_kept 2", "hlschaos_event_streams 3",
             ] {
                 #expect(text.contains(line), "missing \(line) in\n\(text)")
             }

@@ -1,6 +1,7 @@
 import Chaos
 import Foundation
 import Recording
+import TestSupport
 import Testing
 
 /// HAR import on hand-written HARs: what each tool writes is read, every failure becomes the rule
@@ -332,23 +333,11 @@ import Testing
 
 /// Damaged HARs: whatever a field holds, the import ends in a result or a `HARImportError`, never a crash.
 @Suite struct HARDamageTests {
-    /// A deterministic generator, so a failure can be replayed.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     nonisolated(unsafe) static let replacements: [Any] = [NSNull(), "x", "", -1, 0, 1e300, 9_223_372_036_854_775_807, 2.5, true, [Any](), [String: Any](),
                                       "2026-11-23T20:14:03Z", "#EXTM3U\n#EXT-X-MEDIA-SEQUENCE:99999999999999999999\n#EXTINF:2,\nx.ts\n", "~seg.v9.n9223372036854775807"]
 
     /// Replaces or removes one value somewhere in the tree.
-    static func damage(_ value: Any, _ random: inout Generator, depth: Int = 0) -> Any? {
+    static func damage(_ value: Any, _ random: inout SeededGenerator, depth: Int = 0) -> Any? {
         if depth > 0, Int.random(in: 0..<4, using: &random) == 0 {
             return Int.random(in: 0..<5, using: &random) == 0 ? nil : replacements.randomElement(using: &random)!
         }
@@ -370,7 +359,7 @@ import Testing
         // HAR_DAMAGE_RUNS=5000 HAR_DAMAGE_SEED=7 for a longer search.
         let environment = ProcessInfo.processInfo.environment
         let runs = environment["HAR_DAMAGE_RUNS"].flatMap(Int.init) ?? 400
-        var random = Generator(state: environment["HAR_DAMAGE_SEED"].flatMap(UInt64.init) ?? 14)
+        var random = SeededGenerator(state: environment["HAR_DAMAGE_SEED"].flatMap(UInt64.init) ?? 14)
         var errors = 0
         for _ in 0..<runs {
             var damaged: Any = tree

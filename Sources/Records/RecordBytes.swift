@@ -1,0 +1,248 @@
+import Foundation
+
+/// A record as bytes, for the in-memory ring: no heap object per record, so a ring of 50,000 does
+/// not keep 150,000 small allocations alive (which slowed every other malloc of the proxy).
+///
+/// The layout is private to this process and read back only by `RecordBytes.decode`: id and session
+/// first (a reader filtering by session decodes nothing else), then a bitmask of the optional
+/// fields present, then the fields in declaration order. Integers are LEB128 varints (signed ones
+/// zigzag), doubles their bit patterns, strings a length and UTF-8 bytes cut at `stringLimit`.
+enum RecordBytes {
+    /// The longest string kept in memory, in UTF-8 bytes; longer ones end in "…" (the events file
+    /// keeps them whole). A request head may be tens of kilobytes, a ring slot should not be.
+    static let stringLimit = 8192
+
+    static func encode(_ record: RequestRecord, into out: inout [UInt8]) {
+        var writer = Writer(out: out)
+        out = []  // the writer holds the only reference: appends do not copy
+        writer.unsigned(record.id)
+        writer.string(record.session)
+        var present: UInt64 = 0
+        func mark(_ bit: Field, _ isPresent: Bool) { if isPresent { present |= 1 << bit.rawValue } }
+        mark(.kind, record.kind != nil)
+        mark(.variant, record.variant != nil)
+        mark(.rendition, record.rendition != nil)
+        mark(.iFrameVariant, record.iFrameVariant != nil)
+        mark(.copy, record.copy != nil)
+        mark(.msn, record.msn != nil)
+        mark(.part, record.part != nil)
+        mark(.upstream, record.upstream != nil)
+        mark(.upstreamStatus, record.upstream?.status != nil)
+        mark(.connect, record.upstream?.connect != nil)
+        mark(.firstByte, record.upstream?.firstByte != nil)
+        mark(.total, record.upstream?.total != nil)
+        mark(.error, record.upstream?.error != nil)
+        mark(.responseRule, record.decidingRules.response != nil)
+        mark(.delayRule, record.decidingRules.delay != nil)
+        mark(.status, record.status != nil)
+        writer.unsigned(present)
+        writer.double(record.time.timeIntervalSinceReferenceDate)
+        writer.string(record.client)
+        writer.string(record.method)
+        writer.string(record.path)
+        if let kind = record.kind { writer.string(kind) }
+        if let variant = record.variant { writer.signed(variant) }
+        if let rendition = record.rendition { writer.signed(rendition) }
+        if let iFrameVariant = record.iFrameVariant { writer.signed(iFrameVariant) }
+        if let copy = record.copy { writer.string(copy) }
+        if let msn = record.msn { writer.signed(msn) }
+        if let part = record.part { writer.signed(part) }
+        if let upstream = record.upstream {
+            writer.string(upstream.url)
+            if let status = upstream.status { writer.signed(status) }
+            if let connect = upstream.connect { writer.double(connect) }
+            if let firstByte = upstream.firstByte { writer.double(firstByte) }
+            if let total = upstream.total { writer.double(total) }
+            if let error = upstream.error { writer.string(error) }
+        }
+        writer.strings(record.matchedRules)
+        if let response = record.decidingRules.response { writer.string(response) }
+        if let delay = record.decidingRules.delay { writer.string(delay) }
+        writer.strings(record.decidingRules.content)
+        writer.strings(record.actions)
+        if let status = record.status { writer.signed(status) }
+        writer.signed(record.bytesSent)
+        writer.unsigned(UInt64(RequestRecord.Ending.allCases.firstIndex(of: record.ending) ?? 0))
+        writer.double(record.duration)
+        writer.headers(record.requestHeaders)
+        writer.headers(record.responseHeaders)
+        out = writer.out
+    }
+
+    /// The record `bytes` hold, or nil when they are not one `encode` wrote.
+    static func decode(_ bytes: UnsafeRawBufferPointer) -> RequestRecord? {
+        var reader = Reader(bytes: bytes)
+        guard let id = reader.unsigned(), let session = reader.string(), let present = reader.unsigned(),
+            let time = reader.double(), let client = reader.string(), let method = reader.string(), let path = reader.string()
+        else { return nil }
+        func has(_ field: Field) -> Bool { present & (1 << field.rawValue) != 0 }
+        var record = RequestRecord(
+            id: id, time: Date(timeIntervalSinceReferenceDate: time), session: session, client: client, method: method, path: path)
+        if has(.kind) { guard let kind = reader.string() else { return nil }; record.kind = kind }
+        if has(.variant) { guard let value = reader.signed() else { return nil }; record.variant = value }
+        if has(.rendition) { guard let value = reader.signed() else { return nil }; record.rendition = value }
+        if has(.iFrameVariant) { guard let value = reader.signed() else { return nil }; record.iFrameVariant = value }
+        if has(.copy) { guard let copy = reader.string() else { return nil }; record.copy = copy }
+        if has(.msn) { guard let value = reader.signed() else { return nil }; record.msn = value }
+        if has(.part) { guard let value = reader.signed() else { return nil }; record.part = value }
+        if has(.upstream) {
+            guard let url = reader.string() else { return nil }
+            var upstream = RequestRecord.Upstream(url: url)
+            if has(.upstreamStatus) { guard let value = reader.signed() else { return nil }; upstream.status = value }
+            if has(.connect) { guard let value = reader.double() else { return nil }; upstream.connect = value }
+            if has(.firstByte) { guard let value = reader.double() else { return nil }; upstream.firstByte = value }
+            if has(.total) { guard let value = reader.double() else { return nil }; upstream.total = value }
+            if has(.error) { guard let error = reader.string() else { return nil }; upstream.error = error }
+            record.upstream = upstream
+        }
+        guard let matched = reader.strings() else { return nil }
+        record.matchedRules = matched
+        if has(.responseRule) { guard let rule = reader.string() else { return nil }; record.decidingRules.response = rule }
+        if has(.delayRule) { guard let rule = reader.string() else { return nil }; record.decidingRules.delay = rule }
+        guard let content = reader.strings(), let actions = reader.strings() else { return nil }
+        record.decidingRules.content = content
+        record.actions = actions
+        if has(.status) { guard let value = reader.signed() else { return nil }; record.status = value }
+        guard let bytesSent = reader.signed(), let ending = reader.unsigned(), ending < RequestRecord.Ending.allCases.count,
+            let duration = reader.double(), let requestHeaders = reader.headers(), let responseHeaders = reader.headers()
+        else { return nil }
+        record.bytesSent = bytesSent
+        record.ending = RequestRecord.Ending.allCases[Int(ending)]
+        record.duration = duration
+        record.requestHeaders = requestHeaders
+        record.responseHeaders = responseHeaders
+        return record
+    }
+
+    /// The id and whether the session is `session`, read without decoding the rest.
+    static func peek(_ bytes: UnsafeRawBufferPointer, session: [UInt8]?) -> (id: UInt64, sessionMatches: Bool)? {
+        var reader = Reader(bytes: bytes)
+        guard let id = reader.unsigned() else { return nil }
+        guard let session else { return (id, true) }
+        guard let stored = reader.stringBytes() else { return nil }
+        return (id, stored.elementsEqual(session))
+    }
+
+    private enum Field: UInt64 {
+        case kind, variant, rendition, iFrameVariant, copy, msn, part
+        case upstream, upstreamStatus, connect, firstByte, total, error
+        case responseRule, delayRule, status
+    }
+
+    private struct Writer {
+        var out: [UInt8]
+
+        mutating func unsigned(_ value: UInt64) {
+            var value = value
+            while value >= 0x80 {
+                out.append(UInt8(truncatingIfNeeded: value) | 0x80)
+                value >>= 7
+            }
+            out.append(UInt8(value))
+        }
+
+        mutating func signed(_ value: Int) {
+            let wide = Int64(value)
+            unsigned(UInt64(bitPattern: (wide << 1) ^ (wide >> 63)))
+        }
+
+        mutating func double(_ value: Double) {
+            withUnsafeBytes(of: value.bitPattern.littleEndian) { out.append(contentsOf: $0) }
+        }
+
+        mutating func string(_ value: String) {
+            var value = value
+            value.withUTF8 { utf8 in
+                guard utf8.count > RecordBytes.stringLimit else {
+                    unsigned(UInt64(utf8.count))
+                    out.append(contentsOf: utf8)
+                    return
+                }
+                var end = RecordBytes.stringLimit
+                while end > 0 && utf8[end] & 0xC0 == 0x80 { end -= 1 }  // not inside a character
+                let ellipsis: [UInt8] = [0xE2, 0x80, 0xA6]
+                unsigned(UInt64(end + ellipsis.count))
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[..<end]))
+                out.append(contentsOf: ellipsis)
+            }
+        }
+
+        mutating func strings(_ values: [String]) {
+            unsigned(UInt64(values.count))
+            for value in values { string(value) }
+        }
+
+        mutating func headers(_ headers: [RequestRecord.Header]) {
+            unsigned(UInt64(headers.count))
+            for header in headers {
+                string(header.name)
+                string(header.value)
+            }
+        }
+    }
+
+    private struct Reader {
+        let bytes: UnsafeRawBufferPointer
+        var offset = 0
+
+        mutating func unsigned() -> UInt64? {
+            var value: UInt64 = 0
+            var shift: UInt64 = 0
+            while offset < bytes.count, shift < 64 {
+                let byte = bytes[offset]
+                offset += 1
+                value |= UInt64(byte & 0x7F) << shift
+                if byte & 0x80 == 0 { return value }
+                shift += 7
+            }
+            return nil
+        }
+
+        mutating func signed() -> Int? {
+            guard let raw = unsigned() else { return nil }
+            let value = Int64(bitPattern: raw >> 1) ^ -Int64(bitPattern: raw & 1)
+            return Int(exactly: value)
+        }
+
+        mutating func double() -> Double? {
+            guard bytes.count - offset >= 8 else { return nil }
+            var bits: UInt64 = 0
+            withUnsafeMutableBytes(of: &bits) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + 8])) }
+            offset += 8
+            return Double(bitPattern: UInt64(littleEndian: bits))
+        }
+
+        mutating func stringBytes() -> UnsafeRawBufferPointer? {
+            guard let length = unsigned(), length <= UInt64(bytes.count - offset) else { return nil }
+            let start = offset
+            offset += Int(length)
+            return UnsafeRawBufferPointer(rebasing: bytes[start..<offset])
+        }
+
+        mutating func string() -> String? {
+            stringBytes().map { String(decoding: $0, as: UTF8.self) }
+        }
+
+        mutating func strings() -> [String]? {
+            guard let count = unsigned(), count <= UInt64(bytes.count - offset) else { return nil }
+            var values: [String] = []
+            values.reserveCapacity(Int(count))
+            for _ in 0..<count {
+                guard let value = string() else { return nil }
+                values.append(value)
+            }
+            return values
+        }
+
+        mutating func headers() -> [RequestRecord.Header]? {
+            guard let count = unsigned(), count <= UInt64(bytes.count - offset) else { return nil }
+            var headers: [RequestRecord.Header] = []
+            headers.reserveCapacity(Int(count))
+            for _ in 0..<count {
+                guard let name = string(), let value = string() else { return nil }
+                headers.append(.init(name, value))
+            }
+            return headers
+        }
+    }
+}
