@@ -1,6 +1,9 @@
 #include "CurlShim.h"
 #include <pthread.h>
 #include <time.h>
+#ifdef __linux__
+#include <sys/eventfd.h>
+#endif
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
@@ -86,6 +89,14 @@ uint64_t cs_monotonic_ns(void) {
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
     return (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec;
+}
+
+int cs_wake_descriptor(void) {
+#ifdef __linux__
+    return eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+#else
+    return -1;
+#endif
 }
 
 int cs_malloc_set_thresholds(int mmap_threshold, int trim_threshold) {

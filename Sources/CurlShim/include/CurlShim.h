@@ -50,6 +50,10 @@ int cs_multi_next_done(CURLM *multi, CURL **handle, CURLcode *result);
 /// Monotonic clock in nanoseconds (CLOCK_MONOTONIC).
 uint64_t cs_monotonic_ns(void);
 
+/// A non-blocking, close-on-exec eventfd (Swift's Glibc module does not import sys/eventfd.h):
+/// the curl thread's wake-up. -1 with errno set when it cannot be made.
+int cs_wake_descriptor(void);
+
 /// glibc's mallopt(M_MMAP_THRESHOLD) and mallopt(M_TRIM_THRESHOLD), which Swift's Glibc module
 /// does not import. Returns 0 when the C library is not glibc or refused a value.
 int cs_malloc_set_thresholds(int mmap_threshold, int trim_threshold);
