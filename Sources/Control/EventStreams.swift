@@ -78,9 +78,10 @@ struct EventStreamResponder {
                 return
             }
             // Subscribe before reading the backlog, so nothing falls between the two.
-            let live = records.subscribe(bufferingNewest: 4096)
+            // Filtered where records are emitted: another session's records do not wake this task.
+            let live = records.subscribe(bufferingNewest: 4096) { session == nil || $0.session == session }
             let forward = Task {
-                for await record in live where session == nil || record.session == session {
+                for await record in live {
                     continuation.yield(.record(record))
                 }
             }

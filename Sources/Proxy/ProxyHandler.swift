@@ -64,9 +64,11 @@ struct ProxyHandler: Sendable {
             disposition = .close
             ending = client.channel.isActive ? .closed : .clientAbort
         }
+        #if !HLSCHAOS_WITHOUT_RECORDS  // defined only by Benchmarks/proxy/records-cost.sh, to measure what this costs
         let record = draft.record(id: records.takeID(), client: client, ending: ending)
         records.emit(record)
         for capture in draft.captures { capture.finish(record, recorder: recorder) }
+        #endif
         await client.waitUntilWritten()
         return client.closesAfterResponse ? .close : disposition
     }

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# What request records cost (issue 12's budget: at most 5 % fewer 64 KB requests/s). Builds this
+# tree twice in release mode, as it is and with -DHLSCHAOS_WITHOUT_RECORDS (which compiles out the
+# end of each request that turns the draft into a record and emits it to the ring, the metrics, the
+# subscribers and recordings; the draft the request's steps fill in stays), then runs ab.sh on the
+# pair, once per run, the build without records as A.
+#
+#   Benchmarks/proxy/records-cost.sh [runs, default 3] [path] [rounds] [seconds]
+#                                    (default bench/seg-64k.ts, 16 rounds of 3 s)
+#
+# The first build without records compiles every package again (the flag applies to all of them):
+# about six minutes on two cores; later ones are incremental. Read the "B/A per round" line: B is
+# the build with records.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+runs=${1:-3}
+path=${2:-bench/seg-64k.ts}
+rounds=${3:-16}
+seconds=${4:-3}
+build() {
+  local scratch=$1; shift
+  mkdir -p "$scratch"
+  if ! swift build -c release --scratch-path "$scratch" --product hlschaos "$@" >"$scratch/build.log" 2>&1; then
+    grep -E 'error:' "$scratch/build.log" | sort -u | head -20 >&2
+    echo "the release build in $scratch failed (above; the whole log is $scratch/build.log)" >&2
+    exit 1
+  fi
+}
+build .build-rel
+build .build-rel-norecords -Xswiftc -DHLSCHAOS_WITHOUT_RECORDS
+echo "commit $(git describe --always --dirty), $(nproc) cores of $(awk -F': *' '/^model name/ {print $2; exit}' /proc/cpuinfo), Linux $(uname -r)"
+for run in $(seq "$runs"); do
+  echo "run $run of $runs, $(date -u +%H:%M) UTC"
+  Benchmarks/proxy/ab.sh .build-rel-norecords/release/hlschaos .build-rel/release/hlschaos "$path" "$rounds" "$seconds"
+done
