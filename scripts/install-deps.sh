@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what hlschaos needs on Debian/Ubuntu, skipping what is already there.
 #   scripts/install-deps.sh build     libcurl headers and pkg-config (enough to build and run the demo)
-#   scripts/install-deps.sh test      + ffmpeg, GStreamer, VLC, mpv, Chromium + chromedriver, selenium
+#   scripts/install-deps.sh test      + ffmpeg, GStreamer, VLC, mpv, Chromium + chromedriver, selenium,
+#                                     schemathesis, zbar + pyzbar + Pillow (QR codes)
 #   scripts/install-deps.sh bench     + nginx and wrk
 set -euo pipefail
 level=${1:-build}
@@ -12,7 +13,7 @@ case "$level" in
   build) ;;
   test) apt_packages+=(ffmpeg gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
                       gstreamer1.0-plugins-bad gstreamer1.0-libav vlc-bin vlc-plugin-base mpv
-                      chromium chromium-driver) ;;
+                      chromium chromium-driver libzbar0) ;;
   bench) apt_packages+=(nginx-light wrk ffmpeg) ;;
   *) echo "usage: $0 build|test|bench" >&2; exit 2 ;;
 esac
@@ -31,6 +32,8 @@ fi
 if [ "$level" = test ]; then
   python3 -c "import selenium" 2>/dev/null || python3 -m pip install -q selenium
   python3 -c "import schemathesis" 2>/dev/null || python3 -m pip install -q schemathesis  # control API conformance (OpenAPIConformanceTests)
+  # The dashboard's QR codes are decoded with zbar (Tests/Dashboard: dashboard_test.py, qr_check.py).
+  python3 -c "import pyzbar.pyzbar, PIL" 2>/dev/null || python3 -m pip install -q pyzbar pillow
   # hls.js and video.js are not installed here: the browser drivers fetch them from PyPI into their
   # cache at first use (BrowserEngineCache, ~/.cache/hlschaos/players; docs/players-browser.md).
 fi
