@@ -17,17 +17,8 @@ runs=${1:-3}
 path=${2:-bench/seg-64k.ts}
 rounds=${3:-16}
 seconds=${4:-3}
-build() {
-  local scratch=$1; shift
-  mkdir -p "$scratch"
-  if ! swift build -c release --scratch-path "$scratch" --product hlschaos "$@" >"$scratch/build.log" 2>&1; then
-    grep -E 'error:' "$scratch/build.log" | sort -u | head -20 >&2
-    echo "the release build in $scratch failed (above; the whole log is $scratch/build.log)" >&2
-    exit 1
-  fi
-}
-build .build-rel
-build .build-rel-norecords -Xswiftc -DHLSCHAOS_WITHOUT_RECORDS
+Benchmarks/release-build.sh .build-rel
+Benchmarks/release-build.sh .build-rel-norecords -Xswiftc -DHLSCHAOS_WITHOUT_RECORDS
 echo "commit $(git describe --always --dirty), $(nproc) cores of $(awk -F': *' '/^model name/ {print $2; exit}' /proc/cpuinfo), Linux $(uname -r)"
 for run in $(seq "$runs"); do
   echo "run $run of $runs, $(date -u +%H:%M) UTC"

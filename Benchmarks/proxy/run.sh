@@ -24,7 +24,7 @@ case $sessions in
   *) echo "sessions must be shared or separate, not \"$sessions\"" >&2; exit 2 ;;
 esac
 scripts/install-deps.sh bench >/dev/null
-swift build -c release --product hlschaos >/dev/null
+Benchmarks/release-build.sh .build
 
 work=$(mktemp -d)
 chmod 755 "$work"  # nginx workers run as an unprivileged user

@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 scripts/install-deps.sh build >/dev/null
-swift build -c release --product hlschaos >/dev/null
+Benchmarks/release-build.sh .build
 log=$(mktemp)
 .build/release/hlschaos demo --host 127.0.0.1 --port 0 --log-level warning >"$log" 2>&1 &
 pid=$!

@@ -32,11 +32,7 @@ trap 'exit 130' INT TERM
 
 if [ -z "${HLSCHAOS_BIN:-}" ]; then
   # A scratch path of its own: other builds (tests, the other benchmarks) use .build.
-  if ! swift build -c release --scratch-path .build-h3 --product hlschaos >"$work/build.log" 2>&1; then
-    grep -E 'error:' "$work/build.log" | sort -u | head -20 >&2
-    echo "the release build failed (above); HLSCHAOS_BIN=path runs a binary built elsewhere" >&2
-    exit 1
-  fi
+  Benchmarks/release-build.sh .build-h3 || { echo "HLSCHAOS_BIN=path runs a binary built elsewhere" >&2; exit 1; }
   HLSCHAOS_BIN=.build-h3/release/hlschaos
   built="commit $(git describe --always --dirty 2>/dev/null || echo unknown)"
 else

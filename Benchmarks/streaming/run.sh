@@ -8,7 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 scripts/install-deps.sh bench >/dev/null
-swift build -c release --product hlschaos >/dev/null
+Benchmarks/release-build.sh .build
 
 work=$(mktemp -d)
 chmod 755 "$work"  # nginx workers run as an unprivileged user
