@@ -85,7 +85,7 @@ enum PresetPlaybackCatalog {
             ffmpeg: FFmpegPlan { run, faults in
                 #expect(run.status == 0, "\(run.stderr)")
                 let premature = run.lines.filter { $0.contains("Stream ends prematurely at") }
-                #expect(premature.count == 3, "\(run.stderr)")
+                #expect(premature.count == 3, "\(run.stderr)\nthe proxy's faulted records:\n\(faults.summary)")
                 #expect(run.failedSegments().isEmpty, "\(run.stderr)")
                 #expect(run.frames < PresetChecks.wholeVODFrames - 10, "frames: \(run.frames)")
                 #expect(faults.msns(rule: "half-body") == [8, 9, 10], "\(faults.summary)")

@@ -54,5 +54,14 @@ struct Faults: Sendable {
     func msns(rule: String, kind: String = "segment") -> Set<Int> {
         Set(matching(rule: rule).filter { $0.kind == kind }.compactMap(\.msn))
     }
-    var summary: String { events.map { "\($0.kind ?? "-") msn=\($0.msn.map(String.init) ?? "-") \($0.matchedRules) \($0.actions)" }.joined(separator: "\n") }
+    /// One line per faulted record: what was asked, what the rule did, and how the response ended
+    /// (when, how many bytes, how long), so a failure shows the proxy's side beside the player's log.
+    var summary: String {
+        events.map { record in
+            "\(record.time.formatted(.iso8601.time(includingFractionalSeconds: true))) #\(record.id) \(record.client) "
+                + "\(record.kind ?? "-") v=\(record.variant.map(String.init) ?? "-") msn=\(record.msn.map(String.init) ?? "-") "
+                + "\(record.matchedRules) \(record.actions) → \(record.status.map(String.init) ?? "-") "
+                + "\(record.bytesSent) B \(record.ending) in \(String(format: "%.3f", record.duration)) s"
+        }.joined(separator: "\n")
+    }
 }

@@ -140,6 +140,41 @@ import TestSupport
         }
     }
 
+    /// A truncate promises its bytes, then a FIN. A client slower than the proxy (most of the body
+    /// still in the proxy's buffers when the cut comes) must get every byte up to the cut and a clean
+    /// end, not a body shortened by whatever the proxy had not yet handed to the socket.
+    @Test func aSlowClientGetsEveryByteUpToTheCutThenAFIN() async throws {
+        let size = 8_000_000, cut = 6_000_000
+        let rules = Self.scenario(#"{"id": "cut", "match": {"kind": "segment", "msn": 4}, "action": {"truncate": {"afterBytes": \#(cut)}}}"#)
+        try await Self.withFixture(rules) { proxy, origin in
+            origin.route("/v0/seg4.ts", .generated(size: size))
+            let path = HLSFixture.segmentPath(port: origin.port, variant: 0, msn: 4)
+            let port = proxy.port
+            let request = Array("GET \(path) HTTP/1.1\r\nHost: proxy\r\n\r\n".utf8)
+            let received: (bytes: [UInt8], ending: RawHTTPConnection.Response.Ending) = try await RawHTTP.run {
+                let connection = try RawHTTPConnection(port: port, readTimeout: 20, receiveBuffer: 4096)
+                defer { connection.close() }
+                connection.sendRaw(request)
+                // Slower than the proxy throughout: its socket stays full, the rest waits in its buffers.
+                Thread.sleep(forTimeInterval: 0.5)
+                while true {
+                    let (_, ending) = connection.readSome(limit: 32 * 1024)
+                    if ending != nil { break }
+                    Thread.sleep(forTimeInterval: 0.002)
+                }
+                return connection.readUntilClosed()
+            }
+            let (bytes, ending) = received
+            let headEnd = try #require(RawHTTPConnection.find(Array("\r\n\r\n".utf8), in: bytes))
+            let body = Array(bytes[(headEnd + 4)...])
+            #expect(ending == .complete, "a FIN, not a reset or a silence")
+            #expect(body.count == cut)
+            #expect(body == patternBytes(offset: 0, count: cut))
+            let record = try #require(proxy.server.records.all.last { $0.msn == 4 })
+            #expect(record.ending == .truncated && record.bytesSent == cut, "\(record.ending) \(record.bytesSent)")
+        }
+    }
+
     @Test func corruptDamagesTheSameOffsetsEveryTime() async throws {
         let rules = Self.scenario(#"{"id": "bits", "match": {"kind": "segment", "msn": 3}, "action": {"corrupt": {"bytes": 16, "seed": 42}}}"#)
         try await Self.withFixture(rules) { proxy, origin in
