@@ -14,8 +14,9 @@
 # against A as the median of the rounds' own ratios, each round measuring both binaries within
 # seconds of each other.
 #
-# Both binaries are started afresh every few rounds: two processes of one and the same binary,
-# measured in alternation, differed here by 4 % in CPU per 64 KB request for as long as they ran
+# Both binaries are started afresh every few rounds (and given a second of load before they are
+# measured): two processes of one and the same binary, measured in alternation, differed here by
+# 4 % in CPU per 64 KB request for as long as they ran
 # (most of the difference in the kernel's and memmove's copies of the bodies, whose speed depends
 # on where buffers sit), so one process against another measures that as much as the code. Over
 # several starts it averages out: the same binary against itself, 16 rounds restarted every 2,
@@ -51,6 +52,9 @@ start_both() {
     pids+=($!)
   done
   for port in "${ports[@]}"; do wait_for "http://127.0.0.1:$port/$path"; done
+  # One second of the same load on each before it is measured: origin connections opened, caches
+  # and allocator arenas warm, as in a proxy that has been running.
+  for port in "${ports[@]}"; do wrk -t2 -c16 -d1s "http://127.0.0.1:$port/$path" >/dev/null; done
 }
 stop_both() {
   ((${#pids[@]})) || return 0

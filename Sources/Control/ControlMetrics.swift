@@ -54,11 +54,15 @@ final class ControlMetrics: Sendable {
     /// instruments of a record's shape (kind, status, fault, ending) are looked up once per shape.
     func observe(_ record: RequestRecord) {
         let shape = Shape(kind: record.kind, status: record.status, fault: record.isFaulted, ending: record.ending)
-        let known = state.withLockedValue { $0.instruments[shape] }
-        let instruments = known ?? {
-            let made = makeInstruments(shape)  // takes the lock itself, per instrument
-            state.withLockedValue { $0.instruments[shape] = made }
-            return made
+        let local = PerThreadCache.value(threadInstruments, make: ThreadInstruments.init)
+        let instruments = local.byShape[shape] ?? {
+            let shared = state.withLockedValue { $0.instruments[shape] } ?? {
+                let made = makeInstruments(shape)  // takes the lock itself, per instrument
+                state.withLockedValue { $0.instruments[shape] = made }
+                return made
+            }()
+            local.byShape[shape] = shared
+            return shared
         }()
         instruments.requests.increment()
         instruments.endings.increment()
@@ -76,6 +80,14 @@ final class ControlMetrics: Sendable {
         var status: Int?
         var fault: Bool
         var ending: RequestRecord.Ending
+    }
+
+    /// Each event loop's own map of the instruments it has used: a request looks its shape up
+    /// there, without the lock the two event loops would otherwise take in turn on every request.
+    private let threadInstruments = PerThreadCache.Key()
+
+    private final class ThreadInstruments: @unchecked Sendable {  // touched only by its own thread
+        var byShape: [Shape: Instruments] = [:]
     }
 
     struct Instruments {

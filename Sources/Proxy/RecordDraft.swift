@@ -28,9 +28,8 @@ final class RecordDraft: @unchecked Sendable {
         var upstream = upstream
         if let total = upstreamBody?.totalSeconds { upstream?.total = total }
         var requestHeaders: [RequestRecord.Header] = []
-        for name in ["range", "user-agent"] {
-            if let value = head.headers.first(name: name) { requestHeaders.append(.init(name, value)) }
-        }
+        if let range = head.headers.first(name: "range") { requestHeaders.append(.init("range", range)) }
+        if let agent = head.headers.first(name: "user-agent") { requestHeaders.append(.init("user-agent", agent)) }
         return RequestRecord(
             id: id, time: time, session: session, client: client.clientAddress,
             method: head.method.rawValue, path: head.uri,

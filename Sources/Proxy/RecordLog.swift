@@ -18,6 +18,15 @@ public final class RecordLog: Sendable {
     private let file: JSONLinesFile?
     private let subscribers = NIOLockedValueBox(Subscribers())
     private let nextSubscriber = Atomic<UInt64>(1)
+    /// Goes up whenever a subscriber comes or goes; each event loop keeps the list it last read
+    /// (`SubscriberSnapshot`) and takes the lock again only when this has moved.
+    private let subscriberGeneration = Atomic<UInt64>(0)
+    private let snapshotKey = PerThreadCache.Key()
+
+    private final class SubscriberSnapshot: @unchecked Sendable {  // touched only by its own thread
+        var generation = UInt64.max
+        var list: [Subscriber] = []
+    }
 
     /// The readers by id, and the same as a list that `emit` takes without copying (it runs for
     /// every request).
@@ -96,10 +105,8 @@ public final class RecordLog: Sendable {
     ) -> AsyncStream<RequestRecord> {
         let id = nextSubscriber.wrappingAdd(1, ordering: .relaxed).oldValue
         let (stream, continuation) = AsyncStream<RequestRecord>.makeStream(bufferingPolicy: .bufferingNewest(limit))
-        continuation.onTermination = { [weak self] _ in
-            self?.subscribers.withLockedValue { $0[id] = nil }
-        }
-        subscribers.withLockedValue { $0[id] = .stream(continuation, filter: filter) }
+        continuation.onTermination = { [weak self] _ in self?.setSubscriber(id, nil) }
+        setSubscriber(id, .stream(continuation, filter: filter))
         return stream
     }
 
@@ -107,8 +114,26 @@ public final class RecordLog: Sendable {
     /// returned observation is cancelled: for short work such as counting (metrics).
     public func observe(_ observer: @escaping @Sendable (RequestRecord) -> Void) -> Observation {
         let id = nextSubscriber.wrappingAdd(1, ordering: .relaxed).oldValue
-        subscribers.withLockedValue { $0[id] = .observer(observer) }
-        return Observation { [weak self] in self?.subscribers.withLockedValue { $0[id] = nil } }
+        setSubscriber(id, .observer(observer))
+        return Observation { [weak self] in self?.setSubscriber(id, nil) }
+    }
+
+    private func setSubscriber(_ id: UInt64, _ subscriber: Subscriber?) {
+        subscribers.withLockedValue { subscribers in
+            subscribers[id] = subscriber
+            subscriberGeneration.add(1, ordering: .releasing)
+        }
+    }
+
+    /// The subscribers as this thread last read them, read again if they have changed since.
+    private func currentSubscribers() -> [Subscriber] {
+        let generation = subscriberGeneration.load(ordering: .acquiring)
+        let snapshot = PerThreadCache.value(snapshotKey, make: SubscriberSnapshot.init)
+        if snapshot.generation != generation {
+            snapshot.list = subscribers.withLockedValue { $0.list }
+            snapshot.generation = generation
+        }
+        return snapshot.list
     }
 
     public struct Observation: Sendable {
@@ -118,7 +143,7 @@ public final class RecordLog: Sendable {
 
     func emit(_ record: RequestRecord) {
         recent.withLockedValue { $0.append(record) }
-        let listeners = subscribers.withLockedValue { $0.list }
+        let listeners = currentSubscribers()
         for listener in listeners {
             switch listener {
             case .stream(let continuation, let filter): if filter(record) { continuation.yield(record) }

@@ -12,6 +12,9 @@ enum RecordBytes {
     /// keeps them whole). A request head may be tens of kilobytes, a ring slot should not be.
     static let stringLimit = 8192
 
+    /// Endings by their number in a record (`allCases` would build a new array at each use).
+    private static let endings = RequestRecord.Ending.allCases
+
     static func encode(_ record: RequestRecord, into out: inout [UInt8]) {
         var writer = Writer(out: out)
         out = []  // the writer holds the only reference: appends do not copy
@@ -62,7 +65,7 @@ enum RecordBytes {
         writer.strings(record.actions)
         if let status = record.status { writer.signed(status) }
         writer.signed(record.bytesSent)
-        writer.unsigned(UInt64(RequestRecord.Ending.allCases.firstIndex(of: record.ending) ?? 0))
+        writer.unsigned(UInt64(endings.firstIndex(of: record.ending) ?? 0))
         writer.double(record.duration)
         writer.headers(record.requestHeaders)
         writer.headers(record.responseHeaders)
@@ -103,11 +106,11 @@ enum RecordBytes {
         record.decidingRules.content = content
         record.actions = actions
         if has(.status) { guard let value = reader.signed() else { return nil }; record.status = value }
-        guard let bytesSent = reader.signed(), let ending = reader.unsigned(), ending < RequestRecord.Ending.allCases.count,
+        guard let bytesSent = reader.signed(), let ending = reader.unsigned(), ending < endings.count,
             let duration = reader.double(), let requestHeaders = reader.headers(), let responseHeaders = reader.headers()
         else { return nil }
         record.bytesSent = bytesSent
-        record.ending = RequestRecord.Ending.allCases[Int(ending)]
+        record.ending = endings[Int(ending)]
         record.duration = duration
         record.requestHeaders = requestHeaders
         record.responseHeaders = responseHeaders

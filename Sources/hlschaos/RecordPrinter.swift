@@ -1,5 +1,4 @@
 import Foundation
-import NIOConcurrencyHelpers
 import Proxy
 import Records
 
@@ -23,14 +22,19 @@ struct RecordPrinter {
     /// wake the printer (a wake-up per request cost more CPU than the request's record).
     static func wants(verbose: Bool) -> @Sendable (RequestRecord) -> Bool {
         if verbose { return { _ in true } }
-        let seen = NIOLockedValueBox(Set<String>())
+        // Sessions seen, per event loop: no lock shared by the loops on every request. A session
+        // that two loops see passes twice; `lines(for:)` announces it once.
+        let key = PerThreadCache.Key()
         return { record in
             if record.isFaulted || record.status.map({ $0 >= 500 }) == true { return true }
-            return seen.withLockedValue { seen in
-                if seen.count > 100_000 { seen = [] }
-                return seen.insert(record.session).inserted
-            }
+            let seen = PerThreadCache.value(key, make: SeenSessions.init)
+            if seen.sessions.count > 100_000 { seen.sessions = [] }
+            return seen.sessions.insert(record.session).inserted
         }
+    }
+
+    private final class SeenSessions: @unchecked Sendable {  // touched only by its own thread
+        var sessions = Set<String>()
     }
 
     /// The lines `record` makes (none for an unfaulted request without `verbose`).
