@@ -144,7 +144,7 @@ import TestSupport
     /// still in the proxy's buffers when the cut comes) must get every byte up to the cut and a clean
     /// end, not a body shortened by whatever the proxy had not yet handed to the socket.
     @Test func aSlowClientGetsEveryByteUpToTheCutThenAFIN() async throws {
-        let size = 8_000_000, cut = 6_000_000
+        let size = 2_500_000, cut = 2_000_000
         let rules = Self.scenario(#"{"id": "cut", "match": {"kind": "segment", "msn": 4}, "action": {"truncate": {"afterBytes": \#(cut)}}}"#)
         try await Self.withFixture(rules) { proxy, origin in
             origin.route("/v0/seg4.ts", .generated(size: size))

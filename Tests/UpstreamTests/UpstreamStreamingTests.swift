@@ -17,7 +17,7 @@ import TestSupport
             response.body.cancel()
             let afterCancel = await upstreamError { () async throws(UpstreamError) in try await iterator.next() }
             #expect(afterCancel == .cancelled)
-            #expect(await origin.waitUntil { $0.responsesAborted == 1 })
+            #expect(await origin.waitUntil(timeout: .seconds(30)) { $0.responsesAborted == 1 })
             #expect(origin.responsesCompleted == 0)
         }
     }
@@ -34,7 +34,7 @@ import TestSupport
             consumer.cancel()
             let result = await consumer.result
             #expect(throws: UpstreamError.cancelled) { try result.get() }
-            #expect(await origin.waitUntil { $0.responsesAborted == 1 })
+            #expect(await origin.waitUntil(timeout: .seconds(30)) { $0.responsesAborted == 1 })
         }
     }
 
@@ -45,7 +45,7 @@ import TestSupport
                 let response = try await client.fetch(UpstreamRequest(url: origin.baseURL + "/long.ts"))
                 #expect(response.status == 200)
             }
-            #expect(await origin.waitUntil { $0.responsesAborted == 1 })
+            #expect(await origin.waitUntil(timeout: .seconds(30)) { $0.responsesAborted == 1 })
         }
     }
 
