@@ -26,7 +26,6 @@ final class ControlMetrics: Sendable {
     private struct State {
         var counters: [String: CoreMetrics.Counter] = [:]
         var timers: [String: CoreMetrics.Timer] = [:]
-        var instruments: [Shape: Instruments] = [:]
         /// Totals the proxy keeps as plain numbers, as last exported (counters only go up by the difference).
         var exported: [String: Int] = [:]
     }
@@ -51,18 +50,17 @@ final class ControlMetrics: Sendable {
     // MARK: - From records
 
     /// Counts one request. Runs on the event loop that ends the request, for every request: the
-    /// instruments of a record's shape (kind, status, fault, ending) are looked up once per shape.
+    /// instruments of a record's shape (kind, status, fault, ending) are looked up once per shape
+    /// and event loop.
     func observe(_ record: RequestRecord) {
         let shape = Shape(kind: record.kind, status: record.status, fault: record.isFaulted, ending: record.ending)
         let local = PerThreadCache.value(threadInstruments, make: ThreadInstruments.init)
         let instruments = local.byShape[shape] ?? {
-            let shared = state.withLockedValue { $0.instruments[shape] } ?? {
-                let made = makeInstruments(shape)  // takes the lock itself, per instrument
-                state.withLockedValue { $0.instruments[shape] = made }
-                return made
-            }()
-            local.byShape[shape] = shared
-            return shared
+            // The counters and timers are shared by name and dimensions (`counter`, `timer`): each
+            // event loop gets the same ones for a shape.
+            let made = makeInstruments(shape)
+            local.byShape[shape] = made
+            return made
         }()
         instruments.requests.increment()
         instruments.endings.increment()
