@@ -49,12 +49,12 @@ let package = Package(
             dependencies: ["HLS", logging] + nio,
             resources: [.copy("Media")]
         ),
-        // The presets of rules/ compiled into the binary (`BuiltInPresets.files`), so that a copied
-        // binary has them: the EmbedPresets plugin runs PresetGen over rules/*.json at build time
-        // (Sources/Presets/rules is a symbolic link to rules/).
-        .executableTarget(name: "PresetGen", path: "Sources/PresetGen"),
-        .plugin(name: "EmbedPresets", capability: .buildTool(), dependencies: ["PresetGen"], path: "Sources/EmbedPresets"),
-        .target(name: "Presets", exclude: ["rules/README.md", "rules/schema.json"], plugins: ["EmbedPresets"]),
+        // Data files compiled into the binary, so that a copied binary has them: the EmbedFiles
+        // plugin runs EmbedGen over a target's files that are not Swift sources (`EmbeddedFiles`).
+        .executableTarget(name: "EmbedGen", path: "Sources/EmbedGen"),
+        .plugin(name: "EmbedFiles", capability: .buildTool(), dependencies: ["EmbedGen"], path: "Sources/EmbedFiles"),
+        // The presets of rules/ (`BuiltInPresets.files`; Sources/Presets/rules is a symbolic link to rules/).
+        .target(name: "Presets", exclude: ["rules/README.md", "rules/schema.json"], plugins: ["EmbedFiles"]),
         // Record bundles (record, --record, HAR import) and the replay origin that serves them.
         .target(name: "Recording", dependencies: ["HLS", "Chaos", "Records", "Upstream", "CCrypto", logging] + nio),
         // Data plane: sessions, request classification, fault plans on the wire.
@@ -68,7 +68,8 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
-            resources: [.copy("Dashboard")]
+            // The dashboard's files (Dashboard/) are compiled in.
+            plugins: ["EmbedFiles"]
         ),
         // Real players: launching, watching and reading them (process groups, watchdog, drivers).
         .target(name: "Players"),

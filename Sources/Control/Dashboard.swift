@@ -1,7 +1,7 @@
 import Foundation
 import Hummingbird
 
-/// The dashboard page (`Dashboard/`, plain HTML, CSS and JS shipped as resources) served at `/`.
+/// The dashboard page (`Dashboard/`: plain HTML, CSS and JS compiled into the binary) served at `/`.
 enum Dashboard {
     /// The files, by request path, with their content types. Nothing else is served.
     static let files: [String: (name: String, type: String)] = [
@@ -16,20 +16,16 @@ enum Dashboard {
 
     static func file(for path: String) -> (name: String, type: String)? { files[path] }
 
-    /// The file's bytes, read once from the resource bundle.
-    private static let contents: [String: [UInt8]] = {
-        var contents: [String: [UInt8]] = [:]
-        for (name, _) in files.values {
-            guard let url = Bundle.module.url(forResource: name, withExtension: nil, subdirectory: "Dashboard"),
-                  let data = try? Data(contentsOf: url) else { continue }
-            contents[name] = Array(data)
-        }
-        return contents
-    }()
+    /// The files' bytes by name, compiled into the binary (the EmbedFiles plugin).
+    private static let contents: [String: [UInt8]] = Dictionary(
+        EmbeddedFiles.files.compactMap { file in
+            file.path.hasPrefix("Dashboard/") ? (String(file.path.dropFirst("Dashboard/".count)), file.bytes) : nil
+        },
+        uniquingKeysWith: { first, _ in first })
 
     static func response(for path: String) throws -> Response {
         guard let file = file(for: path), let bytes = contents[file.name] else {
-            throw APIError(.notFound, "the dashboard's files are not installed next to this hlschaos binary (\(path))")
+            throw APIError(.notFound, "no dashboard file at \(path)")
         }
         return Response(
             status: .ok,

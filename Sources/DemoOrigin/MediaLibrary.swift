@@ -5,9 +5,25 @@ import Foundation
 struct MediaLibrary: Sendable {
     let files: [String: Data]
 
+    /// The resource folder SwiftPM lays out beside the binary it builds (`.build/release/`), and
+    /// which an install copies along with the binary.
+    static let resourceFolder = "hlschaos_DemoOrigin.resources"
+
+    /// Where the media are looked for: beside the binary, then in the checkout it was built from.
+    /// (Not `Bundle.module`, which ends the process when its bundle is not found: a binary copied to
+    /// another machine must say what is missing, not crash.)
+    static var searchPath: [URL] {
+        [
+            Bundle.main.bundleURL.appendingPathComponent(resourceFolder).appendingPathComponent("Media"),
+            URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Media"),
+        ]
+    }
+
     static func bundled() throws -> MediaLibrary {
-        guard let root = Bundle.module.url(forResource: "Media", withExtension: nil) else {
-            throw DemoOriginError.mediaFolderMissing(path: Bundle.module.bundlePath + "/Media")
+        let folders = searchPath
+        let hasFiles = { (folder: URL) in !((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).isEmpty }
+        guard let root = folders.first(where: hasFiles) else {
+            throw DemoOriginError.mediaNotInstalled(searched: folders.map(\.path), resourceFolder: resourceFolder)
         }
         return try load(from: root)
     }

@@ -1,4 +1,11 @@
 /// The presets of the repository's `rules/` folder, compiled into the binary so that a copied
-/// `hlschaos` still has them. `files` (name without `.json`, exact bytes of the file, sorted by
-/// name) is generated at build time by the EmbedPresets plugin; `rules/*.json` stays the only copy.
-public enum BuiltInPresets {}
+/// `hlschaos` still has them: each name (the file name without `.json`) with the exact bytes of the
+/// file, sorted by name. The EmbedFiles plugin embeds them at build time; `rules/*.json` stays the
+/// only copy.
+public enum BuiltInPresets {
+    public static let files: [(name: String, bytes: [UInt8])] = EmbeddedFiles.files.compactMap { file in
+        let name = file.path.split(separator: "/").last.map(String.init) ?? file.path
+        guard name.hasSuffix(".json") else { return nil }
+        return (String(name.dropLast(5)), file.bytes)
+    }.sorted { $0.name < $1.name }
+}

@@ -1,11 +1,13 @@
 import Foundation
 
-// PresetGen OUTPUT FILE.json…: writes a Swift source declaring `BuiltInPresets.files`, the name
-// (file name without .json) and exact bytes of every FILE, in the order given.
+// EmbedGen OUTPUT NAME PATH [NAME PATH]…: writes a Swift source declaring, inside the module that
+// compiles it, `EmbeddedFiles.files`: each NAME (a path relative to the target's folder, such as
+// `rules/status-503.json` or `Dashboard/index.html`) with the exact bytes of the file at PATH, in
+// the order given. Run by the EmbedFiles build plugin.
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-guard let output = arguments.first else {
-    FileHandle.standardError.write(Data("usage: PresetGen OUTPUT FILE.json…\n".utf8))
+guard let output = arguments.first, arguments.count % 2 == 1 else {
+    FileHandle.standardError.write(Data("usage: EmbedGen OUTPUT NAME PATH [NAME PATH]…\n".utf8))
     exit(2)
 }
 
@@ -36,25 +38,26 @@ func bytesLiteral(_ bytes: [UInt8]) -> String {
 }
 
 var source = """
-    // Generated at build time by PresetGen (Plugins/EmbedPresets) from rules/*.json. Do not edit.
+    // Generated at build time by EmbedGen (the EmbedFiles plugin) from the target's files. Do not edit.
 
-    extension BuiltInPresets {
-        public static let files: [(name: String, bytes: [UInt8])] = [
+    /// The files of this target's folder that are not Swift sources, compiled in so that a copied
+    /// binary has them: (path relative to the target's folder, exact bytes).
+    enum EmbeddedFiles {
+        static let files: [(path: String, bytes: [UInt8])] = [
 
     """
-for path in arguments.dropFirst() {
+var pairs = arguments.dropFirst()
+while let name = pairs.popFirst(), let path = pairs.popFirst() {
     guard let data = FileManager.default.contents(atPath: path) else {
-        FileHandle.standardError.write(Data("PresetGen: cannot read \(path)\n".utf8))
+        FileHandle.standardError.write(Data("EmbedGen: cannot read \(path)\n".utf8))
         exit(1)
     }
-    var name = URL(fileURLWithPath: path).lastPathComponent
-    if name.hasSuffix(".json") { name.removeLast(5) }
-    source += "        (name: \(stringLiteral(name)), bytes: \(bytesLiteral([UInt8](data)))),\n"
+    source += "        (path: \(stringLiteral(name)), bytes: \(bytesLiteral([UInt8](data)))),\n"
 }
 source += "    ]\n}\n"
 do {
     try source.write(toFile: output, atomically: true, encoding: .utf8)
 } catch {
-    FileHandle.standardError.write(Data("PresetGen: cannot write \(output): \(error)\n".utf8))
+    FileHandle.standardError.write(Data("EmbedGen: cannot write \(output): \(error)\n".utf8))
     exit(1)
 }
