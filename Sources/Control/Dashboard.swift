@@ -17,11 +17,9 @@ enum Dashboard {
     static func file(for path: String) -> (name: String, type: String)? { files[path] }
 
     /// The files' bytes by name, compiled into the binary (the EmbedFiles plugin).
-    private static let contents: [String: [UInt8]] = Dictionary(
-        EmbeddedFiles.files.compactMap { file in
-            file.path.hasPrefix("Dashboard/") ? (String(file.path.dropFirst("Dashboard/".count)), file.bytes) : nil
-        },
-        uniquingKeysWith: { first, _ in first })
+    private static let contents: [String: [UInt8]] = Dictionary(uniqueKeysWithValues: EmbeddedFiles.files.compactMap { file in
+        file.path.hasPrefix("Dashboard/") ? (String(file.path.dropFirst("Dashboard/".count)), file.bytes) : nil
+    })
 
     static func response(for path: String) throws -> Response {
         guard let file = file(for: path), let bytes = contents[file.name] else {
