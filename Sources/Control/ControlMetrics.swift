@@ -55,13 +55,19 @@ final class ControlMetrics: Sendable {
     func observe(_ record: RequestRecord) {
         let shape = Shape(kind: record.kind, status: record.status, fault: record.isFaulted, ending: record.ending)
         let local = PerThreadCache.value(threadInstruments, make: ThreadInstruments.init)
-        let instruments = local.byShape[shape] ?? {
-            // The counters and timers are shared by name and dimensions (`counter`, `timer`): each
-            // event loop gets the same ones for a shape.
-            let made = makeInstruments(shape)
-            local.byShape[shape] = made
-            return made
-        }()
+        let instruments: Instruments
+        if let last = local.last, last.shape == shape {
+            instruments = last.instruments  // a run of requests of one shape: no hashing
+        } else {
+            instruments = local.byShape[shape] ?? {
+                // The counters and timers are shared by name and dimensions (`counter`, `timer`):
+                // each event loop gets the same ones for a shape.
+                let made = makeInstruments(shape)
+                local.byShape[shape] = made
+                return made
+            }()
+            local.last = (shape, instruments)
+        }
         instruments.requests.increment()
         instruments.endings.increment()
         if record.bytesSent > 0 { instruments.bytes.increment(by: Int64(record.bytesSent)) }
@@ -86,6 +92,8 @@ final class ControlMetrics: Sendable {
 
     private final class ThreadInstruments: @unchecked Sendable {  // touched only by its own thread
         var byShape: [Shape: Instruments] = [:]
+        /// The shape this thread counted last, compared before `byShape` is hashed into.
+        var last: (shape: Shape, instruments: Instruments)?
     }
 
     struct Instruments {

@@ -65,8 +65,7 @@ struct ProxyHandler: Sendable {
             ending = client.channel.isActive ? .closed : .clientAbort
         }
         #if !HLSCHAOS_WITHOUT_RECORDS  // defined only by Benchmarks/proxy/records-cost.sh, to measure what this costs
-        let record = draft.record(id: records.takeID(), client: client, ending: ending)
-        records.emit(record)
+        let record = records.emit(draft.record(client: client, ending: ending))
         for capture in draft.captures { capture.finish(record, recorder: recorder) }
         #endif
         await client.waitUntilWritten()

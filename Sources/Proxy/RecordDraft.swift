@@ -22,7 +22,8 @@ final class RecordDraft: @unchecked Sendable {
     /// The recordings this request goes into (usually none).
     var captures: [RequestCapture] = []
 
-    func record(id: UInt64, client: ClientChannel, ending fallback: RequestRecord.Ending) -> RequestRecord {
+    /// The record as it stands (its id is given by `RecordLog.emit`).
+    func record(client: ClientChannel, ending fallback: RequestRecord.Ending) -> RequestRecord {
         let head = client.requestHead
         let sent = client.progress
         var upstream = upstream
@@ -31,7 +32,7 @@ final class RecordDraft: @unchecked Sendable {
         if let range = head.headers.first(name: "range") { requestHeaders.append(.init("range", range)) }
         if let agent = head.headers.first(name: "user-agent") { requestHeaders.append(.init("user-agent", agent)) }
         return RequestRecord(
-            id: id, time: time, session: session, client: client.clientAddress,
+            id: 0, time: time, session: session, client: client.clientAddress,
             method: head.method.rawValue, path: head.uri,
             kind: tag.map { $0.kind.ruleKind.rawValue }, variant: tag?.variant, rendition: tag?.rendition,
             iFrameVariant: tag?.iFrameVariant, copy: tag?.backup == true ? "backup" : nil, msn: tag?.msn, part: tag?.part, upstream: upstream,

@@ -10,8 +10,7 @@ import Synchronization
 /// JSON Lines file that keeps everything, and live subscribers.
 public final class RecordLog: Sendable {
     public static let defaultCapacity = 50_000
-    private let recent: NIOLockedValueBox<RecordRing>
-    private let nextID = Atomic<UInt64>(1)
+    private let recent: NIOLockedValueBox<Recent>
     private let logger: Logger
     /// Read once: asking the logger's handler for its level on every record costs more than the test.
     private let logsEachRecord: Bool
@@ -22,6 +21,13 @@ public final class RecordLog: Sendable {
     /// (`SubscriberSnapshot`) and takes the lock again only when this has moved.
     private let subscriberGeneration = Atomic<UInt64>(0)
     private let snapshotKey = PerThreadCache.Key()
+
+    /// The ring and the id of the next record, under one lock: ids are given in the order records go
+    /// into the ring, so a reader paging with "since" never passes over a record appended late.
+    private struct Recent {
+        let ring: RecordRing
+        var nextID: UInt64 = 1
+    }
 
     private final class SubscriberSnapshot: @unchecked Sendable {  // touched only by its own thread
         var generation = UInt64.max
@@ -43,14 +49,22 @@ public final class RecordLog: Sendable {
         }
     }
 
-    /// A live reader: a stream fed on the emitting thread, or a plain function called there.
-    private enum Subscriber {
-        case stream(AsyncStream<RequestRecord>.Continuation, filter: @Sendable (RequestRecord) -> Bool)
-        case observer(@Sendable (RequestRecord) -> Void)
+    /// A live reader: a stream fed on the emitting thread, or a plain function called there. A class,
+    /// so that handing each record to the list retains one object per reader, not its parts.
+    private final class Subscriber: Sendable {
+        let deliver: @Sendable (RequestRecord) -> Void
+
+        init(stream continuation: AsyncStream<RequestRecord>.Continuation, filter: @escaping @Sendable (RequestRecord) -> Bool) {
+            deliver = { record in if filter(record) { continuation.yield(record) } }
+        }
+
+        init(observer: @escaping @Sendable (RequestRecord) -> Void) {
+            deliver = observer
+        }
     }
 
     init(capacity: Int = RecordLog.defaultCapacity, file: JSONLinesFile? = nil, logger: Logger) {
-        self.recent = NIOLockedValueBox(RecordRing(capacity: capacity))
+        self.recent = NIOLockedValueBox(Recent(ring: RecordRing(capacity: capacity)))
         self.file = file
         self.logger = logger
         self.logsEachRecord = logger.logLevel <= .debug
@@ -70,27 +84,22 @@ public final class RecordLog: Sendable {
         file?.flush()
     }
 
-    /// The next record id (ids increase across the process: a cursor for "since").
-    func takeID() -> UInt64 {
-        nextID.wrappingAdd(1, ordering: .relaxed).oldValue
-    }
-
     /// How many records the ring holds now (at most its capacity).
-    public var keptCount: Int { recent.withLockedValue { $0.count } }
+    public var keptCount: Int { recent.withLockedValue { $0.ring.count } }
 
     /// The bytes those records take, and the most the ring may take.
-    public var keptBytes: (used: Int, limit: Int) { recent.withLockedValue { ($0.byteCount, $0.byteCapacity) } }
+    public var keptBytes: (used: Int, limit: Int) { recent.withLockedValue { ($0.ring.byteCount, $0.ring.byteCapacity) } }
 
     /// The newest records of every session, oldest first.
     public var all: [RequestRecord] { since(0) }
 
     public func since(_ cursor: UInt64, limit: Int = .max) -> [RequestRecord] {
-        recent.withLockedValue { $0.copy(since: cursor, limit: limit) }.records
+        recent.withLockedValue { $0.ring.copy(since: cursor, limit: limit) }.records
     }
 
     /// One session's records kept, oldest first, after `cursor`.
     public func records(session: String, since cursor: UInt64 = 0, limit: Int = .max) -> [RequestRecord] {
-        recent.withLockedValue { $0.copy(since: cursor, limit: limit, session: session) }.records
+        recent.withLockedValue { $0.ring.copy(since: cursor, limit: limit, session: session) }.records
     }
 
     /// Faulted records only (what the log's `fault` lines say).
@@ -106,7 +115,7 @@ public final class RecordLog: Sendable {
         let id = nextSubscriber.wrappingAdd(1, ordering: .relaxed).oldValue
         let (stream, continuation) = AsyncStream<RequestRecord>.makeStream(bufferingPolicy: .bufferingNewest(limit))
         continuation.onTermination = { [weak self] _ in self?.setSubscriber(id, nil) }
-        setSubscriber(id, .stream(continuation, filter: filter))
+        setSubscriber(id, Subscriber(stream: continuation, filter: filter))
         return stream
     }
 
@@ -114,7 +123,7 @@ public final class RecordLog: Sendable {
     /// returned observation is cancelled: for short work such as counting (metrics).
     public func observe(_ observer: @escaping @Sendable (RequestRecord) -> Void) -> Observation {
         let id = nextSubscriber.wrappingAdd(1, ordering: .relaxed).oldValue
-        setSubscriber(id, .observer(observer))
+        setSubscriber(id, Subscriber(observer: observer))
         return Observation { [weak self] in self?.setSubscriber(id, nil) }
     }
 
@@ -141,20 +150,23 @@ public final class RecordLog: Sendable {
         public func cancel() { stop() }
     }
 
-    func emit(_ record: RequestRecord) {
-        recent.withLockedValue { $0.append(record) }
-        let listeners = currentSubscribers()
-        for listener in listeners {
-            switch listener {
-            case .stream(let continuation, let filter): if filter(record) { continuation.yield(record) }
-            case .observer(let observer): observer(record)
-            }
+    /// Numbers `record` (ids increase across the process: a cursor for "since"), keeps it and hands
+    /// it to every reader; returns it numbered.
+    @discardableResult
+    func emit(_ record: RequestRecord) -> RequestRecord {
+        var record = record
+        recent.withLockedValue { recent in
+            record.id = recent.nextID
+            recent.nextID += 1
+            recent.ring.append(record)
         }
+        for subscriber in currentSubscribers() { subscriber.deliver(record) }
         file?.write(record)
         // The terminal gets its own compact lines (RecordPrinter); the log has them at debug.
         if logsEachRecord {
             logger.debug(record.isFaulted ? "fault" : "request", metadata: Self.metadata(record))
         }
+        return record
     }
 
     static func metadata(_ record: RequestRecord) -> Logger.Metadata {

@@ -15,11 +15,23 @@ enum RecordBytes {
     /// Endings by their number in a record (`allCases` would build a new array at each use).
     private static let endings = RequestRecord.Ending.allCases
 
-    static func encode(_ record: RequestRecord, into out: inout [UInt8]) {
-        var writer = Writer(out: out)
-        out = []  // the writer holds the only reference: appends do not copy
-        writer.unsigned(record.id)
-        writer.string(record.session)
+    /// How many bytes `write` takes for `record`: the ring makes room for exactly that, then writes.
+    static func count(_ record: RequestRecord) -> Int {
+        var counter = Counter()
+        walk(record, into: &counter)
+        return counter.count
+    }
+
+    /// Writes `record` at `start`, which has room for `count(record)` bytes.
+    static func write(_ record: RequestRecord, to start: UnsafeMutableRawPointer) {
+        var writer = Writer(cursor: start)
+        walk(record, into: &writer)
+    }
+
+    /// The one description of the layout, for both `count` and `write`: they cannot disagree.
+    private static func walk<Out: ByteSink>(_ record: RequestRecord, into out: inout Out) {
+        out.unsigned(record.id)
+        out.string(record.session)
         var present: UInt64 = 0
         func mark(_ bit: Field, _ isPresent: Bool) { if isPresent { present |= 1 << bit.rawValue } }
         mark(.kind, record.kind != nil)
@@ -38,38 +50,37 @@ enum RecordBytes {
         mark(.responseRule, record.decidingRules.response != nil)
         mark(.delayRule, record.decidingRules.delay != nil)
         mark(.status, record.status != nil)
-        writer.unsigned(present)
-        writer.double(record.time.timeIntervalSinceReferenceDate)
-        writer.string(record.client)
-        writer.string(record.method)
-        writer.string(record.path)
-        if let kind = record.kind { writer.string(kind) }
-        if let variant = record.variant { writer.signed(variant) }
-        if let rendition = record.rendition { writer.signed(rendition) }
-        if let iFrameVariant = record.iFrameVariant { writer.signed(iFrameVariant) }
-        if let copy = record.copy { writer.string(copy) }
-        if let msn = record.msn { writer.signed(msn) }
-        if let part = record.part { writer.signed(part) }
+        out.unsigned(present)
+        out.double(record.time.timeIntervalSinceReferenceDate)
+        out.string(record.client)
+        out.string(record.method)
+        out.string(record.path)
+        if let kind = record.kind { out.string(kind) }
+        if let variant = record.variant { out.signed(variant) }
+        if let rendition = record.rendition { out.signed(rendition) }
+        if let iFrameVariant = record.iFrameVariant { out.signed(iFrameVariant) }
+        if let copy = record.copy { out.string(copy) }
+        if let msn = record.msn { out.signed(msn) }
+        if let part = record.part { out.signed(part) }
         if let upstream = record.upstream {
-            writer.string(upstream.url)
-            if let status = upstream.status { writer.signed(status) }
-            if let connect = upstream.connect { writer.double(connect) }
-            if let firstByte = upstream.firstByte { writer.double(firstByte) }
-            if let total = upstream.total { writer.double(total) }
-            if let error = upstream.error { writer.string(error) }
+            out.string(upstream.url)
+            if let status = upstream.status { out.signed(status) }
+            if let connect = upstream.connect { out.double(connect) }
+            if let firstByte = upstream.firstByte { out.double(firstByte) }
+            if let total = upstream.total { out.double(total) }
+            if let error = upstream.error { out.string(error) }
         }
-        writer.strings(record.matchedRules)
-        if let response = record.decidingRules.response { writer.string(response) }
-        if let delay = record.decidingRules.delay { writer.string(delay) }
-        writer.strings(record.decidingRules.content)
-        writer.strings(record.actions)
-        if let status = record.status { writer.signed(status) }
-        writer.signed(record.bytesSent)
-        writer.unsigned(UInt64(endings.firstIndex(of: record.ending) ?? 0))
-        writer.double(record.duration)
-        writer.headers(record.requestHeaders)
-        writer.headers(record.responseHeaders)
-        out = writer.out
+        out.strings(record.matchedRules)
+        if let response = record.decidingRules.response { out.string(response) }
+        if let delay = record.decidingRules.delay { out.string(delay) }
+        out.strings(record.decidingRules.content)
+        out.strings(record.actions)
+        if let status = record.status { out.signed(status) }
+        out.signed(record.bytesSent)
+        out.unsigned(UInt64(endings.firstIndex(of: record.ending) ?? 0))
+        out.double(record.duration)
+        out.headers(record.requestHeaders)
+        out.headers(record.responseHeaders)
     }
 
     /// The record `bytes` hold, or nil when they are not one `encode` wrote.
@@ -132,55 +143,49 @@ enum RecordBytes {
         case responseRule, delayRule, status
     }
 
-    private struct Writer {
-        var out: [UInt8]
+    /// Where `walk` puts a record: the primitives differ, strings are the same for both.
+    fileprivate protocol ByteSink {
+        mutating func unsigned(_ value: UInt64)
+        mutating func double(_ value: Double)
+        mutating func bytes(_ bytes: UnsafeRawBufferPointer)
+    }
+
+    /// Adds up the bytes, writes nothing.
+    fileprivate struct Counter: ByteSink {
+        var count = 0
+
+        mutating func unsigned(_ value: UInt64) {
+            count += value == 0 ? 1 : (64 - value.leadingZeroBitCount + 6) / 7
+        }
+
+        mutating func double(_ value: Double) { count += 8 }
+        mutating func bytes(_ bytes: UnsafeRawBufferPointer) { count += bytes.count }
+    }
+
+    /// Writes at a cursor into memory the caller has made room in (`count` bytes).
+    fileprivate struct Writer: ByteSink {
+        var cursor: UnsafeMutableRawPointer
 
         mutating func unsigned(_ value: UInt64) {
             var value = value
             while value >= 0x80 {
-                out.append(UInt8(truncatingIfNeeded: value) | 0x80)
+                cursor.storeBytes(of: UInt8(truncatingIfNeeded: value) | 0x80, as: UInt8.self)
+                cursor += 1
                 value >>= 7
             }
-            out.append(UInt8(value))
-        }
-
-        mutating func signed(_ value: Int) {
-            let wide = Int64(value)
-            unsigned(UInt64(bitPattern: (wide << 1) ^ (wide >> 63)))
+            cursor.storeBytes(of: UInt8(value), as: UInt8.self)
+            cursor += 1
         }
 
         mutating func double(_ value: Double) {
-            withUnsafeBytes(of: value.bitPattern.littleEndian) { out.append(contentsOf: $0) }
+            cursor.storeBytes(of: value.bitPattern.littleEndian, as: UInt64.self)
+            cursor += 8
         }
 
-        mutating func string(_ value: String) {
-            var value = value
-            value.withUTF8 { utf8 in
-                guard utf8.count > RecordBytes.stringLimit else {
-                    unsigned(UInt64(utf8.count))
-                    out.append(contentsOf: utf8)
-                    return
-                }
-                var end = RecordBytes.stringLimit
-                while end > 0 && utf8[end] & 0xC0 == 0x80 { end -= 1 }  // not inside a character
-                let ellipsis: [UInt8] = [0xE2, 0x80, 0xA6]
-                unsigned(UInt64(end + ellipsis.count))
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[..<end]))
-                out.append(contentsOf: ellipsis)
-            }
-        }
-
-        mutating func strings(_ values: [String]) {
-            unsigned(UInt64(values.count))
-            for value in values { string(value) }
-        }
-
-        mutating func headers(_ headers: [RequestRecord.Header]) {
-            unsigned(UInt64(headers.count))
-            for header in headers {
-                string(header.name)
-                string(header.value)
-            }
+        mutating func bytes(_ bytes: UnsafeRawBufferPointer) {
+            guard let base = bytes.baseAddress else { return }
+            cursor.copyMemory(from: base, byteCount: bytes.count)
+            cursor += bytes.count
         }
     }
 
@@ -246,6 +251,47 @@ enum RecordBytes {
                 headers.append(.init(name, value))
             }
             return headers
+        }
+    }
+}
+
+extension RecordBytes.ByteSink {
+    mutating func signed(_ value: Int) {
+        let wide = Int64(value)
+        unsigned(UInt64(bitPattern: (wide << 1) ^ (wide >> 63)))
+    }
+
+    mutating func string(_ value: String) {
+        if let done: Void = value.utf8.withContiguousStorageIfAvailable({ utf8(UnsafeRawBufferPointer($0)) }) { return done }
+        var copy = value  // not stored as UTF-8 in one piece (bridged): made so
+        copy.withUTF8 { utf8(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// A string's bytes, cut at `stringLimit` on a character boundary and ended with "…".
+    private mutating func utf8(_ utf8: UnsafeRawBufferPointer) {
+        guard utf8.count > RecordBytes.stringLimit else {
+            unsigned(UInt64(utf8.count))
+            bytes(utf8)
+            return
+        }
+        var end = RecordBytes.stringLimit
+        while end > 0 && utf8[end] & 0xC0 == 0x80 { end -= 1 }  // not inside a character
+        let ellipsis: StaticString = "…"
+        unsigned(UInt64(end + ellipsis.utf8CodeUnitCount))
+        bytes(UnsafeRawBufferPointer(rebasing: utf8[..<end]))
+        bytes(UnsafeRawBufferPointer(start: ellipsis.utf8Start, count: ellipsis.utf8CodeUnitCount))
+    }
+
+    mutating func strings(_ values: [String]) {
+        unsigned(UInt64(values.count))
+        for value in values { string(value) }
+    }
+
+    mutating func headers(_ headers: [RequestRecord.Header]) {
+        unsigned(UInt64(headers.count))
+        for header in headers {
+            string(header.name)
+            string(header.value)
         }
     }
 }

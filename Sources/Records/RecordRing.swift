@@ -1,6 +1,7 @@
 /// The newest records, at most `capacity` of them, oldest first, kept as bytes (`RecordBytes`) in
 /// one buffer allocated once: appending past the capacity (or past the buffer) drops the oldest, and
-/// no record holds an allocation of its own. Reading decodes the records asked for.
+/// no record holds an allocation of its own. A record is written straight into the buffer, its length
+/// counted first; reading decodes the records asked for.
 ///
 /// Not thread-safe: its owner serialises every call (`RecordLog` holds it under a lock).
 public final class RecordRing: @unchecked Sendable {
@@ -22,15 +23,12 @@ public final class RecordRing: @unchecked Sendable {
     private var tail = 0
     /// When the newest records continue at the start of the buffer, the end of the older ones.
     private var wrapEnd: Int?
-    /// The bytes of the record being appended (kept, so that appending allocates nothing).
-    private var scratch: [UInt8] = []
 
     public init(capacity: Int, bytesPerRecord: Int = RecordRing.bytesPerRecord) {
         self.capacity = max(1, capacity)
         let (bytes, overflow) = self.capacity.multipliedReportingOverflow(by: max(64, bytesPerRecord))
         self.byteCapacity = max(Self.minimumBytes, overflow ? Int(UInt32.max) : min(bytes, Int(UInt32.max)))
         self.storage = UnsafeMutableRawPointer.allocate(byteCount: byteCapacity, alignment: 16)
-        scratch.reserveCapacity(1024)
     }
 
     deinit { storage.deallocate() }
@@ -43,9 +41,8 @@ public final class RecordRing: @unchecked Sendable {
     }
 
     public func append(_ record: RequestRecord) {
-        scratch.removeAll(keepingCapacity: true)
-        RecordBytes.encode(record, into: &scratch)
-        let need = 4 + scratch.count
+        let length = RecordBytes.count(record)
+        let need = 4 + length
         guard need <= byteCapacity else { return }
         if count == capacity { dropOldest() }
         while true {
@@ -61,8 +58,8 @@ public final class RecordRing: @unchecked Sendable {
             }
             dropOldest()
         }
-        storage.storeBytes(of: UInt32(scratch.count).littleEndian, toByteOffset: tail, as: UInt32.self)
-        scratch.withUnsafeBytes { (storage + tail + 4).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+        storage.storeBytes(of: UInt32(length).littleEndian, toByteOffset: tail, as: UInt32.self)
+        RecordBytes.write(record, to: storage + tail + 4)
         tail += need
         count += 1
     }

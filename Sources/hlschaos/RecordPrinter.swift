@@ -28,6 +28,8 @@ struct RecordPrinter {
         return { record in
             if record.isFaulted || record.status.map({ $0 >= 500 }) == true { return true }
             let seen = PerThreadCache.value(key, make: SeenSessions.init)
+            if record.session == seen.last { return false }  // most requests: no hashing
+            seen.last = record.session
             if seen.sessions.count > 100_000 { seen.sessions = [] }
             return seen.sessions.insert(record.session).inserted
         }
@@ -35,6 +37,8 @@ struct RecordPrinter {
 
     private final class SeenSessions: @unchecked Sendable {  // touched only by its own thread
         var sessions = Set<String>()
+        /// The session of this thread's previous record, which `sessions` already holds.
+        var last: String?
     }
 
     /// The lines `record` makes (none for an unfaulted request without `verbose`).

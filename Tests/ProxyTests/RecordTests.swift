@@ -68,6 +68,37 @@ import TestSupport
         }
     }
 
+    /// Ids are a reader's cursor ("since"): in the ring they must follow each other in the order the
+    /// records went in, also when both event loops end requests at the same moment, or a reader
+    /// paging forward would step over a record numbered before one it already has.
+    @Test func idsFollowTheRingsOrderUnderConcurrentRequests() async throws {
+        try await WireFaultTests.withFixture(Self.rules) { proxy, origin in
+            let paths = (0..<8).map { HLSFixture.segmentPath(port: origin.port, variant: 0, msn: $0 % 3, session: "c\($0)") }
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for path in paths {
+                    group.addTask {
+                        for _ in 0..<40 {
+                            let status = try await proxy.get(path).status
+                            #expect(status == 200)
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            var kept: [RequestRecord] = []
+            func ours() -> Int { kept.count { $0.session.hasPrefix("c") } }  // not the fixture's own
+            for _ in 0..<333 where ours() < 320 {
+                kept = proxy.server.records.all
+                try await Task.sleep(for: .milliseconds(30))
+            }
+            #expect(ours() == 320)
+            let total = kept.count
+            let ids = kept.map(\.id)
+            #expect(ids == Array(1...UInt64(ids.count)), "ids in ring order: \(ids.prefix(40))…")
+            #expect(proxy.server.records.since(UInt64(total - 160)).map(\.id) == Array(UInt64(total - 159)...UInt64(total)))
+        }
+    }
+
     @Test func aClientThatLeavesMidBodyIsAClientAbort() async throws {
         let origin = try await TestOrigin.start()
         origin.route("/slow.ts", .generated(size: 2_000_000, chunk: 50_000, delayBetweenChunks: .milliseconds(50)))
