@@ -8,7 +8,8 @@ import Records
 /// What `GET /metrics` shows, in the Prometheus text format.
 ///
 /// Request metrics come from the records the data plane emits (one per request, read from
-/// `RecordLog.observe`, on the event loop that ends the request), through swift-metrics counters and timers backed by a swift-prometheus
+/// `RecordLog.observe`, on the event loop that ends the request, counted per loop and handed over in
+/// batches: `RequestTally`), through swift-metrics counters and timers backed by a swift-prometheus
 /// registry of this server's own (several proxies in one process, as in the tests, do not mix):
 /// requests by kind, status and fault; how responses ended; body bytes sent; request duration and the
 /// origin's time to first byte (histograms); origin failures.
@@ -49,33 +50,20 @@ final class ControlMetrics: Sendable {
 
     // MARK: - From records
 
-    /// Counts one request. Runs on the event loop that ends the request, for every request: the
-    /// instruments of a record's shape (kind, status, fault, ending) are looked up once per shape
-    /// and event loop.
+    /// Counts one request. Runs on the event loop that ends the request, for every request, into
+    /// that loop's own `RequestTally`, which hands its numbers to the registry in batches and when
+    /// scraped.
     func observe(_ record: RequestRecord) {
-        let shape = Shape(kind: record.kind, status: record.status, fault: record.isFaulted, ending: record.ending)
-        let local = PerThreadCache.value(threadInstruments, make: ThreadInstruments.init)
-        let instruments: Instruments
-        if let last = local.last, last.shape == shape {
-            instruments = last.instruments  // a run of requests of one shape: no hashing
-        } else {
-            instruments = local.byShape[shape] ?? {
-                // The counters and timers are shared by name and dimensions (`counter`, `timer`):
-                // each event loop gets the same ones for a shape.
-                let made = makeInstruments(shape)
-                local.byShape[shape] = made
-                return made
-            }()
-            local.last = (shape, instruments)
+        let tally = PerThreadCache.value(threadTally) {
+            let made = RequestTally()
+            tallies.withLockedValue { $0.append(made) }
+            return made
         }
-        instruments.requests.increment()
-        instruments.endings.increment()
-        if record.bytesSent > 0 { instruments.bytes.increment(by: Int64(record.bytesSent)) }
-        instruments.duration.recordNanoseconds(Self.nanoseconds(record.duration))
-        if let upstream = record.upstream {
-            if let firstByte = upstream.firstByte { instruments.firstByte.recordNanoseconds(Self.nanoseconds(firstByte)) }
-            if upstream.error != nil { instruments.upstreamFailures.increment() }
-        }
+        tally.count(
+            Shape(kind: record.kind, status: record.status, fault: record.isFaulted, ending: record.ending),
+            bytes: max(0, record.bytesSent), durationNanoseconds: Self.nanoseconds(record.duration),
+            firstByteNanoseconds: record.upstream?.firstByte.map(Self.nanoseconds),
+            upstreamFailed: record.upstream?.error != nil, instruments: makeInstruments)
     }
 
     /// What the request metrics are broken down by.
@@ -86,15 +74,10 @@ final class ControlMetrics: Sendable {
         var ending: RequestRecord.Ending
     }
 
-    /// Each event loop's own map of the instruments it has used: a request looks its shape up
-    /// there, without the lock the two event loops would otherwise take in turn on every request.
-    private let threadInstruments = PerThreadCache.Key()
-
-    private final class ThreadInstruments: @unchecked Sendable {  // touched only by its own thread
-        var byShape: [Shape: Instruments] = [:]
-        /// The shape this thread counted last, compared before `byShape` is hashed into.
-        var last: (shape: Shape, instruments: Instruments)?
-    }
+    /// Each event loop's tally, and all of them for a scrape to fold. A tally the per-thread cache
+    /// lets go of stays in `tallies`, so nothing it counted is lost.
+    private let threadTally = PerThreadCache.Key()
+    private let tallies = NIOLockedValueBox<[RequestTally]>([])
 
     struct Instruments {
         var requests: CoreMetrics.Counter
@@ -105,6 +88,8 @@ final class ControlMetrics: Sendable {
         var upstreamFailures: CoreMetrics.Counter
     }
 
+    /// The instruments of a shape: shared by name and dimensions (`counter`, `timer`), so every
+    /// event loop's tally counts into the same ones.
     private func makeInstruments(_ shape: Shape) -> Instruments {
         let kind = shape.kind ?? "none"
         return Instruments(
@@ -149,6 +134,7 @@ final class ControlMetrics: Sendable {
 
     /// The Prometheus text of every metric, with the gauges read now.
     func scrape() -> [UInt8] {
+        for tally in tallies.withLockedValue({ $0 }) { tally.fold() }
         let configuration = proxy.configuration
         let sessions = proxy.sessions
         let live = sessions.all

@@ -153,8 +153,8 @@ public final class RecordLog: Sendable {
     /// Numbers `record` (ids increase across the process: a cursor for "since"), keeps it and hands
     /// it to every reader; returns it numbered.
     @discardableResult
-    func emit(_ record: RequestRecord) -> RequestRecord {
-        var record = record
+    func emit(_ record: consuming RequestRecord) -> RequestRecord {
+        var record = record  // moved, not copied
         recent.withLockedValue { recent in
             record.id = recent.nextID
             recent.nextID += 1

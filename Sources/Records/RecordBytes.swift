@@ -15,17 +15,19 @@ enum RecordBytes {
     /// Endings by their number in a record (`allCases` would build a new array at each use).
     private static let endings = RequestRecord.Ending.allCases
 
-    /// How many bytes `write` takes for `record`: the ring makes room for exactly that, then writes.
+    /// How many bytes `write` takes for `record`.
     static func count(_ record: RequestRecord) -> Int {
         var counter = Counter()
         walk(record, into: &counter)
         return counter.count
     }
 
-    /// Writes `record` at `start`, which has room for `count(record)` bytes.
-    static func write(_ record: RequestRecord, to start: UnsafeMutableRawPointer) {
-        var writer = Writer(cursor: start)
+    /// Writes `record` at `start`, using at most `limit` bytes: the count written, or nil when the
+    /// record needs more (then what was written there means nothing).
+    static func write(_ record: RequestRecord, to start: UnsafeMutableRawPointer, limit: Int) -> Int? {
+        var writer = Writer(cursor: start, end: start + limit)
         walk(record, into: &writer)
+        return writer.overflowed ? nil : writer.cursor - start
     }
 
     /// The one description of the layout, for both `count` and `write`: they cannot disagree.
@@ -41,12 +43,14 @@ enum RecordBytes {
         mark(.copy, record.copy != nil)
         mark(.msn, record.msn != nil)
         mark(.part, record.part != nil)
-        mark(.upstream, record.upstream != nil)
-        mark(.upstreamStatus, record.upstream?.status != nil)
-        mark(.connect, record.upstream?.connect != nil)
-        mark(.firstByte, record.upstream?.firstByte != nil)
-        mark(.total, record.upstream?.total != nil)
-        mark(.error, record.upstream?.error != nil)
+        if let upstream = record.upstream {
+            mark(.upstream, true)
+            mark(.upstreamStatus, upstream.status != nil)
+            mark(.connect, upstream.connect != nil)
+            mark(.firstByte, upstream.firstByte != nil)
+            mark(.total, upstream.total != nil)
+            mark(.error, upstream.error != nil)
+        }
         mark(.responseRule, record.decidingRules.response != nil)
         mark(.delayRule, record.decidingRules.delay != nil)
         mark(.status, record.status != nil)
@@ -154,19 +158,19 @@ enum RecordBytes {
     fileprivate struct Counter: ByteSink {
         var count = 0
 
-        mutating func unsigned(_ value: UInt64) {
-            count += value == 0 ? 1 : (64 - value.leadingZeroBitCount + 6) / 7
-        }
-
+        mutating func unsigned(_ value: UInt64) { count += RecordBytes.length(of: value) }
         mutating func double(_ value: Double) { count += 8 }
         mutating func bytes(_ bytes: UnsafeRawBufferPointer) { count += bytes.count }
     }
 
-    /// Writes at a cursor into memory the caller has made room in (`count` bytes).
+    /// Writes at a cursor, never past `end`: what does not fit sets `overflowed`.
     fileprivate struct Writer: ByteSink {
         var cursor: UnsafeMutableRawPointer
+        let end: UnsafeMutableRawPointer
+        var overflowed = false
 
         mutating func unsigned(_ value: UInt64) {
+            guard end - cursor >= RecordBytes.length(of: value) else { return overflowed = true }
             var value = value
             while value >= 0x80 {
                 cursor.storeBytes(of: UInt8(truncatingIfNeeded: value) | 0x80, as: UInt8.self)
@@ -178,15 +182,22 @@ enum RecordBytes {
         }
 
         mutating func double(_ value: Double) {
+            guard end - cursor >= 8 else { return overflowed = true }
             cursor.storeBytes(of: value.bitPattern.littleEndian, as: UInt64.self)
             cursor += 8
         }
 
         mutating func bytes(_ bytes: UnsafeRawBufferPointer) {
+            guard end - cursor >= bytes.count else { return overflowed = true }
             guard let base = bytes.baseAddress else { return }
             cursor.copyMemory(from: base, byteCount: bytes.count)
             cursor += bytes.count
         }
+    }
+
+    /// The bytes of `value` as a varint.
+    fileprivate static func length(of value: UInt64) -> Int {
+        value == 0 ? 1 : (70 - value.leadingZeroBitCount) / 7
     }
 
     private struct Reader {

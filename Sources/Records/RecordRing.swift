@@ -1,7 +1,8 @@
 /// The newest records, at most `capacity` of them, oldest first, kept as bytes (`RecordBytes`) in
 /// one buffer allocated once: appending past the capacity (or past the buffer) drops the oldest, and
-/// no record holds an allocation of its own. A record is written straight into the buffer, its length
-/// counted first; reading decodes the records asked for.
+/// no record holds an allocation of its own. A record is written straight into the free bytes after
+/// the newest (counted first and made room for only when it does not fit there); reading decodes the
+/// records asked for.
 ///
 /// Not thread-safe: its owner serialises every call (`RecordLog` holds it under a lock).
 public final class RecordRing: @unchecked Sendable {
@@ -41,10 +42,15 @@ public final class RecordRing: @unchecked Sendable {
     }
 
     public func append(_ record: RequestRecord) {
+        if count == capacity { dropOldest() }
+        // Most records fit in the free bytes after the newest: written there at once.
+        let free = wrapEnd == nil ? byteCapacity - tail : head - tail
+        if free > 4, let length = RecordBytes.write(record, to: storage + tail + 4, limit: free - 4) {
+            return commit(length)
+        }
         let length = RecordBytes.count(record)
         let need = 4 + length
         guard need <= byteCapacity else { return }
-        if count == capacity { dropOldest() }
         while true {
             if wrapEnd != nil {  // in use: [head, wrapEnd) then [0, tail)
                 if tail + need <= head { break }
@@ -58,9 +64,16 @@ public final class RecordRing: @unchecked Sendable {
             }
             dropOldest()
         }
+        guard RecordBytes.write(record, to: storage + tail + 4, limit: length) == length else {
+            return assertionFailure("RecordBytes.count and write disagree")
+        }
+        commit(length)
+    }
+
+    /// Makes the record just written after `tail` the newest.
+    private func commit(_ length: Int) {
         storage.storeBytes(of: UInt32(length).littleEndian, toByteOffset: tail, as: UInt32.self)
-        RecordBytes.write(record, to: storage + tail + 4)
-        tail += need
+        tail += 4 + length
         count += 1
     }
 

@@ -88,6 +88,44 @@ import Testing
         }
     }
 
+    /// Each thread counts into its own tally, handed to the registry every `RequestTally.batch`
+    /// requests and at a scrape: however the requests fall across threads and batches, a scrape
+    /// shows every one of them, once.
+    @Test func metricsCountedOnManyThreadsAddUpExactlyWhenScraped() async throws {
+        try await ControlHarness.with { harness in
+            let metrics = ControlMetrics(proxy: harness.proxy) { (0, 64) }
+            let perTask = RequestTally.batch * 3 + 17
+            await withTaskGroup(of: Void.self) { group in
+                for task in 0..<6 {
+                    group.addTask {
+                        for index in 0..<perTask {
+                            let failed = (task + index) % 5 == 0
+                            metrics.observe(RequestRecord(
+                                id: 0, time: Date(), session: "s\(task)", client: "", method: "GET", path: "/",
+                                kind: "segment", upstream: .init(url: "http://o/", status: 200, firstByte: 0.03),
+                                actions: failed ? ["status 503"] : [], status: failed ? 503 : 200, bytesSent: 10, duration: 0.2))
+                            if index % 50 == 0 { await Task.yield() }  // move between threads
+                        }
+                    }
+                }
+            }
+            let text = String(decoding: metrics.scrape(), as: UTF8.self)
+            let total = 6 * perTask
+            let failed = (0..<6).reduce(0) { sum, task in sum + (0..<perTask).filter { (task + $0) % 5 == 0 }.count }
+            for line in [
+                #"hlschaos_requests_total{kind="segment",status="503",fault="yes"} \#(failed)"#,
+                #"hlschaos_requests_total{kind="segment",status="200",fault="no"} \#(total - failed)"#,
+                #"hlschaos_request_endings_total{ending="complete"} \#(total)"#,
+                #"hlschaos_sent_bytes_total{kind="segment"} \#(10 * total)"#,
+                #"hlschaos_upstream_first_byte_seconds_bucket{kind="segment",le="0.025"} 0"#,
+                #"hlschaos_upstream_first_byte_seconds_bucket{kind="segment",le="0.05"} \#(total)"#,
+                #"hlschaos_request_duration_seconds_count{kind="segment"} \#(total)"#,
+            ] {
+                #expect(text.contains(line + "\n"), "missing \(line) in\n\(text)")
+            }
+        }
+    }
+
     /// With the repository's rules/ as the preset folder, and with the built-in presets only.
     @Test(arguments: [ControlHarness.rulesDirectory, nil])
     func presetsAreListedWithDescriptionAndReference(folder: String?) async throws {
