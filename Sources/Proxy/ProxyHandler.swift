@@ -65,7 +65,8 @@ struct ProxyHandler: Sendable {
             ending = client.channel.isActive ? .closed : .clientAbort
         }
         #if !HLSCHAOS_WITHOUT_RECORDS  // defined only by Benchmarks/proxy/records-cost.sh, to measure what this costs
-        let record = records.emit(draft.record(client: client, ending: ending))
+        var record = draft.record(client: client, ending: ending)
+        records.emit(&record)
         for capture in draft.captures { capture.finish(record, recorder: recorder) }
         #endif
         await client.waitUntilWritten()

@@ -47,6 +47,7 @@ final class RecordDraft: @unchecked Sendable {
 
     /// The plan in words, one entry per thing done ("delay 2s", "status 503", "gap").
     static func actions(_ plan: FaultPlan) -> [String] {
+        if plan.isEmpty { return [] }  // most requests
         var actions: [String] = []
         if let delay = plan.delay { actions.append("delay \(delay.seconds)s") }
         if let response = plan.response { actions.append("\(response)") }

@@ -151,10 +151,8 @@ public final class RecordLog: Sendable {
     }
 
     /// Numbers `record` (ids increase across the process: a cursor for "since"), keeps it and hands
-    /// it to every reader; returns it numbered.
-    @discardableResult
-    func emit(_ record: consuming RequestRecord) -> RequestRecord {
-        var record = record  // moved, not copied
+    /// it to every reader.
+    func emit(_ record: inout RequestRecord) {
         recent.withLockedValue { recent in
             record.id = recent.nextID
             recent.nextID += 1
@@ -166,7 +164,6 @@ public final class RecordLog: Sendable {
         if logsEachRecord {
             logger.debug(record.isFaulted ? "fault" : "request", metadata: Self.metadata(record))
         }
-        return record
     }
 
     static func metadata(_ record: RequestRecord) -> Logger.Metadata {
