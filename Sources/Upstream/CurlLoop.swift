@@ -73,8 +73,12 @@ final class CurlLoop: @unchecked Sendable {
     deinit { close(wakeDescriptor) }
 
     func start() {
-        let thread = Thread { [self] in run() }
-        thread.name = "hlschaos-curl"
+        let thread = Thread { [self] in
+            // Foundation on Linux does not apply a name set before start: named from inside, so
+            // that top -H and /proc show the curl thread as such (it would inherit the pool's name).
+            Thread.current.name = "hlschaos-curl"
+            run()
+        }
         thread.start()
     }
 

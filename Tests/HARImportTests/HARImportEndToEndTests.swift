@@ -191,18 +191,12 @@ import TestSupport
     static let script = repository.appendingPathComponent("Tests/Players/chromium_har.py").path
 
     /// Chromium, chromedriver and a python3 with selenium: what `hlschaos run --player hlsjs` needs.
-    static let browser: BrowserTools? = {
-        let semaphore = DispatchSemaphore(value: 0)
-        let box = Box()
-        Task.detached {
-            if case .success(let tools) = await BrowserTools.find() { box.tools = tools }
-            semaphore.signal()
-        }
-        semaphore.wait()
-        return box.tools
-    }()
-
-    final class Box: @unchecked Sendable { var tools: BrowserTools? }
+    /// Looked up without blocking a thread of the concurrency pool (the test servers' answers may
+    /// need it meanwhile).
+    static func browser() async -> BrowserTools? {
+        if case .success(let tools) = await BrowserTools.find() { return tools }
+        return nil
+    }
 
     /// The faults of the Chromium run, all on variant 2 (where hls.js starts with `startLevel: 2`):
     /// MSN 3 fails once (hls.js retries it), MSN 6 fails twice, MSN 9 always.
@@ -236,9 +230,9 @@ import TestSupport
         return har
     }
 
-    @Test(.enabled(if: browser != nil), .timeLimit(.minutes(5)))
+    @Test(.enabled { await browser() != nil }, .timeLimit(.minutes(5)))
     func aHARSavedByChromiumOfAFaultedHlsjsRunReplaysTheSameStatusesAtTheSameMSNs() async throws {
-        let tools = try #require(Self.browser)
+        let tools = try #require(await Self.browser())
         let engine = try await BrowserEngineCache.standard.ensure(.hlsjs)
         try await HARImportHarness.with { harness in
             try await harness.openSession("chromium", scenario: Self.browserScenario)
