@@ -77,11 +77,24 @@ enum CLI {
         func signal(_ number: Int32) { kill(process.processIdentifier, number) }
 
         /// The port number printed right after `text` (started with `--port 0`, the process says
-        /// which port it got: no other test can take it in between, as with a port probed first).
-        func port(after text: String) -> Int? {
-            let output = stdout + stderr
+        /// which port it got: no other test can take it in between, as with a port probed first),
+        /// once its line is whole: output arrives in pieces, and another line may say "listening"
+        /// first.
+        func port(after text: String, timeout: TimeInterval = 30) async -> Int? {
+            let deadline = Date().addingTimeInterval(timeout)
+            while true {
+                if let port = Self.port(in: stdout, after: text) ?? Self.port(in: stderr, after: text) { return port }
+                guard Date() < deadline, process.isRunning else { return nil }
+                try? await Task.sleep(for: .milliseconds(50))
+            }
+        }
+
+        private static func port(in output: String, after text: String) -> Int? {
             guard let range = output.range(of: text) else { return nil }
-            return Int(output[range.upperBound...].prefix { $0.isASCII && $0.isNumber })
+            let rest = output[range.upperBound...]
+            let digits = rest.prefix { $0.isASCII && $0.isNumber }
+            guard digits.endIndex < rest.endIndex else { return nil }  // the number may go on
+            return Int(digits)
         }
 
         func wait(timeout: TimeInterval) async -> Result {

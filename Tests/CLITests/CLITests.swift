@@ -40,7 +40,7 @@ import TestSupport
         let proxy = CLI.Running(["serve", "--upstream", origin.baseURL, "--host", "127.0.0.1", "--port", "0"])
         try proxy.start()
         #expect(await proxy.waitForOutput(containing: "listening"))
-        let port = try #require(proxy.port(after: "hlschaos listening on 127.0.0.1:"))
+        let port = try #require(await proxy.port(after: "hlschaos listening on 127.0.0.1:"))
         async let download = RawHTTP.get(port: port, "/slow.ts")
         try await Task.sleep(for: .milliseconds(500))
         proxy.signal(SIGTERM)
@@ -66,7 +66,7 @@ import TestSupport
         let proxy = CLI.Running(["serve", "--upstream", origin.baseURL, "--host", "127.0.0.1", "--port", "0", "--rules", path])
         try proxy.start()
         #expect(await proxy.waitForOutput(containing: "listening"))
-        let port = try #require(proxy.port(after: "hlschaos listening on 127.0.0.1:"))
+        let port = try #require(await proxy.port(after: "hlschaos listening on 127.0.0.1:"))
         #expect(try await RawHTTP.get(port: port, "/a.m3u8").status == 500)
 
         try await Task.sleep(for: .milliseconds(1100))  // a new modification time
@@ -109,7 +109,7 @@ import TestSupport
         let demo = CLI.Running(["demo", "--host", "127.0.0.1", "--port", "0"])
         try demo.start()
         #expect(await demo.waitForOutput(containing: "Stop with Ctrl-C"))
-        let port = try #require(demo.port(after: "proxy on port "))
+        let port = try #require(await demo.port(after: "proxy on port "))
         let urls = demo.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { $0.hasPrefix("http://localhost:\(port)/") && $0.hasSuffix(".m3u8") }
         #expect(urls.contains("http://localhost:\(port)/vod/ts/master.m3u8"))

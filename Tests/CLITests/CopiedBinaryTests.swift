@@ -25,7 +25,7 @@ import TestSupport
         try proxy.start()
         defer { if proxy.process.isRunning { proxy.process.terminate() } }
         #expect(await proxy.waitForOutput(containing: "hlschaos listening"))
-        let port = try #require(proxy.port(after: "hlschaos listening on 127.0.0.1:"))
+        let port = try #require(await proxy.port(after: "hlschaos listening on 127.0.0.1:"))
         #expect((proxy.stdout + proxy.stderr).contains("\(presetCount) presets: \(presetCount) built in"))
 
         let master = try await RawHTTP.get(port: port, "/s/tv1+status-503/ts/master.m3u8")
@@ -70,7 +70,7 @@ import TestSupport
         try serve.start()
         defer { if serve.process.isRunning { serve.process.terminate() } }
         #expect(await serve.waitForOutput(containing: "control API on"))
-        let control = try #require(serve.port(after: "control API on http://127.0.0.1:"), "\(serve.stderr)")
+        let control = try #require(await serve.port(after: "control API on http://127.0.0.1:"), "\(serve.stderr)")
         let page = try await RawHTTP.get(port: control, "/")
         #expect(page.status == 200 && page.text.contains("<html"), "\(page.status) \(page.text.prefix(200))")
         for file in ["/dashboard.js", "/api.js", "/qr.js", "/dashboard.css", "/favicon.svg"] {
@@ -94,7 +94,7 @@ import TestSupport
         try installed.start()
         defer { if installed.process.isRunning { installed.process.terminate() } }
         #expect(await installed.waitForOutput(containing: "proxy on port"), "\(installed.stderr)")
-        let port = try #require(installed.port(after: "proxy on port "), "\(installed.stdout)")
+        let port = try #require(await installed.port(after: "proxy on port "), "\(installed.stdout)")
         let master = try await RawHTTP.get(port: port, "/vod/ts/master.m3u8")
         #expect(master.status == 200 && master.text.hasPrefix("#EXTM3U"), "\(master.status) \(master.text.prefix(200))")
         installed.signal(SIGINT)

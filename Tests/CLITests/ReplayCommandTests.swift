@@ -28,7 +28,7 @@ import TestSupport
         let replay = CLI.Running(["replay", bundle.path, "--host", "127.0.0.1", "--port", "0", "--control", "off"])
         try replay.start()
         #expect(await replay.waitForOutput(containing: "Stop with Ctrl-C."), "\(replay.stdout)\n\(replay.stderr)")
-        let port = try #require(replay.port(after: "proxy on port "), "\(replay.stdout)")
+        let port = try #require(await replay.port(after: "proxy on port "), "\(replay.stdout)")
         #expect(replay.stdout.contains("hlschaos replay: \(bundle.path): VOD recording of 2s, 2 exchanges"), "\(replay.stdout)")
         #expect(replay.stdout.contains("Entry https://cdn.example/vod/index.m3u8\n    http://localhost:\(port)/vod/index.m3u8\n"), "\(replay.stdout)")
         #expect(replay.stdout.contains("replay origin http://127.0.0.1:"), "\(replay.stdout)")

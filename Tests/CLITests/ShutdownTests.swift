@@ -30,7 +30,7 @@ import TestSupport
         let proxy = CLI.Running(["serve", "--config", config, "--upstream", origin.baseURL, "--host", "127.0.0.1", "--port", "0", "--rules", rules])
         try proxy.start()
         #expect(await proxy.waitForOutput(containing: "listening"))
-        let port = try #require(proxy.port(after: "hlschaos listening on 127.0.0.1:"))
+        let port = try #require(await proxy.port(after: "hlschaos listening on 127.0.0.1:"))
         return (proxy, port, origin)
     }
 
@@ -58,7 +58,7 @@ import TestSupport
         let proxy = CLI.Running(["serve", "--config", config, "--upstream", origin.baseURL, "--host", "127.0.0.1", "--port", "0", "--rules", rules])
         try proxy.start()
         #expect(await proxy.waitForOutput(containing: "listening"))
-        let port = try #require(proxy.port(after: "hlschaos listening on 127.0.0.1:"))
+        let port = try #require(await proxy.port(after: "hlschaos listening on 127.0.0.1:"))
         async let hanging = RawHTTP.get(port: port, "/a.ts", readTimeout: 30)
         try await Task.sleep(for: .milliseconds(500))
         proxy.signal(SIGINT)

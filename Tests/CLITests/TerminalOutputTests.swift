@@ -15,7 +15,7 @@ import TestSupport
         let proxy = CLI.Running(["serve", "--upstream", origin.baseURL, "--host", "127.0.0.1", "--port", "0", "--rules", rules] + extra)
         try proxy.start()
         #expect(await proxy.waitForOutput(containing: "listening"))
-        let port = try #require(proxy.port(after: "hlschaos listening on 127.0.0.1:"))
+        let port = try #require(await proxy.port(after: "hlschaos listening on 127.0.0.1:"))
         return (proxy, port, origin)
     }
 
