@@ -1,5 +1,6 @@
 import NIOCore
 import NIOHTTP1
+import Upstream
 
 /// One client connection. Each complete request becomes a task on the connection's event loop
 /// that runs `ProxyHandler.handle`; the connection stays open for the next request, or closes when

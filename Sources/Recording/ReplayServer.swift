@@ -3,6 +3,7 @@ import Logging
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import Upstream
 
 /// The replay origin on the wire: an HTTP/1.1 server (SwiftNIO, keep-alive, pipelining) that sends
 /// each `ReplayAnswer` on its recorded schedule.
@@ -57,7 +58,9 @@ public final class ReplayServer: Sendable {
                 try await channel.executeThenClose { inbound in
                     try await withThrowingDiscardingTaskGroup { group in
                         for try await connection in inbound {
-                            group.addTask { await Self.serve(connection, origin: origin, logger: logger) }
+                            group.addTask(executorPreference: EventLoopTaskExecutor(connection.channel.eventLoop)) {
+                                await Self.serve(connection, origin: origin, logger: logger)
+                            }
                         }
                     }
                 }
