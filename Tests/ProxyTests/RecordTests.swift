@@ -132,13 +132,15 @@ import TestSupport
         let proxy = try await ProxyHarness.start(upstreamURL: origin.baseURL) { $0.eventsFile = path }
         for n in 0..<5 { #expect(try await proxy.get("/v0/seg\(n).ts").status == 200) }
         #expect(try await proxy.get("/missing.ts").status == 404)
-        _ = await Self.record(proxy, "/missing.ts")
+        // A record is emitted once its response is written, so the client can be done before it is.
+        for _ in 0..<333 where proxy.server.records.all.count < 6 { try await Task.sleep(for: .milliseconds(30)) }
         proxy.server.records.flush()
         let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
         #expect(lines.count == 6)
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601withFractions
-        let records = try lines.map { try decoder.decode(RequestRecord.self, from: Data($0.utf8)) }
+        // Lines are in the order requests ended; sorted by arrival they are the order they were made in.
+        let records = try lines.map { try decoder.decode(RequestRecord.self, from: Data($0.utf8)) }.sorted { $0.time < $1.time }
         #expect(records.map(\.status) == [200, 200, 200, 200, 200, 404])
         #expect(records.last?.upstream?.status == 404)
         #expect(lines[0].contains("\"time\":\"20"), "ISO 8601 time: \(lines[0].prefix(200))")
