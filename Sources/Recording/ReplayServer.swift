@@ -114,8 +114,12 @@ public final class ReplayServer: Sendable {
     ) async throws -> Bool {
         let arrived = ContinuousClock.now
         let starting = !origin.hasStarted
-        let answer = origin.answer(
-            method: request.method.rawValue, target: request.uri, headers: request.headers.map { ($0.name, $0.value) }, at: arrived)
+        // The answer reads its body from the bundle on disk: off the event loop, which `hlschaos
+        // replay` shares with the proxy.
+        let requestHeaders = request.headers.map { ($0.name, $0.value) }
+        let answer = try await NIOThreadPool.singleton.runIfActive {
+            origin.answer(method: request.method.rawValue, target: request.uri, headers: requestHeaders, at: arrived)
+        }
         if starting, origin.hasStarted {
             let from = ReplayOptions.describe(seconds: origin.options.from)
             logger.info("replay: the recorded schedule starts now, \(from) into the recording (\(request.method.rawValue) \(request.uri))")
