@@ -21,7 +21,7 @@ final class RequestTally: @unchecked Sendable {  // `lock` guards the rest
     private var last: (shape: ControlMetrics.Shape, index: Int)?
     private var pending = 0
 
-    private struct Entry {
+    fileprivate struct Entry {
         let instruments: ControlMetrics.Instruments
         var requests: Int64 = 0
         var bytes: Int64 = 0
@@ -64,20 +64,25 @@ final class RequestTally: @unchecked Sendable {  // `lock` guards the rest
 
     private func foldLocked() {
         guard pending > 0 else { return }
-        for index in entries.indices where entries[index].requests > 0 {
-            let entry = entries[index]
-            entry.instruments.requests.increment(by: entry.requests)
-            entry.instruments.endings.increment(by: entry.requests)
-            if entry.bytes > 0 { entry.instruments.bytes.increment(by: entry.bytes) }
-            if entry.upstreamFailures > 0 { entry.instruments.upstreamFailures.increment(by: entry.upstreamFailures) }
-            for nanoseconds in entry.durations { entry.instruments.duration.recordNanoseconds(nanoseconds) }
-            for nanoseconds in entry.firstBytes { entry.instruments.firstByte.recordNanoseconds(nanoseconds) }
-            entries[index].requests = 0
-            entries[index].bytes = 0
-            entries[index].upstreamFailures = 0
-            entries[index].durations.removeAll(keepingCapacity: true)
-            entries[index].firstBytes.removeAll(keepingCapacity: true)
-        }
+        for index in entries.indices where entries[index].requests > 0 { entries[index].handOver() }
         pending = 0
+    }
+}
+
+extension RequestTally.Entry {
+    /// Adds the numbers to the instruments and starts again from zero, keeping the arrays' storage
+    /// (in place: a copy of the entry would share it and make the emptied arrays allocate anew).
+    mutating func handOver() {
+        instruments.requests.increment(by: requests)
+        instruments.endings.increment(by: requests)
+        if bytes > 0 { instruments.bytes.increment(by: bytes) }
+        if upstreamFailures > 0 { instruments.upstreamFailures.increment(by: upstreamFailures) }
+        for nanoseconds in durations { instruments.duration.recordNanoseconds(nanoseconds) }
+        for nanoseconds in firstBytes { instruments.firstByte.recordNanoseconds(nanoseconds) }
+        requests = 0
+        bytes = 0
+        upstreamFailures = 0
+        durations.removeAll(keepingCapacity: true)
+        firstBytes.removeAll(keepingCapacity: true)
     }
 }
