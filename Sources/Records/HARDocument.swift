@@ -3,8 +3,8 @@ import Foundation
 /// A session's records as an HTTP Archive (HAR 1.2, http://www.softwareishard.com/blog/har-12-spec/)
 /// that Chrome DevTools (Network → Import HAR file), Firefox, Charles and HAR viewers open.
 ///
-/// One entry per record, in the records' order (HAR prefers start order; importers such as
-/// Chrome's sort by `startedDateTime` themselves). Every field the spec requires is present;
+/// One entry per record, in the order the requests started (the order HAR 1.2 prefers; records
+/// themselves are numbered in the order they end). Every field the spec requires is present;
 /// values the proxy does not know are the spec's "unknown" (-1 sizes, -1 timings). `pages` is
 /// empty and entries carry no `pageref`: the proxy sees requests, not page loads, and that is how
 /// the spec (and Chrome's own export) writes page-less requests. Chrome would otherwise show the
@@ -55,7 +55,7 @@ public enum HARDocument {
                 ("version", .string(formatVersion)),
                 ("creator", .object([("name", .string(creatorName)), ("version", .string(creatorVersion))])),
                 ("pages", .array([])),
-                ("entries", .array(records.map { entry($0, baseURL: baseURL) })),
+                ("entries", .array(records.sorted(by: RequestRecord.chronological).map { entry($0, baseURL: baseURL) })),
             ])),
         ])
     }

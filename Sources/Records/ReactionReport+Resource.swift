@@ -42,11 +42,6 @@ extension RequestRecord {
             ReactionReport.ResourceKey(kind: kind, path: bareRequestPath)
         }
     }
-
-    /// Orders records by time, then id.
-    static func chronological(_ a: RequestRecord, _ b: RequestRecord) -> Bool {
-        (a.time, a.id) < (b.time, b.id)
-    }
 }
 
 extension ReactionReport {

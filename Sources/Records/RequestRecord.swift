@@ -109,4 +109,10 @@ public struct RequestRecord: Sendable, Codable, Equatable {
 
     /// True when a rule changed anything about this request.
     public var isFaulted: Bool { !actions.isEmpty }
+
+    /// Orders records by when their requests arrived, then by id. Ids follow the order records end
+    /// in: a short answer asked for after a long one can have the smaller id.
+    public static func chronological(_ a: RequestRecord, _ b: RequestRecord) -> Bool {
+        (a.time, a.id) < (b.time, b.id)
+    }
 }

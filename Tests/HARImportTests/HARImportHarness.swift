@@ -123,14 +123,13 @@ struct HarnessError: Error, CustomStringConvertible {
 }
 
 /// What the proxy's records say each resource got: per kind, variant, rendition and MSN, the
-/// statuses of its requests in the order they arrived (0 for none). Ids follow the order records
-/// end in, and a 404 asked for right after a 200 can end first.
+/// statuses of its requests in the order they arrived (0 for none).
 struct StatusesByResource: Equatable, CustomStringConvertible {
     var byResource: [String: [Int]]
 
     init(_ records: [RequestRecord]) {
         var map: [String: [Int]] = [:]
-        for record in records.sorted(by: { ($0.time, $0.id) < ($1.time, $1.id) }) {
+        for record in records.sorted(by: RequestRecord.chronological) {
             let key = [record.kind ?? "?", record.variant.map { "v\($0)" } ?? "", record.rendition.map { "r\($0)" } ?? "",
                        record.msn.map { "n\($0)" } ?? ""].filter { !$0.isEmpty }.joined(separator: ".")
             map[key, default: []].append(record.status ?? 0)

@@ -140,7 +140,7 @@ import TestSupport
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601withFractions
         // Lines are in the order requests ended; sorted by arrival they are the order they were made in.
-        let records = try lines.map { try decoder.decode(RequestRecord.self, from: Data($0.utf8)) }.sorted { $0.time < $1.time }
+        let records = try lines.map { try decoder.decode(RequestRecord.self, from: Data($0.utf8)) }.sorted(by: RequestRecord.chronological)
         #expect(records.map(\.status) == [200, 200, 200, 200, 200, 404])
         #expect(records.last?.upstream?.status == 404)
         #expect(lines[0].contains("\"time\":\"20"), "ISO 8601 time: \(lines[0].prefix(200))")

@@ -100,11 +100,17 @@ enum HARFixtures {
         #expect(try entries(document).isEmpty)
     }
 
-    @Test func entriesMatchRecordsOneToOneInOrder() throws {
-        let records = HARFixtures.all.reversed() + [HARFixtures.segment]
-        let entries = try entries(document(Array(records)))
-        #expect(entries.count == records.count)
-        for (entry, record) in zip(entries, records) {
+    @Test func entriesMatchRecordsOneToOneInTheOrderRequestsStarted() throws {
+        // Records come in the order they ended (reversed here); a second request that arrived at the
+        // same moment as the first comes after it by id.
+        var twin = HARFixtures.segment
+        twin.id = 20
+        let records = [twin] + HARFixtures.all.reversed()
+        let started = [HARFixtures.segment, twin] + HARFixtures.all.dropFirst()
+        let entries = try entries(document(records))
+        #expect(entries.count == started.count)
+        #expect(entries.map { $0["_id"] as? Int } == started.map { Int($0.id) })
+        for (entry, record) in zip(entries, started) {
             #expect(entry["_id"] as? Int == Int(record.id))
             #expect(entry["_session"] as? String == record.session)
             #expect(entry["_client"] as? String == record.client)
