@@ -88,8 +88,10 @@ public final class TestOrigin: Sendable {
     /// Responses cut short because the client went away (or a write failed).
     public var responsesAborted: Int { state.withLockedValue { $0.responsesAborted } }
 
-    /// Polls `condition` until it holds or `timeout` passes; returns whether it held.
-    public func waitUntil(timeout: Duration = .seconds(10), _ condition: @Sendable (TestOrigin) -> Bool) async -> Bool {
+    /// Polls `condition` until it holds or `timeout` passes; returns whether it held. 30 s by default:
+    /// in CI's unit phase a task waiting for one of the two pool threads, busy with CPU-heavy tests,
+    /// once took over 10 s to send its request.
+    public func waitUntil(timeout: Duration = .seconds(30), _ condition: @Sendable (TestOrigin) -> Bool) async -> Bool {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if condition(self) { return true }
