@@ -21,6 +21,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         // Control plane (issue 12): HTTP API, live events, Prometheus metrics.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.9.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0"),
     ],
@@ -37,16 +38,20 @@ let package = Package(
         .target(name: "CurlShim", dependencies: ["CCurl"]),
         // Playlist model, parser, writer, URI resolution. Pure: Foundation only, no I/O.
         .target(name: "HLS"),
+        // How requests name what they want: the proxy's URLs (sessions, presets, resource tags,
+        // origins, the redirect hop), resource kinds, Range headers, and what a path, a content type
+        // or a body says a resource is. Pure: the one copy of the grammar every module reads.
+        .target(name: "Addressing"),
         // Rule schema, validation, matching, session clock, fault plans. Pure.
-        .target(name: "Chaos", dependencies: ["HLS"]),
-        // One record per request and what is read off records: reaction report, HAR. Pure.
+        .target(name: "Chaos", dependencies: ["HLS", "Addressing"]),
+        // One record per request and what is read off records: the reaction report. Pure.
         .target(name: "Records"),
         // Async streaming HTTP client over libcurl.
         .target(name: "Upstream", dependencies: ["CurlShim", logging, .product(name: "NIOCore", package: "swift-nio")]),
         // Embedded demo origin: bundled VOD media and a simulated live window.
         .target(
             name: "DemoOrigin",
-            dependencies: ["HLS", logging] + nio,
+            dependencies: ["HLS", "Addressing", logging] + nio,
             resources: [.copy("Media")]
         ),
         // Data files compiled into the binary, so that a copied binary has them: the EmbedFiles
@@ -55,16 +60,24 @@ let package = Package(
         .plugin(name: "EmbedFiles", capability: .buildTool(), dependencies: ["EmbedGen"], path: "Sources/EmbedFiles"),
         // The presets of rules/ (`BuiltInPresets.files`; Sources/Presets/rules is a symbolic link to rules/).
         .target(name: "Presets", exclude: ["rules/README.md", "rules/schema.json"], plugins: ["EmbedFiles"]),
-        // Record bundles (record, --record, HAR import) and the replay origin that serves them.
-        .target(name: "Recording", dependencies: ["HLS", "Chaos", "Records", "Upstream", "CCrypto", logging] + nio),
+        // The record bundle: its format, written as it goes (`BundleWriter`), read back and checked
+        // (`RecordingBundle`), summarised, redacted, archived. What the proxy needs to record.
+        .target(name: "BundleFormat", dependencies: ["HLS", "Addressing", "Records", "CCrypto"]),
+        // `hlschaos record`: follows a stream from its master (live reloads by RFC 8216) into a bundle.
+        .target(name: "Recorder", dependencies: ["BundleFormat", "HLS", "Addressing", "Upstream"] + nio),
+        // The replay origin: serves a bundle as the origin served it, in time, looped or sped up.
+        .target(name: "Replay", dependencies: ["BundleFormat", "HLS", "Addressing", "Upstream", logging] + nio),
+        // HAR 1.2 both ways: records exported as a HAR; a HAR imported as a bundle and a scenario.
+        .target(name: "HAR", dependencies: ["BundleFormat", "Records", "Chaos", "HLS", "Addressing"]),
         // Data plane: sessions, request classification, fault plans on the wire.
-        .target(name: "Proxy", dependencies: ["HLS", "Chaos", "Records", "Upstream", "Presets", "Recording", logging] + nio),
+        .target(name: "Proxy", dependencies: ["HLS", "Addressing", "Chaos", "Records", "Upstream", "Presets", "BundleFormat", logging] + nio),
         // Control plane: the control API on its own listener (Hummingbird), events, HAR, report, metrics.
         .target(
             name: "Control",
             dependencies: [
-                "Proxy", "Chaos", "Records", "Presets", logging,
+                "Proxy", "Chaos", "Records", "HAR", "BundleFormat", "Presets", logging,
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
@@ -80,29 +93,38 @@ let package = Package(
         // verdicts, JUnit/JSON/HTML, the conformance matrix.
         .target(
             name: "Runs",
-            dependencies: ["Proxy", "Chaos", "Records", "Players", "Verdicts", "DemoOrigin", "Upstream", logging]
+            dependencies: ["Proxy", "Addressing", "Chaos", "Records", "HAR", "Players", "Verdicts", "DemoOrigin", "Upstream", logging]
         ),
         .executableTarget(
             name: "hlschaos",
             dependencies: [
-                "HLS", "Chaos", "Upstream", "CurlShim", "Proxy", "DemoOrigin", "Control", "Players", "Runs", "Recording", logging,
+                "HLS", "Addressing", "Chaos", "Upstream", "CurlShim", "Proxy", "DemoOrigin", "Control", "Players", "Runs",
+                "BundleFormat", "Recorder", "Replay", "HAR", logging,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ] + nio
         ),
         // Loopback origin and helpers shared by the end-to-end test targets.
         .target(name: "TestSupport", dependencies: nio, path: "Tests/TestSupport"),
         .testTarget(name: "HLSTests", dependencies: ["HLS", "TestSupport"], resources: [.copy("Corpus")]),
-        .testTarget(name: "ChaosTests", dependencies: ["Chaos", "HLS"]),
+        .testTarget(name: "AddressingTests", dependencies: ["Addressing"]),
+        .testTarget(name: "ChaosTests", dependencies: ["Chaos", "HLS", "Addressing"]),
         .testTarget(name: "RecordsTests", dependencies: ["Records", "TestSupport"]),
+        .testTarget(name: "HARTests", dependencies: ["HAR", "BundleFormat", "Records", "Chaos", "TestSupport"]),
         .testTarget(
             name: "RecordingTests",
-            dependencies: ["Recording", "Records", "HLS", "Chaos", "TestSupport", "Proxy", "Upstream", "Players", "DemoOrigin"] + nio
+            dependencies: [
+                "BundleFormat", "Recorder", "Replay", "Records", "HLS", "Addressing", "Chaos", "TestSupport", "Proxy", "Upstream",
+                "Players", "DemoOrigin",
+            ] + nio
         ),
         // HAR import end to end: HARs exported by the proxy and saved by Chromium (hls.js), imported,
         // replayed on a fresh session of the real proxy in front of the demo origin.
         .testTarget(
             name: "HARImportTests",
-            dependencies: ["Recording", "Records", "Chaos", "Proxy", "Control", "DemoOrigin", "Upstream", "Players", "TestSupport"] + nio
+            dependencies: [
+                "BundleFormat", "HAR", "Records", "Addressing", "Chaos", "Proxy", "Control", "DemoOrigin", "Upstream", "Players",
+                "TestSupport",
+            ] + nio
         ),
         .testTarget(name: "PlayersTests", dependencies: ["Players", "TestSupport", "DemoOrigin"]),
         .testTarget(name: "RunsTests", dependencies: ["Runs", "Verdicts", "Players", "Records", "Chaos"]),
@@ -110,15 +132,17 @@ let package = Package(
         .testTarget(name: "UpstreamTests", dependencies: ["Upstream", "TestSupport"] + nio),
         .testTarget(name: "DemoOriginTests", dependencies: ["DemoOrigin", "HLS"] + nio),
         // Runs the built `hlschaos` binary: exit codes, messages, signals, reloads.
-        .testTarget(name: "CLITests", dependencies: ["TestSupport", "Recording"]),
+        .testTarget(name: "CLITests", dependencies: ["TestSupport", "BundleFormat"]),
         .testTarget(name: "RuleBookTests", dependencies: ["Proxy", "Presets", "Chaos", logging]),
         .testTarget(
             name: "ProxyTests",
-            dependencies: ["Proxy", "DemoOrigin", "Upstream", "HLS", "Chaos", "Records", "Recording", "Players", "TestSupport"] + nio
+            dependencies: [
+                "Proxy", "Addressing", "DemoOrigin", "Upstream", "HLS", "Chaos", "Records", "BundleFormat", "Players", "TestSupport",
+            ] + nio
         ),
         .testTarget(
             name: "ControlTests",
-            dependencies: ["Control", "Proxy", "DemoOrigin", "Upstream", "Chaos", "Records", "TestSupport"] + nio
+            dependencies: ["Control", "Proxy", "Addressing", "DemoOrigin", "Upstream", "Chaos", "Records", "BundleFormat", "TestSupport"] + nio
         ),
     ],
     swiftLanguageModes: [.v6]

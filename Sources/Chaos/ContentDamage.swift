@@ -1,3 +1,5 @@
+import Addressing
+
 /// Damage to non-playlist bodies: AES keys and session-data JSON (the "format error" rows of error-paths §2).
 public enum ContentDamage {
     /// `key`: a wrong-length key (one byte short; 15 bytes for a 16-byte AES-128 key) or a key of the

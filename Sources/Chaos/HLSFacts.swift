@@ -1,3 +1,4 @@
+import Addressing
 import HLS
 
 /// Builds match facts from the HLS model, so the proxy and playlist surgery agree on them.

@@ -1,3 +1,5 @@
+import Addressing
+
 /// The conditions of a rule; every condition given must hold (nil means "any").
 public struct Match: Sendable, Equatable {
     public var kinds: Set<ResourceKind>?
@@ -25,10 +27,6 @@ public struct Match: Sendable, Equatable {
         self.probability = probability; self.seed = seed; self.copy = copy; self.session = session
         self.methods = methods; self.range = range
     }
-}
-
-public enum ResourceKind: String, Sendable, CaseIterable, Hashable {
-    case master, media, segment, `init`, key, sessionData, steering
 }
 
 public enum Copy: String, Sendable, Hashable { case primary, backup }

@@ -1,3 +1,5 @@
+import Addressing
+
 /// Condition checks of a `Match` against request facts. The stateful parts (window, request counter,
 /// attempts) live in `RuleEngine`; everything here is a pure function of the facts.
 extension Match {

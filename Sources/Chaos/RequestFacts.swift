@@ -1,3 +1,5 @@
+import Addressing
+
 /// What the proxy knows about one request; the input of rule matching.
 public struct RequestFacts: Sendable, Equatable {
     public var sessionID: String

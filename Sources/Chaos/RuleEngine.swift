@@ -1,3 +1,5 @@
+import Addressing
+
 /// Evaluates rules for requests. Immutable and Sendable: share one per rule set; per-session
 /// memory is in the `SessionState` passed in.
 ///

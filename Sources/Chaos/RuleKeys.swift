@@ -1,3 +1,5 @@
+import Addressing
+
 /// Every key the decoder accepts, per object. The JSON Schema in rules/schema.json is tested against these lists.
 public enum RuleKeys {
     public static let scenario = ["$schema", "name", "description", "reference", "expected", "play", "expect", "rules"]

@@ -1,5 +1,6 @@
 import Chaos
 import Foundation
+import HAR
 import HTTPTypes
 import Hummingbird
 import Logging

@@ -1,7 +1,7 @@
 import Foundation
 import Hummingbird
 import Proxy
-import Recording
+import BundleFormat
 
 /// Recording a session through the control API: `PUT /api/sessions/{id}/recording` starts a bundle
 /// in the configured recordings directory, `DELETE` stops it and returns its totals, `GET` says

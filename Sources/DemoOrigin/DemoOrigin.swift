@@ -1,3 +1,4 @@
+import Addressing
 import Foundation
 
 /// The embedded demo origin: the bundled VOD media under `/vod/<flavour>/…` and a
@@ -226,16 +227,18 @@ public struct DemoOrigin: Sendable {
 
     private static func ranged(body: Data, contentType: String, range: String?, head: Bool) -> DemoResponse {
         var headers: [(String, String)] = [("content-type", contentType), ("accept-ranges", "bytes")]
-        switch ByteRange.resolve(header: range, length: body.count) {
-        case .whole:
+        // Malformed, multi-range and other-unit headers get the whole body, as servers may.
+        switch RangeHeader.single(range).map({ $0.resolved(length: body.count) }) {
+        case nil:
             headers.append(("content-length", "\(body.count)"))
             return DemoResponse(status: 200, headers: headers, body: head ? Data() : body)
-        case .slice(let lower, let upper):
+        case let span??:
+            let lower = span.lowerBound, upper = span.upperBound
             headers.append(("content-range", "bytes \(lower)-\(upper)/\(body.count)"))
             headers.append(("content-length", "\(upper - lower + 1)"))
             let start = body.startIndex + lower
             return DemoResponse(status: 206, headers: headers, body: head ? Data() : Data(body[start...(start + upper - lower)]))
-        case .unsatisfiable:
+        case .some(nil):
             let message = Data("range \(range ?? "") is outside the \(body.count) bytes of this file\n".utf8)
             return DemoResponse(
                 status: 416,

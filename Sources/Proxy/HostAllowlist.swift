@@ -1,3 +1,4 @@
+import Addressing
 import NIOConcurrencyHelpers
 
 /// The hosts the proxy may fetch from: the configured origins, plus every host that a playlist

@@ -1,3 +1,4 @@
+import Addressing
 import Chaos
 import Foundation
 #if canImport(Glibc)
@@ -27,40 +28,6 @@ struct PlaylistResponder {
         /// False when the body did not parse as a playlist and is the origin's, untouched.
         var isPlaylist: Bool
     }
-
-    /// What an untagged entry playlist is: a multivariant playlist names variants (rfc8216bis 4.4.6);
-    /// anything else that starts like a playlist is a media playlist. nil: not a playlist.
-    /// The first tag that only one kind may hold decides, so a long media playlist is read no further
-    /// than its EXT-X-TARGETDURATION (required, and near the top).
-    static func entryTag(for bytes: [UInt8]) -> ResourceTag? {
-        let body = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes[3...] : bytes[...]
-        guard body.starts(with: Array("#EXTM3U".utf8)) else { return nil }
-        let isMultivariant = body.withUnsafeBytes { raw -> Bool in
-            // Only line starts can begin a tag: compare there, not at every byte.
-            var start = 0
-            while start < raw.count {
-                if raw[start] == UInt8(ascii: "#") {
-                    for (needle, multivariant) in kindTags where raw.count - start >= needle.count {
-                        if needle.withUnsafeBytes({ memcmp(raw.baseAddress! + start, $0.baseAddress!, needle.count) }) == 0 {
-                            return multivariant
-                        }
-                    }
-                }
-                guard let newline = memchr(raw.baseAddress! + start, Int32(UInt8(ascii: "\n")), raw.count - start) else {
-                    return false
-                }
-                start = raw.baseAddress!.distance(to: UnsafeRawPointer(newline)) + 1
-            }
-            return false
-        }
-        return ResourceTag(kind: isMultivariant ? .master : .media)
-    }
-
-    /// Tags only a multivariant (true) or only a media playlist (false) holds.
-    private static let kindTags: [(tag: [UInt8], multivariant: Bool)] = [
-        (Array("#EXT-X-STREAM-INF:".utf8), true), (Array("#EXT-X-I-FRAME-STREAM-INF:".utf8), true),
-        (Array("#EXT-X-TARGETDURATION:".utf8), false), (Array("#EXTINF:".utf8), false),
-    ]
 
     func respond(upstream bytes: [UInt8], effectiveURL: String, tag: ResourceTag, steps: [ContentStep]) -> Result {
         var history: PlaylistHistory?

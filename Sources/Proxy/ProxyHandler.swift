@@ -1,3 +1,4 @@
+import Addressing
 import Chaos
 import Foundation
 import HLS
@@ -88,7 +89,7 @@ struct ProxyHandler: Sendable {
                 headers: ["allow": "GET, HEAD"])
             return .keepAlive
         }
-        if let problem = RangeHeaderCheck.problem(in: head.headers) {
+        if let problem = Self.rangeProblem(head.headers) {
             try await client.sendText(.badRequest, "hlschaos: \(problem)")
             return .keepAlive
         }
@@ -129,17 +130,17 @@ struct ProxyHandler: Sendable {
         // An entry URL (no tag): a media file by its extension; a playlist is fetched first, since
         // only its content says master or media.
         let pathExtension = exchange.tag == nil ? location.pathExtension ?? "" : ""
-        if exchange.tag == nil, Self.segmentExtensions.contains(pathExtension) {
+        if exchange.tag == nil, ResourceGuess.mediaExtensions.contains(pathExtension) {
             exchange.tag = ResourceTag(kind: .segment)
         }
-        if exchange.tag == nil, pathExtension == "m3u8" || pathExtension == "m3u" {
+        if exchange.tag == nil, ResourceGuess.playlistExtensions.contains(pathExtension) {
             guard let fetched = try await fetchOrFail(exchange, expectsPlaylist: true) else { return .keepAlive }
             exchange.prefetched = fetched
             if (200..<300).contains(fetched.status) {
                 // A failed body has been answered (502/504): that is the one response to this request.
                 guard let body = try await collectOrFail(fetched, client: client, draft: draft) else { return .keepAlive }
                 exchange.prefetchedBody = body
-                exchange.tag = PlaylistResponder.entryTag(for: body)
+                exchange.tag = ResourceTag(entryPlaylist: body)
             }
         }
         return try await serve(&exchange)
@@ -189,12 +190,12 @@ struct ProxyHandler: Sendable {
             response = fetched
         }
         let succeeded = (200..<300).contains(response.status)
-        let isPlaylist = exchange.expectsPlaylist || Self.isPlaylistContentType(response.header("content-type"))
+        let isPlaylist = exchange.expectsPlaylist || ResourceGuess.isPlaylistContentType(response.header("content-type"))
         if isPlaylist && succeeded {
             var collected = exchange.prefetchedBody
             if collected == nil { collected = try await collectOrFail(response, client: client, draft: exchange.draft) }
             guard let upstreamBody = collected else { return .keepAlive }
-            let tag = exchange.tag ?? PlaylistResponder.entryTag(for: upstreamBody) ?? ResourceTag(kind: .media)
+            let tag = exchange.tag ?? ResourceTag(entryPlaylist: upstreamBody) ?? ResourceTag(kind: .media)
             exchange.draft.tag = tag
             let result = PlaylistResponder(
                 request: exchange.path, clientPath: String(exchange.target.prefix { $0 != "?" }),
@@ -214,7 +215,7 @@ struct ProxyHandler: Sendable {
             // An entry .m3u8 that turned out not to be a playlist: its body has been read already.
             return try await sendBuffered(ByteBuffer(bytes: prefetched), response: response, plan: plan, rewritten: false, exchange: exchange)
         }
-        if succeeded, !plan.content.isEmpty, let kind = exchange.tag?.kind.ruleKind, kind == .key || kind == .sessionData {
+        if succeeded, !plan.content.isEmpty, let kind = exchange.tag?.resourceKind, kind == .key || kind == .sessionData {
             guard let original = try await collectOrFail(response, client: client, draft: exchange.draft) else { return .keepAlive }
             let damaged = ContentDamage.apply(plan.content, to: original, kind: kind)
             return try await sendBuffered(ByteBuffer(bytes: damaged), response: response, plan: plan, rewritten: true, exchange: exchange)
@@ -397,17 +398,18 @@ struct ProxyHandler: Sendable {
         return .keepAlive
     }
 
-    /// Extensions of media segments requested without a playlist in between (an entry URL).
-    static let segmentExtensions: Set<String> = [
-        "ts", "m4s", "mp4", "m4a", "m4v", "aac", "ac3", "ec3", "mp3", "vtt", "webvtt", "cmfv", "cmfa", "cmft",
-    ]
+    /// The client's `Range` is forwarded to the origin and drives byte-range rules, so it is checked
+    /// at the edge: a malformed or overflowing range is the client's mistake, answered with 400.
+    static func rangeProblem(_ headers: HTTPHeaders) -> String? {
+        let values = headers["range"]
+        guard !values.isEmpty else { return nil }
+        guard values.count == 1 else { return "a request may carry one Range header, this one has \(values.count)" }
+        if case .invalid(let problem) = RangeHeader.parse(values[0]) { return problem }
+        return nil
+    }
 
     static func faultHeader(_ plan: FaultPlan) -> String {
         plan.matchedRules.map(\.description).joined(separator: ", ")
-    }
-
-    static func isPlaylistContentType(_ value: String?) -> Bool {
-        value?.asciiCaseInsensitiveContains("mpegurl") ?? false
     }
 
     // MARK: - Resolution

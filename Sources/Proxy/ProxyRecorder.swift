@@ -1,7 +1,7 @@
 import Foundation
 import Logging
 import NIOConcurrencyHelpers
-import Recording
+import BundleFormat
 import Records
 import Synchronization
 

@@ -1,3 +1,4 @@
+import Addressing
 import Chaos
 import Foundation
 

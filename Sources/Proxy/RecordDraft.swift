@@ -1,3 +1,4 @@
+import Addressing
 import Chaos
 import Foundation
 import NIOCore
@@ -34,7 +35,7 @@ final class RecordDraft: @unchecked Sendable {
         return RequestRecord(
             id: 0, time: time, session: session, client: client.clientAddress,
             method: head.method.rawValue, path: head.uri,
-            kind: tag.map { $0.kind.ruleKind.rawValue }, variant: tag?.variant, rendition: tag?.rendition,
+            kind: tag.map { $0.resourceKind.rawValue }, variant: tag?.variant, rendition: tag?.rendition,
             iFrameVariant: tag?.iFrameVariant, copy: tag?.backup == true ? "backup" : nil, msn: tag?.msn, part: tag?.part, upstream: upstream,
             matchedRules: plan.matchedRules.map(\.description),
             decidingRules: .init(

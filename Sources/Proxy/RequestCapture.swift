@@ -1,6 +1,7 @@
+import Addressing
 import Foundation
 import HLS
-import Recording
+import BundleFormat
 import Records
 
 /// One request of a recorded session: the body bytes as they go to the device (`ClientChannel`

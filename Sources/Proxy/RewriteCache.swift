@@ -1,3 +1,4 @@
+import Addressing
 import NIOConcurrencyHelpers
 import NIOCore
 #if canImport(Glibc)

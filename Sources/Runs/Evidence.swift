@@ -1,4 +1,5 @@
 import Foundation
+import HAR
 import Players
 import Records
 

@@ -1,3 +1,4 @@
+import Addressing
 import DemoOrigin
 import Foundation
 import Logging

@@ -1,3 +1,4 @@
+import Addressing
 import ArgumentParser
 import DemoOrigin
 import Foundation

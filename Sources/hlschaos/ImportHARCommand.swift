@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
-import Recording
+import BundleFormat
+import HAR
 
 /// `hlschaos import-har FILE.har --out DIR [--redact]`: a scenario that reproduces what the HAR
 /// shows went wrong, and a bundle of the content it carries.

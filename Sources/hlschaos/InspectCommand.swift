@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import HLS
-import Recording
+import BundleFormat
 import Upstream
 
 /// `hlschaos inspect FILE|URL|BUNDLE [--json] [--strict]`: summarises a playlist read from a file or

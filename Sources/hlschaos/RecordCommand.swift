@@ -1,7 +1,8 @@
 import ArgumentParser
 import Chaos
 import Foundation
-import Recording
+import BundleFormat
+import Recorder
 import Upstream
 
 /// `hlschaos record URL --out BUNDLE [--for 10m] [--variants …] [--archive] [--redact] [--max-size …]`:

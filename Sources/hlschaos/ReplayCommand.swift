@@ -1,8 +1,10 @@
+import Addressing
 import ArgumentParser
 import Foundation
 import Logging
 import Proxy
-import Recording
+import BundleFormat
+import Replay
 
 /// `hlschaos replay BUNDLE`: the bundle served as an origin (`ReplayServer`), the proxy in front of
 /// it as with `demo`, so rules, presets, sessions and the control API work on top.

@@ -1,8 +1,9 @@
+import Addressing
 import ArgumentParser
 import Foundation
 import Logging
 import Proxy
-import Recording
+import BundleFormat
 
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

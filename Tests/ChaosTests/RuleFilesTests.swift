@@ -1,3 +1,4 @@
+import Addressing
 import Foundation
 import Testing
 import HLS

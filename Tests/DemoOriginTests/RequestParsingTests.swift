@@ -3,32 +3,6 @@ import enum HLS.ProgramDateTime
 import Testing
 @testable import DemoOrigin
 
-@Suite struct ByteRangeTests {
-    @Test(arguments: [
-        ("bytes=0-99", ByteRange.slice(lower: 0, upper: 99)),
-        ("bytes=10-", .slice(lower: 10, upper: 999)),
-        ("bytes=-100", .slice(lower: 900, upper: 999)),
-        ("bytes=-5000", .slice(lower: 0, upper: 999)),
-        ("bytes=990-2000", .slice(lower: 990, upper: 999)),
-        ("bytes=999-999", .slice(lower: 999, upper: 999)),
-        ("bytes=1000-", .unsatisfiable),
-        ("bytes=1000-1001", .unsatisfiable),
-        ("bytes=-0", .unsatisfiable),
-        ("bytes=0-1,5-6", .whole),
-        ("bytes=5-1", .whole),
-        ("items=0-1", .whole),
-        ("bytes=a-b", .whole),
-        ("bytes=+1-2", .whole),
-    ])
-    func resolves(header: String, expected: ByteRange) {
-        #expect(ByteRange.resolve(header: header, length: 1000) == expected)
-    }
-
-    @Test func absentHeaderServesEverything() {
-        #expect(ByteRange.resolve(header: nil, length: 10) == .whole)
-    }
-}
-
 @Suite struct RequestPathTests {
     @Test func plainPathSplitsIntoComponents() throws {
         #expect(try RequestPath.components(of: "/vod/ts/v0/s000.ts?token=abc").get() == ["vod", "ts", "v0", "s000.ts"])

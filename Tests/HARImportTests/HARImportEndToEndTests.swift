@@ -1,7 +1,8 @@
 import Chaos
 import Foundation
 import Players
-import Recording
+import BundleFormat
+import HAR
 import Records
 import Testing
 import TestSupport

@@ -41,12 +41,4 @@ import Testing
         let playlist = HeaderPolicy.upstreamRequestHeaders(from: client, isPlaylist: true).map(\.name)
         #expect(playlist == ["User-Agent", "Cookie"])
     }
-
-    @Test func playlistContentTypesAreRecognisedInAnyCase() {
-        #expect(ProxyHandler.isPlaylistContentType("Application/VND.Apple.MPEGURL; charset=UTF-8"))
-        #expect(ProxyHandler.isPlaylistContentType("audio/x-mpegurl"))
-        #expect(!ProxyHandler.isPlaylistContentType("video/mp2t"))
-        #expect(!ProxyHandler.isPlaylistContentType("mpegur"))
-        #expect(!ProxyHandler.isPlaylistContentType(nil))
-    }
 }

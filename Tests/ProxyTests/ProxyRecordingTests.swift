@@ -1,5 +1,5 @@
 import Foundation
-import Recording
+import BundleFormat
 import Testing
 import TestSupport
 

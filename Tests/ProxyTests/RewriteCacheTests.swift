@@ -1,3 +1,4 @@
+import Addressing
 import NIOCore
 @testable import Proxy
 import Testing

@@ -1,3 +1,4 @@
+import Addressing
 @testable import Proxy
 import Testing
 

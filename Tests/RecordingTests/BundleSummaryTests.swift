@@ -1,5 +1,6 @@
 import Foundation
-import Recording
+import BundleFormat
+import Recorder
 import Testing
 
 /// `BundleSummary` over hand-written bundles, and the values `hlschaos record` parses.

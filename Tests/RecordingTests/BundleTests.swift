@@ -1,5 +1,5 @@
 import Foundation
-import Recording
+import BundleFormat
 import Testing
 
 /// Bundles written and read back: bodies stored once, streaming capture, redaction, the archive,

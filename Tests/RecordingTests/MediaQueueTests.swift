@@ -1,5 +1,5 @@
 import Testing
-@testable import Recording
+@testable import Recorder
 
 /// What keeps the recorder's memory flat: the media queue and the set of recent keys are bounded.
 @Suite struct MediaQueueTests {

@@ -1,10 +1,13 @@
+import Addressing
 import DemoOrigin
 import Foundation
 import HLS
 import Players
 import Proxy
 import Records
-import Recording
+import BundleFormat
+import Recorder
+import Replay
 import Testing
 import TestSupport
 import Upstream

@@ -1,7 +1,8 @@
 import DemoOrigin
 import Foundation
 import HLS
-import Recording
+import BundleFormat
+import Replay
 import TestSupport
 
 /// Bundles written with `BundleWriter` for the replay tests, and a replay origin on loopback.

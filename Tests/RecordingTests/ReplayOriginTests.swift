@@ -1,6 +1,7 @@
 import Foundation
 import HLS
-import Recording
+import BundleFormat
+import Replay
 import Testing
 import TestSupport
 

@@ -1,8 +1,10 @@
+import Addressing
 import Foundation
 import HLS
 import Players
 import Proxy
-import Recording
+import BundleFormat
+import Replay
 import Testing
 import TestSupport
 import Upstream

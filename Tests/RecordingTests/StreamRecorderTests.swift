@@ -1,7 +1,9 @@
 import DemoOrigin
 import Foundation
 import HLS
-import Recording
+import BundleFormat
+import Recorder
+import Replay
 import Synchronization
 import Testing
 import TestSupport

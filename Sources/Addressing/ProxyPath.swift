@@ -1,0 +1,134 @@
+/// The grammar of the paths a player sends to hlschaos.
+///
+/// ```
+/// [/s/<session>[+<preset>…]] /<path>                        entry through the default origin (--upstream)
+/// [/s/<session>[+<preset>…]] /@<origin>/<path>              entry through a named origin of the config
+/// [/s/<session>[+<preset>…]] /<tag>/<scheme>/<authority>/<path>   a URI the proxy wrote into a playlist
+/// ```
+/// `<tag>` is a `ResourceTag` (`~seg.v1.n42`). Query strings pass through unchanged. So a path of the
+/// default origin cannot begin with `/s/`, `/@` or `/~`: those forms are the proxy's.
+public struct ProxyPath: Equatable, Sendable {
+    public enum Route: Equatable, Sendable {
+        /// `/<path>` or `/@name/<path>`: resolved against a configured origin (nil name = the default one).
+        case origin(name: String?, pathAndQuery: String)
+        /// A URI the proxy rewrote: the upstream is spelled out and the tag says what the resource is.
+        case rewritten(tag: ResourceTag, upstream: UpstreamLocation)
+    }
+
+    public var session: String?
+    public var presets: [String]
+    public var route: Route
+
+    public init(session: String? = nil, presets: [String] = [], route: Route) {
+        self.session = session
+        self.presets = presets
+        self.route = route
+    }
+
+    public var tag: ResourceTag? {
+        if case .rewritten(let tag, _) = route { return tag }
+        return nil
+    }
+
+    /// The prefix to put in front of every URI written for this request's session ("" or "/s/tv1+gap").
+    public var sessionPrefix: String {
+        guard let session else { return "" }
+        return "/s/" + ([session] + presets).joined(separator: "+")
+    }
+
+    /// The request target that parses back to this path (`init(parsing:)` read backwards).
+    public var target: String {
+        switch route {
+        case .origin(let name, let pathAndQuery): sessionPrefix + (name.map { "/@" + $0 } ?? "") + pathAndQuery
+        case .rewritten(let tag, let upstream): rewrittenPath(tag: tag, upstream: upstream)
+        }
+    }
+
+    /// The path of a rewritten URI pointing at `upstream`, in this request's session.
+    public func rewrittenPath(tag: ResourceTag, upstream: UpstreamLocation) -> String {
+        "\(sessionPrefix)/\(tag)/\(upstream.scheme)/\(upstream.authority)\(upstream.pathAndQuery)"
+    }
+
+    public enum ParseError: Error, Equatable, CustomStringConvertible {
+        case notAbsolutePath(String)
+        case badSession(String)
+        case badRewrittenURL(String)
+        case badOriginName(String)
+
+        public var description: String {
+            switch self {
+            case .notAbsolutePath(let target):
+                return "request target \"\(target.prefix(200))\" is not an absolute path; ask for /<path> (for example /vod/ts/master.m3u8)"
+            case .badSession(let text):
+                return "session \"\(text.prefix(80))\" is not valid: use /s/<id>/… with an id of 1–64 letters, digits, '.', '_' or '-', optionally followed by +<preset> names"
+            case .badRewrittenURL(let path):
+                return "\"\(path.prefix(200))\" looks like a URL written by hlschaos but is damaged; request the playlist again instead of editing its URIs"
+            case .badOriginName(let name):
+                return "origin name \"\(name.prefix(80))\" is not valid: use /@<name>/… with a name from the config's \"origins\""
+            }
+        }
+    }
+
+    /// Parses a request target as received on the wire ("/s/tv1/vod/master.m3u8?x=1").
+    /// Works on UTF-8 bytes: every delimiter is ASCII, and it runs for every request.
+    public init(parsing target: String) throws(ParseError) {
+        let slash = UInt8(ascii: "/")
+        guard target.utf8.first == slash else { throw .notAbsolutePath(target) }
+        let queryStart = target.utf8.firstIndex(of: UInt8(ascii: "?")) ?? target.endIndex
+        var path = target[..<queryStart]
+        let query = target[queryStart...]
+
+        var session: String?
+        var presets: [String] = []
+        if path.utf8.starts(with: "/s/".utf8) {
+            let rest = path[path.utf8.index(path.startIndex, offsetBy: 3)...]
+            let end = rest.utf8.firstIndex(of: slash) ?? rest.endIndex
+            let names = rest[..<end].utf8.split(separator: UInt8(ascii: "+"), omittingEmptySubsequences: false)
+                .map { String(Substring($0)) }
+            guard let id = names.first, names.allSatisfy(Self.isValidName) else {
+                throw .badSession(String(rest[..<end]))
+            }
+            session = id
+            presets = Array(names.dropFirst())
+            path = rest[end...]
+            if path.isEmpty { path = "/" }
+        }
+
+        let afterSlash = path[path.utf8.index(after: path.startIndex)...]
+        let components = afterSlash.utf8.split(separator: slash, maxSplits: 3, omittingEmptySubsequences: false)
+            .map { Substring($0) }
+        if let first = components.first, first.utf8.first == UInt8(ascii: "~") {
+            guard components.count == 4, let tag = ResourceTag(component: first),
+                let upstream = UpstreamLocation(
+                    scheme: String(components[1]), authority: String(components[2]),
+                    pathAndQuery: "/" + components[3] + query)
+            else { throw .badRewrittenURL(String(path)) }
+            self.init(session: session, presets: presets, route: .rewritten(tag: tag, upstream: upstream))
+            return
+        }
+        if let first = components.first, first.utf8.first == UInt8(ascii: "@") {
+            let name = String(Substring(first.utf8.dropFirst()))
+            guard Self.isValidName(name) else { throw .badOriginName(name) }
+            let rest = afterSlash[first.endIndex...]
+            self.init(
+                session: session, presets: presets,
+                route: .origin(name: name, pathAndQuery: (rest.isEmpty ? "/" : String(rest)) + query))
+            return
+        }
+        self.init(session: session, presets: presets, route: .origin(name: nil, pathAndQuery: String(path) + query))
+    }
+
+    /// A session, preset or origin name: 1–64 letters, digits, `.`, `_` or `-`.
+    public static func isValidName(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.count <= 64
+            && text.utf8.allSatisfy { byte in
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                    UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-"):
+                    return true
+                default:
+                    return false
+                }
+            }
+    }
+}

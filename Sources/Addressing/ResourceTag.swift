@@ -1,0 +1,94 @@
+/// What a proxied request is for. Encoded into every URI the proxy writes into a playlist, so a later
+/// request tells its kind, variant or rendition and media sequence number without guessing or state.
+///
+/// Wire form: one path component, `~` + kind + dot-separated fields, for example `~seg.v1.n42`
+/// (segment, variant 1, MSN 42), `~media.r2` (rendition 2's media playlist), `~media.v0.b` (the backup
+/// copy of variant 0), `~part.v1.n42.p3`.
+public struct ResourceTag: Hashable, Sendable, CustomStringConvertible {
+    public enum Kind: String, Sendable, CaseIterable {
+        case master, media, segment = "seg", part, initSection = "init", key, sessionData = "sessiondata"
+        case steering, asset
+    }
+
+    public var kind: Kind
+    public var variant: Int?
+    public var rendition: Int?
+    public var iFrameVariant: Int?
+    public var msn: Int?
+    public var part: Int?
+    /// The redundant copy added by the `backupVariants` fault.
+    public var backup: Bool
+
+    public init(
+        kind: Kind, variant: Int? = nil, rendition: Int? = nil, iFrameVariant: Int? = nil,
+        msn: Int? = nil, part: Int? = nil, backup: Bool = false
+    ) {
+        self.kind = kind
+        self.variant = variant
+        self.rendition = rendition
+        self.iFrameVariant = iFrameVariant
+        self.msn = msn
+        self.part = part
+        self.backup = backup
+    }
+
+    public var description: String {
+        var text = "~" + kind.rawValue
+        if let variant { text += ".v\(variant)" }
+        if let rendition { text += ".r\(rendition)" }
+        if let iFrameVariant { text += ".i\(iFrameVariant)" }
+        if let msn { text += ".n\(msn)" }
+        if let part { text += ".p\(part)" }
+        if backup { text += ".b" }
+        return text
+    }
+
+    /// The tag of an entry playlist fetched without one: master or media as its body says; nil when
+    /// the body is not a playlist.
+    public init?(entryPlaylist body: [UInt8]) {
+        guard let kind = ResourceGuess.playlistKind(of: body) else { return nil }
+        self.init(kind: kind == .master ? .master : .media)
+    }
+
+    /// What the rules and the records call this kind of resource.
+    public var resourceKind: ResourceKind {
+        switch kind {
+        case .master: .master
+        case .media: .media
+        case .segment, .part, .asset: .segment
+        case .initSection: .`init`
+        case .key: .key
+        case .sessionData: .sessionData
+        case .steering: .steering
+        }
+    }
+
+    /// Longest number a tag may carry: MSNs of epoch-based live streams fit (10^15), and no sum or
+    /// difference of two such numbers can overflow.
+    static let maxDigits = 15
+
+    /// Parses the wire form; nil when `component` is not a well-formed tag.
+    public init?(component: Substring) {
+        guard component.first == "~" else { return nil }
+        let fields = component.dropFirst().split(separator: ".", omittingEmptySubsequences: false)
+        guard let first = fields.first, let kind = Kind(rawValue: String(first)) else { return nil }
+        self.init(kind: kind)
+        for field in fields.dropFirst() {
+            guard let letter = field.first else { return nil }
+            if field == "b" {
+                backup = true
+                continue
+            }
+            let digits = field.dropFirst()
+            guard digits.utf8.count <= Self.maxDigits, let number = Int(digits), number >= 0 else { return nil }
+            switch letter {
+            case "v": variant = number
+            case "r": rendition = number
+            case "i": iFrameVariant = number
+            case "n": msn = number
+            case "p": part = number
+            default: return nil
+            }
+        }
+    }
+}

@@ -1,0 +1,96 @@
+@testable import Addressing
+import Testing
+
+/// The URL grammar, pure: what a player sends and what the proxy writes.
+@Suite struct ProxyURLTests {
+    @Test func resourceTagsRoundTrip() throws {
+        let tags = [
+            ResourceTag(kind: .segment, variant: 2, msn: 42),
+            ResourceTag(kind: .media, rendition: 1),
+            ResourceTag(kind: .media, iFrameVariant: 0),
+            ResourceTag(kind: .part, variant: 0, msn: 7, part: 3),
+            ResourceTag(kind: .media, variant: 1, backup: true),
+            ResourceTag(kind: .sessionData),
+        ]
+        for tag in tags {
+            #expect(ResourceTag(component: Substring(tag.description)) == tag)
+        }
+        #expect(ResourceTag(kind: .segment, variant: 2, msn: 42).description == "~seg.v2.n42")
+        for broken in ["~", "~seg.x1", "~seg.v", "~seg.v-1", "seg.v1", "~nope", "~seg.v1.n2.q"] {
+            #expect(ResourceTag(component: Substring(broken)) == nil, "\(broken)")
+        }
+    }
+
+    @Test func upstreamLocationsParseAbsoluteHTTPURLsOnly() throws {
+        let location = try #require(UpstreamLocation(absolute: "HTTPS://User:pw@CDN.Example.com:8443/a/b/seg.ts?token=x&y=1#frag"))
+        #expect(location.scheme == "https")
+        #expect(location.authority == "cdn.example.com:8443")
+        #expect(location.pathAndQuery == "/a/b/seg.ts?token=x&y=1")
+        #expect(location.path == "/a/b/seg.ts")
+        #expect(location.pathExtension == "ts")
+        #expect(UpstreamLocation(absolute: "http://h")?.pathAndQuery == "/")
+        #expect(UpstreamLocation(absolute: "http://h?x=1")?.pathAndQuery == "/?x=1")
+        #expect(UpstreamLocation(absolute: "http://[::1]:8080/x")?.authority == "[::1]:8080")
+        #expect(UpstreamLocation(absolute: "http://h/x")?.normalizedAuthority == "h:80")
+        #expect(UpstreamLocation(absolute: "https://h/x")?.normalizedAuthority == "h:443")
+        for bad in ["ftp://h/x", "skd://key", "data:text/plain,x", "/relative", "http:/h", "http://", "http://bad host/", "http://h\u{0}/"] {
+            #expect(UpstreamLocation(absolute: bad) == nil, "\(bad)")
+        }
+    }
+
+    @Test func proxyPathsParseEveryForm() throws {
+        #expect(try ProxyPath(parsing: "/vod/master.m3u8?a=1") == ProxyPath(route: .origin(name: nil, pathAndQuery: "/vod/master.m3u8?a=1")))
+        #expect(try ProxyPath(parsing: "/@cdn/x.m3u8") == ProxyPath(route: .origin(name: "cdn", pathAndQuery: "/x.m3u8")))
+        let device = try ProxyPath(parsing: "/s/tv-1+status-503+gap/@cdn/x.m3u8")
+        #expect(device.session == "tv-1")
+        #expect(device.presets == ["status-503", "gap"])
+        #expect(device.sessionPrefix == "/s/tv-1+status-503+gap")
+        let rewritten = try ProxyPath(parsing: "/s/a/~seg.v1.n9/https/cdn.example.com/p/s.ts?t=1")
+        #expect(rewritten.tag == ResourceTag(kind: .segment, variant: 1, msn: 9))
+        guard case .rewritten(_, let upstream) = rewritten.route else { Issue.record("not rewritten"); return }
+        #expect(upstream.url == "https://cdn.example.com/p/s.ts?t=1")
+        #expect(rewritten.rewrittenPath(tag: rewritten.tag!, upstream: upstream) == "/s/a/~seg.v1.n9/https/cdn.example.com/p/s.ts?t=1")
+    }
+
+    @Test func badPathsAreTypedErrors() {
+        #expect(throws: ProxyPath.ParseError.notAbsolutePath("http://x/y")) { try ProxyPath(parsing: "http://x/y") }
+        #expect(throws: ProxyPath.ParseError.badSession("bad id")) { try ProxyPath(parsing: "/s/bad id/x") }
+        #expect(throws: ProxyPath.ParseError.badSession("")) { try ProxyPath(parsing: "/s//x") }
+        #expect(throws: ProxyPath.ParseError.badRewrittenURL("/~seg.v1/ftp/h/x")) { try ProxyPath(parsing: "/~seg.v1/ftp/h/x") }
+        #expect(throws: ProxyPath.ParseError.badRewrittenURL("/~seg.v1/http")) { try ProxyPath(parsing: "/~seg.v1/http") }
+        #expect(throws: ProxyPath.ParseError.badOriginName("a b")) { try ProxyPath(parsing: "/@a b/x") }
+    }
+
+    @Test func redirectHopCounterIsStrippedAndAdded() throws {
+        #expect(try RedirectHop.split("/a.ts?x=1&hlschaos-hop=2&y=3") == ("/a.ts?x=1&y=3", 2))
+        #expect(try RedirectHop.split("/a.ts?hlschaos-hop=1") == ("/a.ts", 1))
+        #expect(try RedirectHop.split("/a.ts") == ("/a.ts", 0))
+        #expect(RedirectHop.target("/a.ts", hop: 1) == "/a.ts?hlschaos-hop=1")
+        #expect(RedirectHop.target("/a.ts?x=1", hop: 2) == "/a.ts?x=1&hlschaos-hop=2")
+    }
+
+    @Test func hopCountersNotWrittenByTheProxyAreRefused() {
+        for bad in ["9223372036854775807", "99999999999999999999", "-1", "101", "", "x", "1&hlschaos-hop=1"] {
+            #expect(throws: RedirectHop.Invalid.self, "\(bad)") { try RedirectHop.split("/a.ts?hlschaos-hop=\(bad)") }
+        }
+    }
+
+    @Test func tagNumbersAreBounded() {
+        #expect(ResourceTag(component: "~seg.v1.n999999999999999") != nil)
+        #expect(ResourceTag(component: "~seg.v1.n9223372036854775807") == nil)
+        #expect(ResourceTag(component: "~seg.v99999999999999999999") == nil)
+        #expect(ResourceTag(component: "~seg.v1.n-1") == nil)
+    }
+
+    @Test func entryPlaylistsAreToldApartByTheirTags() {
+        #expect(ResourceTag(entryPlaylist: Array("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\nv.m3u8\n".utf8))?.kind == .master)
+        #expect(ResourceTag(entryPlaylist: Array("\u{FEFF}#EXTM3U\n#EXTINF:2,\ns.ts\n".utf8))?.kind == .media)
+        #expect(ResourceTag(entryPlaylist: Array("<html>".utf8)) == nil)
+        let iFramesOnly = "#EXTM3U\n#EXT-X-VERSION:4\n#EXT-X-INDEPENDENT-SEGMENTS\n#EXT-X-I-FRAME-STREAM-INF:BANDWIDTH=1,URI=\"i.m3u8\"\n"
+        #expect(ResourceTag(entryPlaylist: Array(iFramesOnly.utf8))?.kind == .master)
+        // The first tag only one kind may hold decides: a media playlist is not read to its end.
+        let media = "#EXTM3U\n#EXT-X-TARGETDURATION:4\n" + String(repeating: "#EXTINF:4,\ns.ts\n", count: 3) + "#EXT-X-STREAM-INF:BANDWIDTH=1\nv.m3u8\n"
+        #expect(ResourceTag(entryPlaylist: Array(media.utf8))?.kind == .media)
+        #expect(ResourceTag(entryPlaylist: Array("#EXTM3U\n#EXT-X-ENDLIST\n".utf8))?.kind == .media)
+    }
+}
