@@ -12,7 +12,7 @@ import Records
 /// with a fitting status (`APIError`). `OpenAPIDocument` describes each route; a test runs schemathesis
 /// against the live server to keep the two in step.
 struct ControlAPI: Sendable {
-    let proxy: ProxyServer
+    let proxy: ProxyControl
     let configuration: ControlConfiguration
     let metrics: ControlMetrics
     let streams: EventStreams
@@ -71,7 +71,7 @@ struct ControlAPI: Sendable {
     // MARK: - Service
 
     func health() -> Response {
-        JSONOutput.response(Health(status: "ok", proxyPort: proxy.port, sessions: proxy.sessions.count))
+        JSONOutput.response(Health(status: "ok", proxyPort: proxy.port, sessions: proxy.sessionCount))
     }
 
     func prometheus() -> Response {
@@ -84,20 +84,20 @@ struct ControlAPI: Sendable {
 
     func openAPI() -> Response {
         JSONOutput.response(bytes: Data(OpenAPIDocument.text(
-            version: configuration.version, bearerToken: configuration.token != nil, presets: proxy.rules.presetNames).utf8))
+            version: configuration.version, bearerToken: configuration.token != nil, presets: proxy.presetNames).utf8))
     }
 
     // MARK: - Presets and sessions
 
     func presets() -> Response {
-        let list = PresetCatalog.all(rules: proxy.rules).map {
+        let list = proxy.presetNames.compactMap(proxy.preset(named:)).map {
             PresetJSON(name: $0.name, description: $0.description, reference: $0.reference, rules: $0.rules.count)
         }
         return JSONOutput.response(PresetList(presets: list))
     }
 
     func sessions() -> Response {
-        JSONOutput.response(SessionList(sessions: proxy.sessions.all.map(sessionJSON)))
+        JSONOutput.response(SessionList(sessions: proxy.sessions().map(sessionJSON)))
     }
 
     func createSession(_ request: Request) async throws -> Response {
@@ -118,12 +118,12 @@ struct ControlAPI: Sendable {
                 #""id" must be a string"#,
                 problems: [.init(file: "request", path: "$.id", message: "expected a string, got \(idMember.kind.words)")])
         }
-        guard ProxyServer.isValidSessionID(id) else { throw APIError.invalidSessionID(id) }
+        guard ProxyControl.isValidSessionID(id) else { throw APIError.invalidSessionID(id) }
         var scenario: Scenario?
         if let member = body.member("scenario") {
-            scenario = try ScenarioInput.scenario(member, in: body, rules: proxy.rules, path: "$.scenario")
+            scenario = try ScenarioInput.scenario(member, in: body, presets: proxy, path: "$.scenario")
         }
-        let existed = proxy.sessions.existing(id) != nil
+        let existed = proxy.session(id) != nil
         let session = proxy.openSession(id, scenario: scenario)
         var response = JSONOutput.response(sessionJSON(session), status: existed ? .ok : .created)
         response.headers[.location] = "/api/sessions/\(id)"
@@ -132,14 +132,14 @@ struct ControlAPI: Sendable {
 
     func session(_ context: BasicRequestContext) throws -> Response {
         let id = try sessionID(context)
-        guard let session = proxy.sessions.existing(id) else { throw APIError.noSession(id) }
+        guard let session = proxy.session(id) else { throw APIError.noSession(id) }
         return JSONOutput.response(sessionJSON(session))
     }
 
     func deleteSession(_ context: BasicRequestContext) throws -> Response {
         let id = try sessionID(context)
-        let recorded = (try? proxy.recorder.stop(session: id)) != nil
-        guard proxy.sessions.remove(id) || recorded else { throw APIError.noSession(id) }
+        let recorded = (try? proxy.stopRecording(session: id)) != nil
+        guard proxy.removeSession(id) || recorded else { throw APIError.noSession(id) }
         return Response(status: .noContent)
     }
 
@@ -147,9 +147,9 @@ struct ControlAPI: Sendable {
 
     func putSessionRules(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         let id = try sessionID(context)
-        guard proxy.sessions.existing(id) != nil else { throw APIError.noSession(id) }
-        let scenario = try ScenarioInput.rulesBody(try await readJSON(request), rules: proxy.rules)
-        guard proxy.setScenario(scenario, session: id), let session = proxy.sessions.existing(id) else {
+        guard proxy.session(id) != nil else { throw APIError.noSession(id) }
+        let scenario = try ScenarioInput.rulesBody(try await readJSON(request), presets: proxy)
+        guard let session = proxy.setScenario(scenario, session: id) else {
             throw APIError.noSession(id)
         }
         return JSONOutput.response(sessionJSON(session))
@@ -157,7 +157,7 @@ struct ControlAPI: Sendable {
 
     func deleteSessionRules(_ context: BasicRequestContext) throws -> Response {
         let id = try sessionID(context)
-        guard proxy.setScenario(nil, session: id), let session = proxy.sessions.existing(id) else {
+        guard let session = proxy.setScenario(nil, session: id) else {
             throw APIError.noSession(id)
         }
         return JSONOutput.response(sessionJSON(session))
@@ -168,7 +168,7 @@ struct ControlAPI: Sendable {
     }
 
     func putRules(_ request: Request) async throws -> Response {
-        let scenario = try ScenarioInput.rulesBody(try await readJSON(request), rules: proxy.rules)
+        let scenario = try ScenarioInput.rulesBody(try await readJSON(request), presets: proxy)
         proxy.setScenarioForEverySession(scenario)
         return JSONOutput.response(rulesJSON())
     }
@@ -179,7 +179,7 @@ struct ControlAPI: Sendable {
     }
 
     private func rulesJSON() -> RulesJSON {
-        RulesJSON(scenario: proxy.scenarioForEverySession?.name, ruleFiles: proxy.rules.scenarios.map(\.name))
+        RulesJSON(scenario: proxy.scenarioForEverySession?.name, ruleFiles: proxy.ruleFileScenarioNames)
     }
 
     // MARK: - Records
@@ -189,7 +189,7 @@ struct ControlAPI: Sendable {
         let query = request.uri.queryParameters
         let since = try Self.cursor(query["since"].map(String.init), name: "since") ?? 0
         let limit = try Self.limit(query["limit"].map(String.init))
-        let page = proxy.records.records(session: id, since: since, limit: limit)
+        let page = proxy.records(session: id, since: since, limit: limit)
         return JSONOutput.response(EventsPage(session: id, records: page, cursor: page.map(\.id).max() ?? since))
     }
 
@@ -197,7 +197,7 @@ struct ControlAPI: Sendable {
         let id = try recordedSessionID(context)
         let baseURL = "http://\(configuration.deviceHosts.first ?? "localhost"):\(proxy.port)"
         let data = HARDocument.data(
-            records: proxy.records.records(session: id), baseURL: baseURL, creatorVersion: configuration.version,
+            records: proxy.records(session: id), baseURL: baseURL, creatorVersion: configuration.version,
             prettyPrinted: false)
         var buffer = ByteBuffer()
         buffer.writeBytes(data)
@@ -212,17 +212,13 @@ struct ControlAPI: Sendable {
 
     func report(_ context: BasicRequestContext) throws -> Response {
         let id = try recordedSessionID(context)
-        let facts = proxy.sessions.existing(id)?.playlistFacts
-        let report = ReactionReport.analyze(
-            proxy.records.records(session: id), now: Date(), targetDuration: facts?.targetDuration,
-            bandwidths: facts?.bandwidths ?? [:], lastMSN: facts?.lastMSN ?? [:])
-        return JSONOutput.response(report)
+        return JSONOutput.response(proxy.report(session: id))
     }
 
     func eventStream(_ request: Request) throws -> Response {
         let query = request.uri.queryParameters
         let session = query["session"].map(String.init)
-        if let session, !ProxyServer.isValidSessionID(session) { throw APIError.invalidSessionID(session) }
+        if let session, !ProxyControl.isValidSessionID(session) { throw APIError.invalidSessionID(session) }
         let lastEventID = try Self.cursor(request.headers[HTTPField.Name("Last-Event-ID")!], name: "Last-Event-ID")
         let since = try Self.cursor(query["since"].map(String.init), name: "since")
         guard !streams.isFull else {
@@ -230,7 +226,7 @@ struct ControlAPI: Sendable {
                 .serviceUnavailable, "\(streams.limit) live event streams are open; close one or poll /api/sessions/{id}/events",
                 headers: [.retryAfter: "5"])
         }
-        let responder = EventStreamResponder(records: proxy.records, streams: streams, heartbeat: configuration.heartbeatInterval)
+        let responder = EventStreamResponder(proxy: proxy, streams: streams, heartbeat: configuration.heartbeatInterval)
         return responder.response(session: session, after: lastEventID ?? since)
     }
 
@@ -239,14 +235,14 @@ struct ControlAPI: Sendable {
     /// The session id of the path, checked.
     func sessionID(_ context: BasicRequestContext) throws(APIError) -> String {
         let id = context.parameters.get("id") ?? ""
-        guard ProxyServer.isValidSessionID(id) else { throw APIError.invalidSessionID(id) }
+        guard ProxyControl.isValidSessionID(id) else { throw APIError.invalidSessionID(id) }
         return id
     }
 
     /// The session id of the path, for a session that is live or still has records.
     private func recordedSessionID(_ context: BasicRequestContext) throws(APIError) -> String {
         let id = try sessionID(context)
-        guard proxy.sessions.existing(id) != nil || !proxy.records.records(session: id, limit: 1).isEmpty else {
+        guard proxy.isKnown(session: id) else {
             throw APIError.noSession(id)
         }
         return id
@@ -320,16 +316,15 @@ struct ControlAPI: Sendable {
 
     // MARK: - Output
 
-    func sessionJSON(_ session: Session) -> SessionJSON {
-        let summary = proxy.summary(of: session)
-        return SessionJSON(
+    func sessionJSON(_ summary: ProxyControl.SessionSummary) -> SessionJSON {
+        SessionJSON(
             id: summary.id, startedAt: summary.startedAt, requests: summary.requestCount, scenario: summary.scenario,
             urls: deviceURLs(summary.id))
     }
 
     /// Where a device plays the session: `http://<host>:<proxy port>/s/<id>/` for every device host.
     func deviceURLs(_ id: String) -> [String] {
-        configuration.deviceHosts.map { "http://\($0):\(proxy.port)\(ProxyServer.sessionPath(id))/" }
+        configuration.deviceHosts.map { "http://\($0):\(proxy.port)\(ProxyControl.sessionPath(id))/" }
     }
 }
 

@@ -20,7 +20,7 @@ import Records
 final class ControlMetrics: Sendable {
     let registry: PrometheusCollectorRegistry
     private let factory: PrometheusMetricsFactory
-    private let proxy: ProxyServer
+    private let proxy: ProxyControl
     private let eventStreams: @Sendable () -> (open: Int, limit: Int)
     private let state = NIOLockedValueBox(State())
 
@@ -32,7 +32,7 @@ final class ControlMetrics: Sendable {
     }
 
     init(
-        proxy: ProxyServer, registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(),
+        proxy: ProxyControl, registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(),
         eventStreams: @escaping @Sendable () -> (open: Int, limit: Int)
     ) {
         self.proxy = proxy
@@ -135,30 +135,27 @@ final class ControlMetrics: Sendable {
     /// The Prometheus text of every metric, with the gauges read now.
     func scrape() -> [UInt8] {
         for tally in tallies.withLockedValue({ $0 }) { tally.fold() }
-        let configuration = proxy.configuration
-        let sessions = proxy.sessions
-        let live = sessions.all
+        let now = proxy.snapshot()
         let streams = eventStreams()
-        gauge("hlschaos_sessions", sessions.count)
-        gauge("hlschaos_sessions_limit", sessions.capacity)
-        total("hlschaos_sessions_evicted_total", sessions.evictedCount)
-        gauge("hlschaos_client_connections", proxy.connectionCount)
-        gauge("hlschaos_client_connections_limit", configuration.clients.maxConnections)
-        total("hlschaos_client_connections_refused_total", proxy.refusedConnectionCount)
-        gauge("hlschaos_records_kept", proxy.records.keptCount)
-        gauge("hlschaos_records_kept_limit", configuration.memory.recordBufferSize)
-        let recordBytes = proxy.records.keptBytes
-        gauge("hlschaos_records_kept_bytes", recordBytes.used)
-        gauge("hlschaos_records_kept_bytes_limit", recordBytes.limit)
-        gauge("hlschaos_rule_engines_cached", proxy.rules.engineCacheCount)
-        gauge("hlschaos_rule_engines_cached_limit", proxy.rules.engineCacheCapacity)
-        gauge("hlschaos_presets", proxy.rules.presetNames.count)
-        gauge("hlschaos_playlist_histories", live.reduce(0) { $0 + $1.historyCount })
-        gauge("hlschaos_playlist_history_bytes", live.reduce(0) { $0 + $1.historyBytes })
-        gauge("hlschaos_playlist_history_bytes_limit_per_session", sessions.historyBytes)
-        gauge("hlschaos_learned_hosts_full", proxy.allowlist.isFull ? 1 : 0)
-        gauge("hlschaos_learned_hosts_limit", proxy.allowlist.learnedLimit)
-        gauge("hlschaos_rewrite_cache_bytes_limit", configuration.memory.rewriteCacheBytes)
+        gauge("hlschaos_sessions", now.sessions)
+        gauge("hlschaos_sessions_limit", now.sessionLimit)
+        total("hlschaos_sessions_evicted_total", now.sessionsEvicted)
+        gauge("hlschaos_client_connections", now.clientConnections)
+        gauge("hlschaos_client_connections_limit", now.clientConnectionLimit)
+        total("hlschaos_client_connections_refused_total", now.clientConnectionsRefused)
+        gauge("hlschaos_records_kept", now.recordsKept)
+        gauge("hlschaos_records_kept_limit", now.recordsKeptLimit)
+        gauge("hlschaos_records_kept_bytes", now.recordBytesKept)
+        gauge("hlschaos_records_kept_bytes_limit", now.recordBytesKeptLimit)
+        gauge("hlschaos_rule_engines_cached", now.ruleEnginesCached)
+        gauge("hlschaos_rule_engines_cached_limit", now.ruleEngineCacheLimit)
+        gauge("hlschaos_presets", now.presets)
+        gauge("hlschaos_playlist_histories", now.playlistHistories)
+        gauge("hlschaos_playlist_history_bytes", now.playlistHistoryBytes)
+        gauge("hlschaos_playlist_history_bytes_limit_per_session", now.playlistHistoryBytesLimitPerSession)
+        gauge("hlschaos_learned_hosts_full", now.learnedHostsFull ? 1 : 0)
+        gauge("hlschaos_learned_hosts_limit", now.learnedHostsLimit)
+        gauge("hlschaos_rewrite_cache_bytes_limit", now.rewriteCacheBytesLimit)
         gauge("hlschaos_event_streams", streams.open)
         gauge("hlschaos_event_streams_limit", streams.limit)
         return registry.emitToBuffer()

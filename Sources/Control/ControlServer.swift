@@ -43,8 +43,8 @@ public final class ControlServer: Sendable {
     ) async throws -> ControlServer {
         if let refusal = configuration.refusal { throw StartError(description: refusal) }
         let streams = EventStreams(limit: configuration.maxEventStreams)
-        let metrics = ControlMetrics(proxy: proxy, registry: registry) { (streams.count, streams.limit) }
-        let api = ControlAPI(proxy: proxy, configuration: configuration, metrics: metrics, streams: streams, logger: logger)
+        let metrics = ControlMetrics(proxy: proxy.control, registry: registry) { (streams.count, streams.limit) }
+        let api = ControlAPI(proxy: proxy.control, configuration: configuration, metrics: metrics, streams: streams, logger: logger)
         let router = Router(context: BasicRequestContext.self)
         api.register(on: router)
 
@@ -77,7 +77,7 @@ public final class ControlServer: Sendable {
             serverTask.cancel()
             throw StartError(description: describe(error, configuration: configuration))
         }
-        let metricsObservation = proxy.records.observe { metrics.observe($0) }
+        let metricsObservation = proxy.control.observe { metrics.observe($0) }
         return ControlServer(
             proxy: proxy, configuration: configuration, port: port, registry: registry, serviceGroup: group,
             serverTask: serverTask, metricsObservation: metricsObservation, streams: streams, logger: logger)

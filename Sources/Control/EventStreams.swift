@@ -62,14 +62,14 @@ final class EventStreams: Sendable {
 /// kept), `data:` the record's JSON on one line, and a comment line every `heartbeat` so idle
 /// connections stay open through proxies.
 struct EventStreamResponder {
-    let records: RecordLog
+    let proxy: ProxyControl
     let streams: EventStreams
     let heartbeat: Duration
     /// Records replayed to a client that comes back with `Last-Event-ID` (or `since`).
     static let maxReplay = 10_000
 
     func response(session: String?, after cursor: UInt64?) -> Response {
-        let records = self.records
+        let proxy = self.proxy
         let streams = self.streams
         let heartbeat = self.heartbeat
         let body = ResponseBody { writer in
@@ -79,7 +79,7 @@ struct EventStreamResponder {
             }
             // Subscribe before reading the backlog, so nothing falls between the two.
             // Filtered where records are emitted: another session's records do not wake this task.
-            let live = records.subscribe(bufferingNewest: 4096) { session == nil || $0.session == session }
+            let live = proxy.subscribe(bufferingNewest: 4096) { session == nil || $0.session == session }
             let forward = Task {
                 for await record in live {
                     continuation.yield(.record(record))
@@ -101,8 +101,7 @@ struct EventStreamResponder {
             try await writer.write(encoder.preamble())
             var replayed = Set<UInt64>()
             if let cursor {
-                let backlog = session.map { records.records(session: $0, since: cursor, limit: Self.maxReplay) }
-                    ?? records.since(cursor, limit: Self.maxReplay)
+                let backlog = proxy.records(session: session, since: cursor, limit: Self.maxReplay)
                 for record in backlog {
                     replayed.insert(record.id)
                     try await writer.write(encoder.event(record))

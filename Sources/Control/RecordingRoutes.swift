@@ -41,21 +41,21 @@ extension ControlAPI {
     struct RecordingList: Encodable { var recordings: [RecordingJSON] }
 
     func recordings() -> Response {
-        JSONOutput.response(RecordingList(recordings: proxy.recorder.all.map { RecordingJSON($0) }))
+        JSONOutput.response(RecordingList(recordings: proxy.recordings.map { RecordingJSON($0) }))
     }
 
     func recording(_ context: BasicRequestContext) throws -> Response {
         let id = try sessionID(context)
-        let status = proxy.recorder.status(session: id)
-        guard status != nil || proxy.sessions.existing(id) != nil else { throw APIError.noSession(id) }
+        let status = proxy.recordingStatus(session: id)
+        guard status != nil || proxy.session(id) != nil else { throw APIError.noSession(id) }
         return JSONOutput.response(status.map { RecordingJSON($0) } ?? RecordingJSON(inactive: id))
     }
 
     func startRecording(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         let id = try sessionID(context)
-        guard proxy.sessions.existing(id) != nil else { throw APIError.noSession(id) }
+        guard proxy.session(id) != nil else { throw APIError.noSession(id) }
         let settings = try await recordingSettings(request, session: id)
-        let directory = proxy.configuration.recordingsDirectory
+        let directory = proxy.recordingDefaults.directory
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
@@ -63,13 +63,13 @@ extension ControlAPI {
         }
         let path = URL(fileURLWithPath: directory).appendingPathComponent(settings.name).standardizedFileURL.path
         do {
-            let status = try proxy.recorder.start(session: id, path: path, redact: settings.redact, maxBytes: settings.maxBytes)
+            let status = try proxy.startRecording(session: id, path: path, redact: settings.redact, maxBytes: settings.maxBytes)
             var response = JSONOutput.response(RecordingJSON(status), status: .created)
             response.headers[.location] = "/api/sessions/\(id)/recording"
             return response
         } catch {
             // The recorder refuses a session recorded already, and a bundle name that is taken.
-            let busy = proxy.recorder.status(session: id) != nil
+            let busy = proxy.recordingStatus(session: id) != nil
             let exists = FileManager.default.fileExists(atPath: path) || FileManager.default.fileExists(atPath: path + ".partial")
             let message = busy ? "session \"\(id)\" is being recorded already: DELETE /api/sessions/\(id)/recording first" : error.description
             throw APIError(busy || exists ? .conflict : .internalServerError, message)
@@ -78,12 +78,12 @@ extension ControlAPI {
 
     func stopRecording(_ context: BasicRequestContext) throws -> Response {
         let id = try sessionID(context)
-        guard let status = proxy.recorder.status(session: id) else {
-            guard proxy.sessions.existing(id) != nil else { throw APIError.noSession(id) }
+        guard let status = proxy.recordingStatus(session: id) else {
+            guard proxy.session(id) != nil else { throw APIError.noSession(id) }
             return JSONOutput.response(RecordingJSON(inactive: id))
         }
         do {
-            guard let manifest = try proxy.recorder.stop(session: id) else { return JSONOutput.response(RecordingJSON(inactive: id)) }
+            guard let manifest = try proxy.stopRecording(session: id) else { return JSONOutput.response(RecordingJSON(inactive: id)) }
             return JSONOutput.response(RecordingJSON(status, manifest: manifest))
         } catch {
             throw APIError(.internalServerError, "the recording did not finish cleanly: \(error)")
@@ -103,7 +103,7 @@ extension ControlAPI {
         let stamp = Date().formatted(.iso8601.year().month().day().time(includingFractionalSeconds: false).dateSeparator(.omitted).timeSeparator(.omitted))
         var settings = RecordingSettings(
             name: "\(session)-\(stamp.replacingOccurrences(of: "T", with: "-"))",
-            redact: proxy.configuration.recordRedact, maxBytes: proxy.configuration.recordMaxBytes)
+            redact: proxy.recordingDefaults.redact, maxBytes: proxy.recordingDefaults.maxBytes)
         let hasBody = request.headers[.contentLength].map { $0 != "0" } ?? (request.headers[.transferEncoding] != nil)
         guard hasBody else { return settings }
         let body = try await readJSON(request)

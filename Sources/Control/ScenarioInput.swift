@@ -10,12 +10,12 @@ enum ScenarioInput {
     static let inlineFile = "scenario"
 
     /// The scenario `member` names; nil for JSON null.
-    static func scenario(_ member: JSONBody.Member, in body: JSONBody, rules: RuleBook, path: String) throws(APIError) -> Scenario? {
+    static func scenario(_ member: JSONBody.Member, in body: JSONBody, presets: ProxyControl, path: String) throws(APIError) -> Scenario? {
         switch member.kind {
         case .null:
             return nil
         case .string:
-            return try preset(member.string ?? "", rules: rules, path: path)
+            return try preset(member.string ?? "", presets: presets, path: path)
         case .object:
             return try inline(body.bytes(of: member))
         default:
@@ -26,9 +26,9 @@ enum ScenarioInput {
     }
 
     /// The body of `PUT …/rules`: a scenario (a rule file as it is), or `{"scenario": <preset name | scenario>}`.
-    static func rulesBody(_ body: JSONBody, rules: RuleBook) throws(APIError) -> Scenario {
+    static func rulesBody(_ body: JSONBody, presets: ProxyControl) throws(APIError) -> Scenario {
         if body.kind == .object, body.members.count == 1, let member = body.member("scenario") {
-            guard let scenario = try scenario(member, in: body, rules: rules, path: "$.scenario") else {
+            guard let scenario = try scenario(member, in: body, presets: presets, path: "$.scenario") else {
                 throw APIError.badRequest(
                     "to remove the scenario use DELETE instead of PUT with null",
                     problems: [.init(file: "request", path: "$.scenario", message: "expected a preset name or a scenario object, got null")])
@@ -48,9 +48,9 @@ enum ScenarioInput {
     }
 
     /// A preset by name; 400 with the nearest name and the list when there is none.
-    static func preset(_ name: String, rules: RuleBook, path: String) throws(APIError) -> Scenario {
-        if let scenario = PresetCatalog.scenario(named: name, rules: rules) { return scenario }
-        let available = rules.presetNames
+    static func preset(_ name: String, presets: ProxyControl, path: String) throws(APIError) -> Scenario {
+        if let scenario = presets.preset(named: name) { return scenario }
+        let available = presets.presetNames
         let hint = ValueSyntax.suggestion(for: name, in: available).map { " (did you mean \"\($0)\"?)" } ?? ""
         let message = "no preset named \"\(name)\"\(hint)"
         throw APIError.badRequest(
@@ -68,12 +68,3 @@ enum ScenarioInput {
 /// order, without `description` and `reference`). Once RuleBook has a public `preset(named:)`, all of
 /// this becomes a call to it (and a preset file that broke after start-up is then shown as the book
 /// keeps it, not as it is on disk).
-enum PresetCatalog {
-    static func scenario(named name: String, rules: RuleBook) -> Scenario? {
-        rules.preset(named: name)
-    }
-
-    static func all(rules: RuleBook) -> [Scenario] {
-        rules.presetNames.compactMap { rules.preset(named: $0) }
-    }
-}

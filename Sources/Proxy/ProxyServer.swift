@@ -9,17 +9,18 @@ import Upstream
 
 /// The data plane: an HTTP/1.1 server whose every request goes through `ProxyHandler`.
 public final class ProxyServer: Sendable {
-    public let configuration: ProxyConfiguration
-    public let sessions: SessionStore
-    public let allowlist: HostAllowlist
-    public let rules: RuleBook
+    let configuration: ProxyConfiguration
+    let sessions: SessionStore
+    let allowlist: HostAllowlist
+    let rules: RuleBook
     /// Every request's record: the newest in memory, and a JSON Lines file with `eventsFile`.
-    public let records: RecordLog
+    let records: RecordLog
     /// Recording bundles of what devices fetched (`--record`, the control API).
-    public let recorder: ProxyRecorder
+    let recorder: ProxyRecorder
     /// The rule clock (engine instants): API scenarios start their clock from it.
     let clock: any ChaosClock
-    let control: ControlLayers
+    /// The rules set through the control API for every session.
+    let apiLayers: ControlLayers
     /// The port actually bound (useful with port 0).
     public let port: Int
     private let serverChannel: Channel
@@ -98,14 +99,14 @@ public final class ProxyServer: Sendable {
             }
         }
         return ProxyServer(
-            configuration: configuration, rules: rules, records: records, recorder: recorder, clock: clock, control: control,
+            configuration: configuration, rules: rules, records: records, recorder: recorder, clock: clock, apiLayers: control,
             sessions: sessions, allowlist: allowlist,
             connections: connections, channel: channel)
     }
 
     private init(
         configuration: ProxyConfiguration, rules: RuleBook, records: RecordLog, recorder: ProxyRecorder, clock: any ChaosClock,
-        control: ControlLayers, sessions: SessionStore,
+        apiLayers: ControlLayers, sessions: SessionStore,
         allowlist: HostAllowlist, connections: ConnectionRegistry, channel: Channel
     ) {
         self.configuration = configuration
@@ -113,7 +114,7 @@ public final class ProxyServer: Sendable {
         self.records = records
         self.recorder = recorder
         self.clock = clock
-        self.control = control
+        self.apiLayers = apiLayers
         self.sessions = sessions
         self.allowlist = allowlist
         self.connections = connections

@@ -102,9 +102,6 @@ public final class RecordLog: Sendable {
         recent.withLockedValue { $0.ring.copy(since: cursor, limit: limit, session: session) }.records
     }
 
-    /// Faulted records only (what the log's `fault` lines say).
-    public var faults: [RequestRecord] { all.filter(\.isFaulted) }
-
     /// Records as they are emitted, until the stream is dropped (the control API's live feed).
     /// `filter` runs on the emitting thread (an event loop: keep it cheap); only the records it
     /// accepts wake the reader. Each record handed to a stream wakes a task on another thread,

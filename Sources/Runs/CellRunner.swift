@@ -51,7 +51,7 @@ struct CellRunner {
     func run(_ plan: CellPlan, index: Int) async -> CellResult {
         let started = Date()
         let session = Self.sessionID(scenario: plan.scenario.name, player: plan.player.name, index: index)
-        let proxy = harness.proxy
+        let proxy = harness.proxy.control
         proxy.openSession(session, scenario: plan.scenario)
         let url = harness.sessionURL(session, path: plan.path)
         let evidence = self.evidence?.root.appendingPathComponent(session)
@@ -62,13 +62,10 @@ struct CellRunner {
         let playing = Date()
         let report = await plan.player.play(PlayRequest(url: url, timeout: plan.timeout, live: plan.live, workDirectory: scratch))
         let records = await settledRecords(session)
-        let facts = proxy.sessions.existing(session)?.playlistFacts
         // A live run is judged at its planned end, so that a player that quit early has stopped
         // fetching by then; a VOD run when the player is done, and every quiet player has stopped.
         let ended = plan.live ? max(Date(), playing.addingTimeInterval(plan.timeout)) : Date()
-        let reaction = ReactionReport.analyze(
-            records, now: ended, targetDuration: plan.live ? facts?.targetDuration : nil,
-            bandwidths: facts?.bandwidths ?? [:], lastMSN: facts?.lastMSN ?? [:], idleThreshold: plan.live ? nil : 0)
+        let reaction = proxy.report(session: session, records: records, at: ended, vodRunEnded: !plan.live)
         let expectations = Evaluator.expectations(for: plan.player.name, in: plan.scenario.expectations, documentedOnly: plan.documentedOnly)
         let verdict = Evaluator.evaluate(expectations, records: records, reaction: reaction, player: report, live: plan.live, runEnded: ended)
         let cited = Set(verdict.results.filter { !$0.passed }.flatMap(\.evidence))
@@ -83,18 +80,18 @@ struct CellRunner {
         if let evidence {
             Evidence.write(to: evidence, records: records, result: result, baseURL: harness.proxyURL, creatorVersion: creatorVersion)
         }
-        _ = proxy.sessions.remove(session)
+        _ = proxy.removeSession(session)
         return result
     }
 
     /// The session's records once the player's last requests have ended: a killed player's
     /// in-flight responses end as client aborts within moments.
     private func settledRecords(_ session: String) async -> [RequestRecord] {
-        var records = harness.proxy.records.records(session: session)
+        var records = harness.proxy.control.records(session: session)
         var quiet = 0
         for _ in 0..<20 where quiet < 2 {
             try? await Task.sleep(for: .milliseconds(150))
-            let again = harness.proxy.records.records(session: session)
+            let again = harness.proxy.control.records(session: session)
             quiet = again.count == records.count ? quiet + 1 : 0
             records = again
         }

@@ -73,7 +73,7 @@ public final class RunHarness: Sendable {
 
     /// The URL a player opens for `session`, for the harness's own source or a demo path.
     public func sessionURL(_ session: String, path: String? = nil) -> String {
-        proxyURL + ProxyServer.sessionPath(session) + (path ?? entryPath)
+        proxyURL + ProxyControl.sessionPath(session) + (path ?? entryPath)
     }
 
     public func stop() async {

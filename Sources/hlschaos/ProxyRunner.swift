@@ -67,7 +67,7 @@ struct ProxyRunner {
         let watcher = Task { await rules.watch() }
         let printer = Task { [verbose] in
             var printer = RecordPrinter(verbose: verbose)
-            for await record in server.records.subscribe(bufferingNewest: 10_000, where: RecordPrinter.wants(verbose: verbose)) {
+            for await record in server.control.subscribe(bufferingNewest: 10_000, where: RecordPrinter.wants(verbose: verbose)) {
                 let lines = printer.lines(for: record)
                 if !lines.isEmpty { FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8)) }
             }
@@ -75,7 +75,7 @@ struct ProxyRunner {
         started(server, control)
         await server.run()
         await control?.shutdown()
-        server.records.flush()
+        server.control.flushRecords()
         watcher.cancel()
         printer.cancel()
         signals.cancel()

@@ -56,7 +56,7 @@ import Testing
 
     @Test func metricsCountEachRecordByKindStatusAndFault() async throws {
         try await ControlHarness.with { harness in
-            let metrics = ControlMetrics(proxy: harness.proxy) { (3, 64) }
+            let metrics = ControlMetrics(proxy: harness.proxy.control) { (3, 64) }
             var record = RequestRecord(
                 id: 7, time: Date(), session: "tv1", client: "127.0.0.1:1", method: "GET", path: "/s/tv1/~seg.v0.n1/x.ts",
                 kind: "segment", upstream: .init(url: "http://origin/x.ts", status: 200, connect: 0.001, firstByte: 0.2, total: 0.4),
@@ -70,7 +70,7 @@ import Testing
             metrics.observe(record)
             // The kept-records gauge counts what the ring holds: the two requests made here.
             for _ in 0..<2 { #expect(try await harness.play("/vod/ts/master.m3u8").status == 200) }
-            try await waitUntil { harness.proxy.records.keptCount == 2 }
+            try await waitUntil { harness.proxy.control.snapshot().recordsKept == 2 }
             let text = String(decoding: metrics.scrape(), as: UTF8.self)
             for line in [
                 #"hlschaos_requests_total{kind="segment",status="503",fault="yes"} 1"#,
@@ -93,7 +93,7 @@ import Testing
     /// shows every one of them, once.
     @Test func metricsCountedOnManyThreadsAddUpExactlyWhenScraped() async throws {
         try await ControlHarness.with { harness in
-            let metrics = ControlMetrics(proxy: harness.proxy) { (0, 64) }
+            let metrics = ControlMetrics(proxy: harness.proxy.control) { (0, 64) }
             let perTask = RequestTally.batch * 3 + 17
             await withTaskGroup(of: Void.self) { group in
                 for task in 0..<6 {
@@ -133,7 +133,7 @@ import Testing
             let response = try await harness.api.get("/api/presets")
             #expect(response.status == 200)
             let presets = try #require(response.object?["presets"] as? [[String: Any]])
-            #expect(presets.map { $0["name"] as? String } == harness.proxy.rules.presetNames)
+            #expect(presets.map { $0["name"] as? String } == harness.proxy.control.presetNames)
             let status503 = try #require(presets.first { $0["name"] as? String == "status-503" })
             let file = try RuleDecoder.decodeFile(atPath: ControlHarness.rulesDirectory + "/status-503.json")
             #expect(status503["description"] as? String == file.description)
@@ -208,9 +208,9 @@ import Testing
                 #expect(response.error?.contains("not valid") == true)
             }
             // Nothing was changed.
-            #expect(harness.proxy.sessions.existing("s2") == nil)
-            #expect(harness.proxy.sessions.existing("s1")?.scenario == nil)
-            #expect(harness.proxy.scenarioForEverySession == nil)
+            #expect(harness.proxy.control.session("s2") == nil)
+            #expect(harness.proxy.control.session("s1")?.scenario == nil)
+            #expect(harness.proxy.control.scenarioForEverySession == nil)
         }
     }
 
@@ -255,7 +255,7 @@ import Testing
             #expect(unknownPreset.problemLines.first?.hasPrefix("request: $.scenario: no preset named") == true)
             let numberScenario = try await api.send("POST", "/api/sessions", json: #"{"id": "tv1", "scenario": 5}"#)
             #expect(numberScenario.status == 400)
-            #expect(harness.proxy.sessions.existing("tv1") == nil)
+            #expect(harness.proxy.control.session("tv1") == nil)
 
             let nullRules = try await api.send("PUT", "/api/rules", json: #"{"scenario": null}"#)
             #expect(nullRules.status == 400)
@@ -283,7 +283,7 @@ import Testing
             }
             let put = try await api.send("PUT", "/api/sessions/ghost/rules", json: #"{"scenario": "gap"}"#)
             #expect(put.status == 404)
-            #expect(harness.proxy.sessions.existing("ghost") == nil)
+            #expect(harness.proxy.control.session("ghost") == nil)
         }
     }
 
@@ -345,7 +345,7 @@ import Testing
             let media = try #require(try await harness.uris(of: "/s/ev/vod/ts/master.m3u8").first)
             #expect(try await harness.play(media).status == 500)
             _ = try await harness.play("/s/other/vod/ts/master.m3u8")
-            try await waitUntil { harness.proxy.records.records(session: "ev").count == 2 }
+            try await waitUntil { harness.proxy.control.records(session: "ev").count == 2 }
 
             let all = try await api.get("/api/sessions/ev/events")
             #expect(all.status == 200)

@@ -27,8 +27,8 @@ import Testing
                 }
             }
             // Nothing a refused call asked for happened.
-            #expect(harness.proxy.sessions.existing("tv1") == nil)
-            #expect(harness.proxy.scenarioForEverySession == nil)
+            #expect(harness.proxy.control.session("tv1") == nil)
+            #expect(harness.proxy.control.scenarioForEverySession == nil)
 
             let api = harness.api
             #expect(try await api.get("/healthz").status == 200)

@@ -42,8 +42,8 @@ import Testing
     @Test func aReconnectingClientGetsWhatItMissedAfterLastEventID() async throws {
         try await ControlHarness.with { harness in
             for _ in 0..<3 { _ = try await harness.play("/s/replay/vod/ts/master.m3u8") }
-            try await waitUntil { harness.proxy.records.records(session: "replay").count == 3 }
-            let ids = harness.proxy.records.records(session: "replay").map(\.id)
+            try await waitUntil { harness.proxy.control.records(session: "replay").count == 3 }
+            let ids = harness.proxy.control.records(session: "replay").map(\.id)
 
             let stream = try await EventStreamClient.open(
                 port: harness.control.port, path: "/api/events/stream?session=replay", headers: [("Last-Event-ID", String(ids[0]))])

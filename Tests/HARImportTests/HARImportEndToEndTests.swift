@@ -269,13 +269,13 @@ import TestSupport
             var field = "chromium"
             try await harness.openSession(field, scenario: Self.browserScenario)
             var har = try await Self.playInChromium(harness, session: field, tools: tools, engine: engine)
-            var original = StatusesByResource(harness.proxy.records.records(session: field))
+            var original = StatusesByResource(harness.proxy.control.records(session: field))
             if let disagreement = try Self.disagreement(har: har, original, session: field) {
                 print("HARImportEndToEndTests: \(disagreement); playing again")
                 field = "chromium-again"
                 try await harness.openSession(field, scenario: Self.browserScenario)
                 har = try await Self.playInChromium(harness, session: field, tools: tools, engine: engine)
-                original = StatusesByResource(harness.proxy.records.records(session: field))
+                original = StatusesByResource(harness.proxy.control.records(session: field))
             }
             // The proxy answered as the scenario says wherever hls.js asked (its retries and switches
             // are its own): MSN 3 of variant 2 fails once, MSN 6 twice.
@@ -286,7 +286,7 @@ import TestSupport
             #expect(imported.log.creatorText == "Chrome DevTools 537.36")
             #expect(imported.rules.contains { $0.id == "seg-v2-msn3-503-first-request" }, """
                 \(imported.rules.map(\.id)); the HAR's entries for MSN 3 of variant 2: \(Self.describe(imported.log, "~seg.v2.n3/")); \
-                the proxy's records of it: \(Self.describe(harness.proxy.records.records(session: field), variant: 2, msn: 3))
+                the proxy's records of it: \(Self.describe(harness.proxy.control.records(session: field), variant: 2, msn: 3))
                 """)
             #expect(imported.rules.allSatisfy { $0.pinning == .proxyTag })
             #expect(imported.notes.contains { $0.hasPrefix("not HLS: ") }, "the page and hls.js itself: \(imported.notes)")
@@ -299,7 +299,7 @@ import TestSupport
 
             try await harness.openSession("chromium-replay", scenario: text)
             _ = try await Self.playInChromium(harness, session: "chromium-replay", tools: tools, engine: engine)
-            let replay = StatusesByResource(harness.proxy.records.records(session: "chromium-replay"))
+            let replay = StatusesByResource(harness.proxy.control.records(session: "chromium-replay"))
             // Every resource both runs asked for got the same statuses (as many times as both asked),
             // and nothing failed in the replay that had not failed in the field. Which resources a
             // run asks for is hls.js's choice: after MSN 6 it may retry once more or switch down,

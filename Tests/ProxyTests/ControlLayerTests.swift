@@ -15,14 +15,14 @@ import TestSupport
         try await WireFaultTests.withFixture(WireFaultTests.scenario(#"{"id": "noop", "match": {"kind": "key"}, "action": {"delay": "1ms"}}"#)) { proxy, origin in
             let port = origin.port
             let fail = try Self.scenario("api", #"{"id": "s503", "match": {"kind": "segment", "msn": 2}, "action": {"status": 503}}"#)
-            proxy.server.openSession("tv1", scenario: fail)
+            proxy.server.control.openSession("tv1", scenario: fail)
             #expect(try await proxy.get(HLSFixture.segmentPath(port: port, variant: 0, msn: 2, session: "tv1")).status == 503)
             #expect(try await proxy.get(HLSFixture.segmentPath(port: port, variant: 0, msn: 2, session: "tv2")).status == 200)
-            #expect(proxy.server.sessions.existing("tv1")?.scenario?.name == "api")
+            #expect(proxy.server.control.session("tv1")?.scenario == "api")
 
             // Replaced: the new scenario counts its requests from zero.
             let second = try Self.scenario("api2", #"{"id": "second", "match": {"kind": "segment", "requests": 2}, "action": {"status": 404}}"#)
-            #expect(proxy.server.setScenario(second, session: "tv1"))
+            #expect(proxy.server.control.setScenario(second, session: "tv1") != nil)
             let statuses = [
                 try await proxy.get(HLSFixture.segmentPath(port: port, variant: 0, msn: 2, session: "tv1")).status,
                 try await proxy.get(HLSFixture.segmentPath(port: port, variant: 0, msn: 2, session: "tv1")).status,
@@ -30,9 +30,9 @@ import TestSupport
             #expect(statuses == [200, 404])
 
             // Cleared.
-            #expect(proxy.server.setScenario(nil, session: "tv1"))
+            #expect(proxy.server.control.setScenario(nil, session: "tv1") != nil)
             #expect(try await proxy.get(HLSFixture.segmentPath(port: port, variant: 0, msn: 2, session: "tv1")).status == 200)
-            #expect(!proxy.server.setScenario(fail, session: "nobody"), "no such session")
+            #expect(proxy.server.control.setScenario(fail, session: "nobody") == nil, "no such session")
         }
     }
 
@@ -46,12 +46,12 @@ import TestSupport
         #expect(try await proxy.get(segment).status == 200)  // the session begins
         clock.advance(.seconds(60))
         let later = try Self.scenario("everyone", #"{"id": "w", "match": {"kind": "segment", "after": "10s"}, "action": {"status": 500}}"#)
-        proxy.server.setScenarioForEverySession(later)
+        proxy.server.control.setScenarioForEverySession(later)
         #expect(try await proxy.get(segment).status == 200, "60 s into the session, but 0 s into the scenario")
         clock.advance(.seconds(11))
         #expect(try await proxy.get(segment).status == 500)
         #expect(try await proxy.get(HLSFixture.segmentPath(port: port, variant: 0, msn: 1, session: "other")).status == 500)
-        proxy.server.setScenarioForEverySession(nil)
+        proxy.server.control.setScenarioForEverySession(nil)
         #expect(try await proxy.get(segment).status == 200)
         await proxy.stop()
         try await origin.shutdown()

@@ -68,7 +68,7 @@ import TestSupport
         let segments = media.text.split(separator: "\n").filter { !$0.hasPrefix("#") && !$0.isEmpty }
         #expect(segments.first?.hasPrefix("/s/tv-1/~seg.v0.n0/") == true)
         #expect(segments.first?.hasSuffix(".ts") == true)
-        #expect(proxy.server.sessions.all.map(\.id).contains("tv-1"))
+        #expect(proxy.server.control.sessions().map(\.id).contains("tv-1"))
         await proxy.stop()
     }
 

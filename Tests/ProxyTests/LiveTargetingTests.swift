@@ -1,5 +1,6 @@
 import Foundation
 import HLS
+@testable import Proxy
 import Testing
 import TestSupport
 

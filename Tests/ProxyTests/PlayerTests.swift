@@ -65,7 +65,7 @@ import TestSupport
         #expect(report.outcome == .played, "\(report.outcomeText)\n\(report.log)")
         #expect(report.errors.filter(\.fatal).isEmpty, "\(report.log)")
         // master + video and audio playlists + 12 video and 12 audio segments at least
-        let session = try #require(proxy.server.sessions.all.first { $0.id == "gst" })
+        let session = try #require(proxy.server.control.sessions().first { $0.id == "gst" })
         #expect(session.requestCount >= 27)
         await proxy.stop()
     }

@@ -190,8 +190,7 @@ import TestSupport
                 clock.advance(.seconds(2))
             }
             #expect(served.suffix(3) == [0, 1, 2])
-            let session = try #require(proxy.server.sessions.all.first)
-            #expect(session.historyCount == 1, "one history for one playlist")
+            #expect(proxy.server.control.snapshot().playlistHistories == 1, "one history for one playlist")
         }
     }
 

@@ -66,15 +66,11 @@ enum PresetPlayback {
     /// Faults the proxy applied for one session.
     /// The session's faults, and the reaction report over all its records with what its playlists said.
     static func faultsAndReport(_ proxy: ProxyHarness, session: String) -> Faults {
-        let facts = proxy.server.sessions.existing(session)?.playlistFacts
-        let report = ReactionReport.analyze(
-            proxy.server.records.records(session: session), now: Date(), targetDuration: facts?.targetDuration,
-            bandwidths: facts?.bandwidths ?? [:], lastMSN: facts?.lastMSN ?? [:])
-        return Faults(events: faults(proxy, session: session), report: report)
+        Faults(events: faults(proxy, session: session), report: proxy.server.control.report(session: session))
     }
 
     static func faults(_ proxy: ProxyHarness, session: String) -> [RequestRecord] {
-        proxy.server.records.faults.filter { $0.session == session || $0.session.hasPrefix(session + "+") }
+        proxy.server.control.records(session: nil).filter { $0.isFaulted && ($0.session == session || $0.session.hasPrefix(session + "+")) }
     }
 
     /// A work directory of the run's own (the driver keeps the player's logs there), removed after.

@@ -29,7 +29,7 @@ import TestSupport
         #expect(try await proxy.get(HLSFixture.segmentPath(port: port, variant: 1, msn: 4, session: "tv1")).body.count == 1000)
         #expect(try await proxy.get(HLSFixture.segmentPath(port: port, variant: 0, msn: 1, session: "tv2")).status == 200)
         #expect(try await proxy.get("/s/tv1/@nowhere/x.ts").status == 404, "refused before any upstream: not recorded")
-        let manifest = try #require(try proxy.server.recorder.stop(session: nil))
+        let manifest = try #require(try proxy.server.control.stopRecording(session: nil))
         await proxy.stop()
         try await origin.shutdown()
         #expect(manifest.exchangeCount == 7)

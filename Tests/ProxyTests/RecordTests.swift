@@ -16,7 +16,7 @@ import TestSupport
     /// up to 10 s, since a loaded CI machine can be slow to get there).
     static func record(_ proxy: ProxyHarness, _ path: String) async -> RequestRecord? {
         for _ in 0..<333 {
-            if let found = proxy.server.records.all.last(where: { $0.path == path }) { return found }
+            if let found = proxy.server.control.records(session: nil).last(where: { $0.path == path }) { return found }
             try? await Task.sleep(for: .milliseconds(30))
         }
         return nil
@@ -62,9 +62,9 @@ import TestSupport
             let refused = try #require(await Self.record(proxy, "/@nowhere/x.ts"))
             #expect(refused.status == 404 && refused.kind == nil && refused.session == "default")
 
-            let ids = proxy.server.records.all.map(\.id)
+            let ids = proxy.server.control.records(session: nil).map(\.id)
             #expect(ids == ids.sorted() && Set(ids).count == ids.count, "ids increase")
-            #expect(proxy.server.records.records(session: "tv1").count == 4)
+            #expect(proxy.server.control.records(session: "tv1").count == 4)
         }
     }
 
@@ -88,14 +88,14 @@ import TestSupport
             var kept: [RequestRecord] = []
             func ours() -> Int { kept.count { $0.session.hasPrefix("c") } }  // not the fixture's own
             for _ in 0..<333 where ours() < 320 {
-                kept = proxy.server.records.all
+                kept = proxy.server.control.records(session: nil)
                 try await Task.sleep(for: .milliseconds(30))
             }
             #expect(ours() == 320)
             let total = kept.count
             let ids = kept.map(\.id)
             #expect(ids == Array(1...UInt64(ids.count)), "ids in ring order: \(ids.prefix(40))…")
-            #expect(proxy.server.records.since(UInt64(total - 160)).map(\.id) == Array(UInt64(total - 159)...UInt64(total)))
+            #expect(proxy.server.control.records(session: nil, since: UInt64(total - 160)).map(\.id) == Array(UInt64(total - 159)...UInt64(total)))
         }
     }
 
@@ -133,8 +133,8 @@ import TestSupport
         for n in 0..<5 { #expect(try await proxy.get("/v0/seg\(n).ts").status == 200) }
         #expect(try await proxy.get("/missing.ts").status == 404)
         // A record is emitted once its response is written, so the client can be done before it is.
-        for _ in 0..<333 where proxy.server.records.keptCount < 6 { try await Task.sleep(for: .milliseconds(30)) }
-        proxy.server.records.flush()
+        for _ in 0..<333 where proxy.server.control.snapshot().recordsKept < 6 { try await Task.sleep(for: .milliseconds(30)) }
+        proxy.server.control.flushRecords()
         let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
         #expect(lines.count == 6)
         let decoder = JSONDecoder()

@@ -170,7 +170,7 @@ import TestSupport
             #expect(ending == .complete, "a FIN, not a reset or a silence")
             #expect(body.count == cut)
             #expect(body == patternBytes(offset: 0, count: cut))
-            let record = try #require(proxy.server.records.all.last { $0.msn == 4 })
+            let record = try #require(proxy.server.control.records(session: nil).last { $0.msn == 4 })
             #expect(record.ending == .truncated && record.bytesSent == cut, "\(record.ending) \(record.bytesSent)")
         }
     }

@@ -26,7 +26,7 @@ import Upstream
 
     /// Segment requests of a session as the proxy recorded them: (path of the variant or rendition, MSN, status).
     static func segments(_ proxy: ProxyServer, session: String) -> [RequestRecord] {
-        proxy.records.records(session: session).filter { $0.kind == "segment" && $0.msn != nil }
+        proxy.control.records(session: session).filter { $0.kind == "segment" && $0.msn != nil }
     }
 
     /// The path of a URL (what a replay serves it under when the host is the entry's).
@@ -71,7 +71,7 @@ import Upstream
             try await Task.sleep(for: .milliseconds(100))
         }
         let reports = await [ffmpegReport, hlsjsReport]
-        _ = try stack.proxy.recorder.stop(session: nil)
+        _ = try stack.proxy.control.stopRecording(session: nil)
         let segmentsBySession = ["ffmpeg", "hlsjs"].map { Self.segments(stack.proxy, session: $0) }
         await stack.stop()
 
@@ -148,7 +148,7 @@ import Upstream
             url: "http://127.0.0.1:\(stack.proxy.port)/s/replay\(stack.replay.origin.entryPath)", timeout: 60, live: false,
             workDirectory: work.appendingPathComponent("replay")))
         let failedNow = Self.segments(stack.proxy, session: "replay").filter { $0.status == 503 }.map { "v\($0.variant ?? -1) n\($0.msn ?? -1)" }
-        let faulted = stack.proxy.records.records(session: "replay").filter(\.isFaulted)
+        let faulted = stack.proxy.control.records(session: "replay").filter(\.isFaulted)
         await stack.stop()
         #expect(faulted.isEmpty, "no rule was loaded")
         #expect(failedNow == failedThen, "503s in the field: \(failedThen); in the replay: \(failedNow)")
