@@ -1,4 +1,5 @@
 import Foundation
+import PlayerReports
 
 /// Any player the user can start from a command line: the template's words, with `{url}` replaced,
 /// run directly (no shell). Exit 0 → played; another status → failed (the status and the last line

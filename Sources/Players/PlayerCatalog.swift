@@ -1,8 +1,9 @@
 import Foundation
+import PlayerReports
 
 /// The players `--player` can name, and the `{url}` command form.
 public enum PlayerCatalog {
-    /// Every built-in driver, in the order the matrix shows them.
+    /// Every built-in driver, in the order of `PlayerNames.drivers` (a test holds them equal).
     public static let all: [any PlayerDriver] = [
         FFmpegDriver(),
         GStreamerDriver(.playbin3),

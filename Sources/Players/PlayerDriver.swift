@@ -1,4 +1,5 @@
 import Foundation
+import PlayerReports
 
 /// One kind of player: how to tell whether it is installed, and how to play a URL with it and read
 /// what it did. Drivers never throw for a player that fails to play: that is an outcome.
