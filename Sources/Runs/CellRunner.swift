@@ -69,7 +69,7 @@ struct CellRunner {
         let reaction = ReactionReport.analyze(
             records, now: ended, targetDuration: plan.live ? facts?.targetDuration : nil,
             bandwidths: facts?.bandwidths ?? [:], lastMSN: facts?.lastMSN ?? [:], idleThreshold: plan.live ? nil : 0)
-        let expectations = Evaluator.expectations(for: plan.player.name, in: plan.scenario.expectations, documentedOnly: plan.documentedOnly)
+        let expectations = Evaluator.expectations(for: plan.player.expectationName, in: plan.scenario.expectations, documentedOnly: plan.documentedOnly)
         let verdict = Evaluator.evaluate(expectations, records: records, reaction: reaction, player: report, live: plan.live, runEnded: ended)
         let cited = Set(verdict.results.filter { !$0.passed }.flatMap(\.evidence))
         let result = CellResult(
