@@ -42,8 +42,11 @@ let package = Package(
         // origins, the redirect hop), resource kinds, Range headers, and what a path, a content type
         // or a body says a resource is. Pure: the one copy of the grammar every module reads.
         .target(name: "Addressing"),
+        // What a player run produced (`PlayerReport`) and the names of the built-in players: the
+        // player vocabulary that scenarios, verdicts and drivers share. Pure: values only.
+        .target(name: "PlayerReports"),
         // Rule schema, validation, matching, session clock, fault plans. Pure.
-        .target(name: "Chaos", dependencies: ["HLS", "Addressing"]),
+        .target(name: "Chaos", dependencies: ["HLS", "Addressing", "PlayerReports"]),
         // One record per request and what is read off records: the reaction report. Pure.
         .target(name: "Records"),
         // Async streaming HTTP client over libcurl.
@@ -85,15 +88,15 @@ let package = Package(
             plugins: ["EmbedFiles"]
         ),
         // Real players: launching, watching and reading them (process groups, watchdog, drivers).
-        .target(name: "Players"),
+        .target(name: "Players", dependencies: ["PlayerReports"]),
         // A scenario's expectations checked against request records, the reaction report and a
         // player's report (`hlschaos run`). Pure: no clock, no I/O.
-        .target(name: "Verdicts", dependencies: ["Chaos", "Records", "Players"]),
+        .target(name: "Verdicts", dependencies: ["Chaos", "Records", "PlayerReports"]),
         // Scripted chaos runs: the proxy and demo origin in-process, players on fresh sessions,
         // verdicts, JUnit/JSON/HTML, the conformance matrix.
         .target(
             name: "Runs",
-            dependencies: ["Proxy", "Addressing", "Chaos", "Records", "HAR", "Players", "Verdicts", "DemoOrigin", "Upstream", logging]
+            dependencies: ["Proxy", "Addressing", "Chaos", "Records", "HAR", "Players", "PlayerReports", "Verdicts", "DemoOrigin", "Upstream", logging]
         ),
         .executableTarget(
             name: "hlschaos",
@@ -126,9 +129,9 @@ let package = Package(
                 "TestSupport",
             ] + nio
         ),
-        .testTarget(name: "PlayersTests", dependencies: ["Players", "TestSupport", "DemoOrigin"]),
-        .testTarget(name: "RunsTests", dependencies: ["Runs", "Verdicts", "Players", "Records", "Chaos"]),
-        .testTarget(name: "VerdictsTests", dependencies: ["Verdicts", "Chaos", "Records", "Players"]),
+        .testTarget(name: "PlayersTests", dependencies: ["Players", "PlayerReports", "Chaos", "TestSupport", "DemoOrigin"]),
+        .testTarget(name: "RunsTests", dependencies: ["Runs", "Verdicts", "Players", "PlayerReports", "Records", "Chaos"]),
+        .testTarget(name: "VerdictsTests", dependencies: ["Verdicts", "Chaos", "Records", "PlayerReports"]),
         .testTarget(name: "UpstreamTests", dependencies: ["Upstream", "TestSupport"] + nio),
         .testTarget(name: "DemoOriginTests", dependencies: ["DemoOrigin", "HLS"] + nio),
         // Runs the built `hlschaos` binary: exit codes, messages, signals, reloads.

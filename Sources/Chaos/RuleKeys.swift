@@ -1,10 +1,13 @@
 import Addressing
+import PlayerReports
 
 /// Every key the decoder accepts, per object. The JSON Schema in rules/schema.json is tested against these lists.
 public enum RuleKeys {
     public static let scenario = ["$schema", "name", "description", "reference", "expected", "play", "expect", "rules"]
     public static let play = ["stream", "flavour", "for"]
-    public static let players = ["avplayer", "hlsjs", "exoplayer", "ffmpeg", "gstreamer"]
+    /// The keys of `"expected"`: the players whose reaction a scenario describes in words. Player
+    /// families, some of which `hlschaos run` cannot drive (AVPlayer, ExoPlayer); not `playerNames`.
+    public static let expected = ["avplayer", "hlsjs", "exoplayer", "ffmpeg", "gstreamer"]
     public static let rule = ["id", "description", "match", "action"]
     public static let match = [
         "kind", "variant", "rendition", "msn", "index", "time", "requests", "after", "for",
@@ -53,10 +56,10 @@ public enum RuleKeys {
         "neverRequested", "skipped", "outcome", "playerError", "log", "logNot", "anyOf", "not",
     ]
     public static let expectation = checks + ["players", "note"]
-    /// The drivers of `hlschaos run --player` an expectation can be about.
-    public static let playerNames = ["ffmpeg", "gstreamer", "gstreamer-legacy", "vlc", "mpv", "hlsjs", "vhs", "command"]
-    /// `PlayerReport.Outcome` raw values (Chaos does not depend on Players; a test keeps them equal).
-    public static let outcomes = ["played", "failed", "stalled", "timedOut"]
+    /// What an expectation's `"players"` can name: the drivers of `hlschaos run --player`, and
+    /// `command` for every custom player (`PlayerNames`); not the `expected` keys.
+    public static let playerNames = PlayerNames.expectable
+    public static let outcomes = PlayerReport.Outcome.allCases.map(\.rawValue)
     public static let timing = ["within"]
     public static let bounds = ["atLeast", "atMost"]
     public static let reloadPaces = Expectation.ReloadPace.allCases.map(\.rawValue)

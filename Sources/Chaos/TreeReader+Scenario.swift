@@ -15,7 +15,7 @@ extension TreeReader {
 
         var expected: [String: String] = [:]
         if let (value, path) = members["expected"],
-           let players = object(value, path, allowed: RuleKeys.players) {
+           let players = object(value, path, allowed: RuleKeys.expected) {
             for (player, (text, textPath)) in players {
                 if let reaction = string(text, textPath) { expected[player] = reaction }
             }

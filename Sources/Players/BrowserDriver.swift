@@ -1,4 +1,5 @@
 import Foundation
+import PlayerReports
 
 /// The browser players: `hlsjs` (hls.js 1.6.15, default configuration) and `vhs` (video.js 7.5.5
 /// and its VHS 1.9.3 engine), each in headless Chromium driven by selenium from the embedded

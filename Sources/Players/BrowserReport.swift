@@ -1,4 +1,5 @@
 import Foundation
+import PlayerReports
 
 /// Reads what the browser harness printed into a `PlayerReport`. Pure: no I/O, no clock.
 ///

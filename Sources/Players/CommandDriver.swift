@@ -1,17 +1,26 @@
 import Foundation
+import PlayerReports
 
 /// Any player the user can start from a command line: the template's words, with `{url}` replaced,
 /// run directly (no shell). Exit 0 → played; another status → failed (the status and the last line
 /// it printed on stderr); still running at the time limit → timedOut, or played for a live stream
 /// (playing until the limit is what a live run asks for). Its output is the evidence.
 public struct CommandDriver: PlayerDriver {
-    public let name = "command"
+    /// The name given, else its program's (`CustomPlayerNames`); `PlayerCatalog.drivers` makes
+    /// the names of one run distinct.
+    public let name: String
     public let template: CommandTemplate
     public var summary: String { "your command: \(template.text)" }
+    public var expectationName: String { PlayerNames.custom }
 
     /// Throws `CommandTemplate.Problem` when the template is empty, has no `{url}` or has an unclosed quote.
-    public init(template: String) throws {
-        self.template = try CommandTemplate(template)
+    public init(template: String, name: String? = nil) throws {
+        self.init(try CommandTemplate(template), name: name)
+    }
+
+    public init(_ template: CommandTemplate, name: String? = nil) {
+        self.template = template
+        self.name = name ?? CustomPlayerNames.derived(fromProgram: template.executable)
     }
 
     public func availability() async -> PlayerAvailability {

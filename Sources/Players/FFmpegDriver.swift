@@ -1,4 +1,5 @@
 import Foundation
+import PlayerReports
 
 /// ffmpeg's own HLS demuxer (lavf), decoding to the null muxer as fast as it goes:
 ///

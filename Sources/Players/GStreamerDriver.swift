@@ -1,4 +1,5 @@
 import Foundation
+import PlayerReports
 
 /// GStreamer's playbin with fake sinks that, for a VOD, do not wait for the clock (it plays as
 /// fast as it downloads; a live stream plays at the clock's pace):

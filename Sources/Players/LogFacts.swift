@@ -1,4 +1,5 @@
 import Foundation
+import PlayerReports
 
 /// What a log parser read off a player's output, in the report's terms. Every native driver's
 /// parser (`FFmpegLog`, `GStreamerLog`, `VLCLog`, `MPVLog`) returns one.

@@ -1,4 +1,5 @@
 import Foundation
+import PlayerReports
 
 /// mpv with null outputs that do not wait for the clock (a VOD plays as fast as it decodes):
 ///

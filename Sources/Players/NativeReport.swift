@@ -1,4 +1,5 @@
 import Foundation
+import PlayerReports
 
 /// What every native driver does around its player: find out whether it is installed, start it,
 /// and turn what it printed into a report (stalls from the progress it showed, the outcome from

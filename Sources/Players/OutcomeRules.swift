@@ -1,4 +1,5 @@
 import Foundation
+import PlayerReports
 
 /// How a native player's run ended, from what the run and the log showed. Pure, shared by the
 /// drivers so that every player is judged by the same rules:

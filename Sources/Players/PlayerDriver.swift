@@ -1,16 +1,25 @@
 import Foundation
+import PlayerReports
 
 /// One kind of player: how to tell whether it is installed, and how to play a URL with it and read
 /// what it did. Drivers never throw for a player that fails to play: that is an outcome.
 public protocol PlayerDriver: Sendable {
-    /// The name given to `--player` ("ffmpeg", "gstreamer", "hlsjs", …).
+    /// The name given to `--player` ("ffmpeg", "gstreamer", "hlsjs", …), or a custom player's
+    /// ("streamlink"): what verdicts, JUnit and the matrix call it.
     var name: String { get }
+    /// What a scenario's expectations call it (`"players"` in an expectation): `name` for a
+    /// built-in driver, `PlayerNames.custom` for every custom player.
+    var expectationName: String { get }
     /// One line for `--help` and the matrix: what runs, with which engine.
     var summary: String { get }
     /// Whether it can run here, and if not, the command that installs it.
     func availability() async -> PlayerAvailability
     /// Plays `request.url` until it ends, fails, stalls or the time runs out.
     func play(_ request: PlayRequest) async -> PlayerReport
+}
+
+extension PlayerDriver {
+    public var expectationName: String { name }
 }
 
 public enum PlayerAvailability: Sendable, Equatable {

@@ -1,4 +1,5 @@
 import Foundation
+import PlayerReports
 
 /// Stalls read off position samples: spans of at least `threshold` seconds in which the media
 /// position did not advance. Pure; the drivers use three segment durations (6 s for 2 s segments).

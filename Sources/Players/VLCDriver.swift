@@ -1,4 +1,5 @@
 import Foundation
+import PlayerReports
 
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,5 @@
 import Foundation
+import PlayerReports
 import Players
 import Records
 import Verdicts

@@ -66,7 +66,7 @@ struct CellRunner {
         // fetching by then; a VOD run when the player is done, and every quiet player has stopped.
         let ended = plan.live ? max(Date(), playing.addingTimeInterval(plan.timeout)) : Date()
         let reaction = proxy.report(session: session, records: records, at: ended, vodRunEnded: !plan.live)
-        let expectations = Evaluator.expectations(for: plan.player.name, in: plan.scenario.expectations, documentedOnly: plan.documentedOnly)
+        let expectations = Evaluator.expectations(for: plan.player.expectationName, in: plan.scenario.expectations, documentedOnly: plan.documentedOnly)
         let verdict = Evaluator.evaluate(expectations, records: records, reaction: reaction, player: report, live: plan.live, runEnded: ended)
         let cited = Set(verdict.results.filter { !$0.passed }.flatMap(\.evidence))
         let result = CellResult(

@@ -1,6 +1,6 @@
 import Chaos
 import Foundation
-import Players
+import PlayerReports
 import Records
 
 /// One function per check; each says what it saw and which records show it.

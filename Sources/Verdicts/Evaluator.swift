@@ -1,6 +1,6 @@
 import Chaos
 import Foundation
-import Players
+import PlayerReports
 import Records
 
 /// Checks a scenario's expectations against what the proxy recorded and what the player reported.

@@ -1,5 +1,5 @@
 import Foundation
-import Players
+import PlayerReports
 import Records
 
 /// The observed reaction in a few words, for a cell of the player × scenario matrix:

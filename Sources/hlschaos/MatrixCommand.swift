@@ -17,7 +17,7 @@ struct MatrixCommand: AsyncParsableCommand {
             Writes DIR/player-matrix.md (with one evidence page per preset in DIR/player-matrix/), DIR/player-matrix.html, DIR/matrix.json and the raw evidence of every run in DIR/evidence/ (not meant for committing). Live presets play the demo's live stream for the time the preset names.
             """)
 
-    @Option(name: .customLong("players"), parsing: .upToNextOption, help: "Players to include (default: every installed one).")
+    @Option(name: .customLong("players"), parsing: .upToNextOption, help: "Players to include (default: every installed one): names as for run --player, or commands with {url} (NAME=COMMAND names one).")
     var players: [String] = []
 
     @Option(parsing: .upToNextOption, help: "Presets to include (default: all).")

@@ -14,7 +14,7 @@ struct RunCommand: AsyncParsableCommand {
         discussion: """
             Starts the proxy (and the demo origin), opens a fresh session per scenario × player with the scenario, plays the session's URL with the player, then checks the scenario's "expect" list against the proxy's records of that session and what the player reported. Prints PASS/FAIL with the evidence; exits 0 when every expectation holds, 1 when any fails, 2 when a run could not happen (a missing player, a bad scenario).
 
-            Players: \(PlayerCatalog.names.joined(separator: ", ")), or a command with {url} in it (its exit status is the evidence), e.g. --player 'my-player --url {url}'.
+            Players: \(PlayerCatalog.names.joined(separator: ", ")), or a command with {url} in it (its exit status is the evidence), e.g. --player 'my-player --url {url}'. A command is named after its program (my-player; a second one my-player-2) in verdicts, JUnit and reports, or as you name it: --player 'fast=my-player --fast --url {url}'. Expectations name every command "command".
 
             Examples:
               hlschaos run status-503 --player hlsjs --player ffmpeg --junit junit.xml
@@ -104,6 +104,9 @@ struct RunCommand: AsyncParsableCommand {
         }
         let colour = isatty(STDOUT_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
         FileHandle.standardOutput.write(Data("hlschaos run: \(plans.count) run\(plans.count == 1 ? "" : "s") (\(scenarios.count) scenario\(scenarios.count == 1 ? "" : "s") × \(drivers.count) player\(drivers.count == 1 ? "" : "s")) on \(url == nil && stream == nil && flavour == nil ? "the demo (each scenario's own stream, else VOD ts)" : source.description), \(jobs) at a time; evidence in \(output.path)\n".utf8))
+        for case let custom as CommandDriver in drivers {
+            FileHandle.standardOutput.write(Data("  \(custom.name): \(custom.template.text)\n".utf8))
+        }
         let started = Date()
         let results = await ChaosRun.run(plans, harness: harness, evidence: EvidenceLocation(root: output), jobs: jobs, creatorVersion: ControlConfiguration().version) { result in
             FileHandle.standardOutput.write(Data((VerdictText.cell(result, colour: colour) + "\n").utf8))

@@ -61,10 +61,12 @@ enum ScenarioArguments {
         }
     }
 
-    /// Players by name (or `{url}` command); `option` names the flag in the message.
-    static func drivers(_ names: [String], option: String) throws -> [any PlayerDriver] {
-        try names.map { name in
-            do { return try PlayerCatalog.driver(named: name) } catch { throw CLIError("\(option) \(name): \(error)") }
+    /// Players by name, or custom ones (`{url}` commands, `NAME=COMMAND`); `option` names the flag in the message.
+    static func drivers(_ specs: [String], option: String) throws -> [any PlayerDriver] {
+        do {
+            return try PlayerCatalog.drivers(specs)
+        } catch let problem as PlayerCatalog.UnknownPlayer {
+            throw CLIError("\(option) \(problem.spec): \(problem.description)")
         }
     }
 

@@ -115,8 +115,41 @@ import Testing
         #expect(result.stdout.contains("FAIL   no-master × ffmpeg"))
         #expect(result.stdout.contains("FAIL   no-master × hlsjs"))
         // `true` exits 0 without fetching anything: its outcome passes, the proxy's records do not.
-        #expect(result.stdout.contains("FAIL   no-master × command"))
+        #expect(result.stdout.contains("FAIL   no-master × true"), "a custom player is named after its program: \(result.stdout)")
         #expect(result.stdout.contains("0 passed, 3 failed"))
+    }
+
+    /// Custom players are told apart in the output, JUnit and the report: named after their program
+    /// (a second one with the same program gets -2) or as the user named them; expectations that
+    /// name "command" apply to every one of them.
+    @Test func customPlayersHaveTheirOwnNamesAndTheCommandExpectations() async throws {
+        let dir = try Self.scratch("custom")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let scenario = dir.appendingPathComponent("custom.json")
+        try #"""
+        {"name": "custom",
+         "expect": [{"outcome": "failed"},
+                    {"outcome": "played", "players": "command", "note": "a command that exits 0 played"}],
+         "rules": [{"id": "gone", "match": {"kind": "master"}, "action": {"status": 404}}]}
+        """#.write(to: scenario, atomically: true, encoding: .utf8)
+        let junitFile = dir.appendingPathComponent("junit.xml"), reportFile = dir.appendingPathComponent("report.json")
+        let result = try await CLI.run(
+            ["run", scenario.path, "--player", "true {url}", "--player", "quiet=true {url}", "--player", "/bin/true {url}",
+             "--junit", junitFile.path, "--report", reportFile.path, "--timeout", "30s"], timeout: 120)
+        #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
+        for name in ["true", "quiet", "true-2"] {
+            #expect(result.stdout.contains("PASS   custom × \(name)"), "\(name): \(result.stdout)")
+        }
+        #expect(result.stdout.contains("  true-2: /bin/true {url}"), "the names are listed with their commands: \(result.stdout)")
+        let junit = try String(contentsOf: junitFile, encoding: .utf8)
+        for name in ["true", "quiet", "true-2"] {
+            #expect(junit.contains(#"<testcase classname="hlschaos.custom" name="\#(name)""#), "\(name): \(junit)")
+        }
+        let report = try JSONDecoder().decode(Report.self, from: Data(contentsOf: reportFile))
+        #expect(report.results.map(\.player) == ["true", "quiet", "true-2"])
+        for cell in report.results {
+            #expect(cell.verdict?.results.map(\.expectation) == ["the player's outcome was played"], "\(cell.player): the command expectation replaced the documented one")
+        }
     }
 
     @Test func badArgumentsAreRefusedWithWhatWouldFixThem() async throws {
@@ -130,6 +163,12 @@ import Testing
         let command = try await CLI.run(["run", "status-503", "--player", "my-player --fast"])
         #expect(command.status == 2)
         #expect(command.stderr.contains("{url}"), "\(command.stderr)")
+        let builtInName = try await CLI.run(["run", "status-503", "--player", "ffmpeg=my-player {url}"])
+        #expect(builtInName.status == 2)
+        #expect(builtInName.stderr.contains(#"--player ffmpeg=my-player {url}: "ffmpeg" is the built-in player's name"#), "\(builtInName.stderr)")
+        let twice = try await CLI.run(["run", "status-503", "--player", "a=my-player {url}", "--player", "a=other {url}"])
+        #expect(twice.status == 2)
+        #expect(twice.stderr.contains(#"--player a=other {url}: two players are named "a""#), "\(twice.stderr)")
         let timeout = try await CLI.run(["run", "status-503", "--timeout", "soon"])
         #expect(timeout.status == 2)
         #expect(timeout.stderr.contains("--timeout soon: give a duration such as 60s"), "\(timeout.stderr)")

@@ -40,7 +40,7 @@ import Testing
         let schema = try Self.schema()
         let defs = try #require(at(schema, "$defs"))
         #expect(propertyNames(schema) == RuleKeys.scenario)
-        #expect(propertyNames(at(defs, "expected")) == RuleKeys.players)
+        #expect(propertyNames(at(defs, "expected")) == RuleKeys.expected)
         #expect(propertyNames(at(defs, "rule")) == RuleKeys.rule)
         #expect(propertyNames(at(defs, "match")) == RuleKeys.match)
         #expect(Set(propertyNames(at(defs, "action"))) == Set(RuleKeys.action))

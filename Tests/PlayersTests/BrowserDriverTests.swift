@@ -1,5 +1,6 @@
 import DemoOrigin
 import Foundation
+import PlayerReports
 import Testing
 import TestSupport
 @testable import Players

@@ -1,4 +1,5 @@
 import Foundation
+import PlayerReports
 import Testing
 @testable import Players
 

@@ -1,5 +1,6 @@
 import DemoOrigin
 import Foundation
+import PlayerReports
 import Players
 import Testing
 import TestSupport

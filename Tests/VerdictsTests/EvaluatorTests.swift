@@ -1,6 +1,6 @@
 import Chaos
 import Foundation
-import Players
+import PlayerReports
 import Records
 import Testing
 @testable import Verdicts
@@ -457,9 +457,5 @@ import Testing
         #expect(try JSONDecoder().decode(Verdict.self, from: data) == verdict)
         let text = String(decoding: data, as: UTF8.self)
         #expect(text.contains(#""evidence":[11,12,13,14]"#))
-    }
-
-    @Test func ruleKeysNameEveryPlayerOutcome() {
-        #expect(RuleKeys.outcomes == PlayerReport.Outcome.allCases.map(\.rawValue))
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import Players
+import PlayerReports
 import Records
 import Testing
 @testable import Verdicts

@@ -47,7 +47,7 @@ public struct PlayerReport: Sendable, Codable, Equatable {
         public init(time: Double? = nil, level: Int) { self.time = time; self.level = level }
     }
 
-    /// The driver's name ("ffmpeg", "hlsjs", "command").
+    /// The player's name in the run (`PlayerNames.drivers`, or a custom player's: "streamlink").
     public var player: String
     /// The player's version as it reports it.
     public var version: String?
