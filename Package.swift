@@ -11,7 +11,9 @@ let logging: Target.Dependency = .product(name: "Logging", package: "swift-log")
 
 let package = Package(
     name: "hlschaos",
-    platforms: [.macOS(.v14)],
+    // macOS 15: the Synchronization module (Mutex, Atomic). Linux is where it is built and tested;
+    // libc calls outside Foundation are guarded for Darwin so that a Mac build compiles.
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "hlschaos", targets: ["hlschaos"]),
     ],

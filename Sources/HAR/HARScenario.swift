@@ -281,8 +281,6 @@ enum ScenarioJSON {
 }
 
 extension HARRuleSpec {
-    /// The rule's `match` as the scenario file writes it (one line of JSON).
-    public var matchJSON: String { HARScenarioWriter.match(self).compact }
     /// The rule's `action` as the scenario file writes it.
     public var actionJSON: String { HARScenarioWriter.action(fault).compact }
 }

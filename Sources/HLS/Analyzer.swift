@@ -303,6 +303,13 @@ struct Analyzer {
 
     private mutating func handle(_ tag: TagName, _ start: Int, _ end: Int, hasValue: Bool) throws(PlaylistError) {
         try noteKind(tag)
+        if try handlePlaylistTag(tag, start, end, hasValue: hasValue) { return }
+        if try handleSegmentTag(tag, start, end, hasValue: hasValue) { return }
+        _ = try handleMultivariantTag(tag, start, end, hasValue: hasValue)
+    }
+
+    /// Tags about the whole playlist (rfc8216bis 4.4.2, 4.4.3); false for any other tag.
+    private mutating func handlePlaylistTag(_ tag: TagName, _ start: Int, _ end: Int, hasValue: Bool) throws(PlaylistError) -> Bool {
         switch tag {
         case .extm3u:
             try report(.duplicateTag, "EXTM3U appears more than once")
@@ -376,6 +383,15 @@ struct Analyzer {
                 holdBack: decimalAttribute(list, "HOLD-BACK", tag),
                 partHoldBack: decimalAttribute(list, "PART-HOLD-BACK", tag),
                 canBlockReload: list["CAN-BLOCK-RELOAD"] == "YES")
+        default:
+            return false
+        }
+        return true
+    }
+
+    /// Tags about media segments, parts and their neighbours (rfc8216bis 4.4.4, 4.4.5); false for any other tag.
+    private mutating func handleSegmentTag(_ tag: TagName, _ start: Int, _ end: Int, hasValue: Bool) throws(PlaylistError) -> Bool {
+        switch tag {
         case .extinf:
             try handleExtinf(start, end, hasValue: hasValue)
         case .byteRange:
@@ -463,6 +479,15 @@ struct Analyzer {
                     lastPart: integerAttribute(list, "LAST-PART", tag), line: lineIndex + 1))
             }
             addPlace(list.attribute("URI"), .renditionReport, owner: result.renditionReports.count - 1)
+        default:
+            return false
+        }
+        return true
+    }
+
+    /// Tags of a multivariant playlist (rfc8216bis 4.4.6); false for any other tag.
+    private mutating func handleMultivariantTag(_ tag: TagName, _ start: Int, _ end: Int, hasValue: Bool) throws(PlaylistError) -> Bool {
+        switch tag {
         case .media:
             try handleMedia(start, end)
         case .streamInf:
@@ -505,7 +530,10 @@ struct Analyzer {
                 result.contentSteering = ContentSteering(serverURI: uri, pathwayID: list["PATHWAY-ID"])
             }
             addPlace(list.attribute("SERVER-URI"), .steering)
+        default:
+            return false
         }
+        return true
     }
 
     private mutating func handleDefine(_ start: Int, _ end: Int) throws(PlaylistError) {

@@ -226,12 +226,6 @@ extension Playlist {
         reanalyze()
     }
 
-    /// Raw escape hatch: removes lines by 0-based index.
-    public mutating func removeLines(_ indices: [Int]) {
-        removeRawLines(indices.filter { lines.indices.contains($0) })
-        reanalyze()
-    }
-
     /// Raw escape hatch: replaces the text of the line with 0-based index `index`.
     public mutating func replaceLine(_ index: Int, with text: String) {
         guard lines.indices.contains(index) else { return }

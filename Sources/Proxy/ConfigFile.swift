@@ -68,13 +68,7 @@ public enum ConfigFile {
         mutating func apply(_ key: String, _ value: JSONValue, to configuration: inout ProxyConfiguration) {
             switch key {
             case "listen":
-                guard let text = string(key, value) else { return }
-                let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-                guard let portText = parts.last, let port = Int(portText), (0...65535).contains(port), parts.count >= 2 else {
-                    return problem(key, "\"\(text)\" must be HOST:PORT, for example \"0.0.0.0:8080\"")
-                }
-                configuration.host = parts.dropLast().joined(separator: ":").trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
-                configuration.port = port
+                listen(value, into: &configuration)
             case "upstream":
                 if case .null = value { return }
                 guard let text = string(key, value) else { return }
@@ -83,21 +77,7 @@ public enum ConfigFile {
                 }
                 configuration.defaultOrigin = location
             case "origins":
-                guard case .object(let origins) = value else {
-                    return problem(key, "expected an object of NAME: URL, got \(value.kindName)")
-                }
-                for origin in origins where !origin.key.hasPrefix("//") {
-                    let path = "origins.\(origin.key)"
-                    guard ProxyPath.isValidName(origin.key) else {
-                        problem(path, "origin names use letters, digits, '.', '_' or '-' (they appear in URLs as /@NAME/)")
-                        continue
-                    }
-                    guard case .string(let text) = origin.value, let location = UpstreamLocation(absolute: text) else {
-                        problem(path, "expected an absolute http(s) URL string")
-                        continue
-                    }
-                    configuration.origins[origin.key] = location
-                }
+                origins(value, into: &configuration)
             case "connectTimeout":
                 if let duration = duration(key, value) { configuration.upstream.connectTimeout = duration }
             case "firstByteTimeout":
@@ -159,14 +139,7 @@ public enum ConfigFile {
                 guard case .bool(let flag) = value else { return problem(key, "expected true or false, got \(value.kindName)") }
                 configuration.cors = flag
             case "rules":
-                guard case .array(let items) = value else {
-                    return problem(key, "expected a list of rule file paths, got \(value.kindName)")
-                }
-                configuration.ruleFiles = items.compactMap { item in
-                    if case .string(let path) = item { return path }
-                    problem(key, "every entry must be a file path string")
-                    return nil
-                }
+                ruleFiles(value, into: &configuration)
             case "presets":
                 if case .null = value { return }
                 guard let text = string(key, value) else { return }
@@ -181,6 +154,48 @@ public enum ConfigFile {
             default:
                 let hint = ValueSyntax.suggestion(for: key, in: ConfigFile.keys).map { " (did you mean \"\($0)\"?)" } ?? ""
                 problem(key, "unknown key\(hint); keys starting with // are comments")
+            }
+        }
+
+        /// `"listen": "HOST:PORT"` (an IPv6 host in brackets).
+        mutating func listen(_ value: JSONValue, into configuration: inout ProxyConfiguration) {
+            guard let text = string("listen", value) else { return }
+            let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+            guard let portText = parts.last, let port = Int(portText), (0...65535).contains(port), parts.count >= 2 else {
+                return problem("listen", "\"\(text)\" must be HOST:PORT, for example \"0.0.0.0:8080\"")
+            }
+            configuration.host = parts.dropLast().joined(separator: ":").trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+            configuration.port = port
+        }
+
+        /// `"origins": {"NAME": "URL", …}`, reached as `/@NAME/…`.
+        mutating func origins(_ value: JSONValue, into configuration: inout ProxyConfiguration) {
+            guard case .object(let origins) = value else {
+                return problem("origins", "expected an object of NAME: URL, got \(value.kindName)")
+            }
+            for origin in origins where !origin.key.hasPrefix("//") {
+                let path = "origins.\(origin.key)"
+                guard ProxyPath.isValidName(origin.key) else {
+                    problem(path, "origin names use letters, digits, '.', '_' or '-' (they appear in URLs as /@NAME/)")
+                    continue
+                }
+                guard case .string(let text) = origin.value, let location = UpstreamLocation(absolute: text) else {
+                    problem(path, "expected an absolute http(s) URL string")
+                    continue
+                }
+                configuration.origins[origin.key] = location
+            }
+        }
+
+        /// `"rules": ["PATH", …]`.
+        mutating func ruleFiles(_ value: JSONValue, into configuration: inout ProxyConfiguration) {
+            guard case .array(let items) = value else {
+                return problem("rules", "expected a list of rule file paths, got \(value.kindName)")
+            }
+            configuration.ruleFiles = items.compactMap { item in
+                if case .string(let path) = item { return path }
+                problem("rules", "every entry must be a file path string")
+                return nil
             }
         }
 

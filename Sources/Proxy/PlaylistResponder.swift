@@ -1,9 +1,6 @@
 import Addressing
 import Chaos
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 import HLS
 import NIOCore
 

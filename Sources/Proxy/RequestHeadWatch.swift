@@ -1,6 +1,8 @@
 import NIOCore
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// What a client connection is doing, as far as the client-side timeouts and the head-size limit

@@ -3,6 +3,8 @@ import NIOConcurrencyHelpers
 import NIOCore
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// Rewritten playlists, so that a VOD playlist many devices (or one player, again and again) fetch

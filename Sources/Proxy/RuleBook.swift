@@ -310,8 +310,13 @@ struct FileStamp: Equatable {
     init?(path: String) {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
-        seconds = info.st_mtim.tv_sec
-        nanoseconds = info.st_mtim.tv_nsec
+        #if os(Linux)
+        let modified = info.st_mtim
+        #else
+        let modified = info.st_mtimespec
+        #endif
+        seconds = Int(modified.tv_sec)
+        nanoseconds = Int(modified.tv_nsec)
         size = Int(info.st_size)
     }
 }

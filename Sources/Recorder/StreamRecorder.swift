@@ -132,8 +132,6 @@ public final class StreamRecorder: Sendable {
         if !again { finish(.stopped(reason), hard: false) }
     }
 
-    public var isStopping: Bool { state.withLock { $0.stopAsked != nil } }
-
     /// Records until the stream ends, the time is up, `stop` is called or the bundle is full. Throws
     /// when the entry cannot be recorded at all (unreachable, an error status, not a playlist, a
     /// `--variants` the master does not have); its exchange is in the bundle all the same.

@@ -1,6 +1,8 @@
 import CurlShim
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// glibc gives the free memory at the top of a heap back to the kernel as soon as it exceeds a
