@@ -24,6 +24,7 @@ let package = Package(
         // Control plane (issue 12): HTTP API, live events, Prometheus metrics.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.0.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.9.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0"),
     ],
@@ -82,9 +83,14 @@ let package = Package(
             dependencies: [
                 "Proxy", "Chaos", "Records", "HAR", "BundleFormat", "Presets", logging,
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
             // The dashboard's files (Dashboard/) are compiled in.
             plugins: ["EmbedFiles"]
@@ -104,7 +110,7 @@ let package = Package(
             name: "hlschaos",
             dependencies: [
                 "HLS", "Addressing", "Chaos", "Upstream", "CurlShim", "Proxy", "DemoOrigin", "Control", "Players", "Runs",
-                "BundleFormat", "Recorder", "Replay", "HAR", logging,
+                "BundleFormat", "Recorder", "Replay", "HAR", "Records", logging,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ] + nio
         ),
@@ -112,6 +118,8 @@ let package = Package(
         .target(name: "TestSupport", dependencies: nio, path: "Tests/TestSupport"),
         .testTarget(name: "HLSTests", dependencies: ["HLS", "TestSupport"], resources: [.copy("Corpus")]),
         .testTarget(name: "AddressingTests", dependencies: ["Addressing"]),
+        // Package.swift against the sources: every import declared, the pure modules free of I/O.
+        .testTarget(name: "ModuleGraphTests"),
         .testTarget(name: "ChaosTests", dependencies: ["Chaos", "HLS", "Addressing"]),
         .testTarget(name: "RecordsTests", dependencies: ["Records", "TestSupport"]),
         .testTarget(name: "HARTests", dependencies: ["HAR", "BundleFormat", "Records", "Chaos", "TestSupport"]),
