@@ -35,12 +35,16 @@ let package = Package(
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // Typed wrappers around libcurl's variadic C API and the multi-handle loop.
         .target(name: "CurlShim", dependencies: ["CCurl"]),
-        // Playlist model, parser, writer, URI resolution. Pure: Foundation only, no I/O.
-        .target(name: "HLS"),
+        // JSON where Foundation's coders fall short: a parser that keeps key order, duplicate keys
+        // and the spelling of numbers and says where a syntax error is; a writer in a fixed key
+        // order; the one string escaper; paths for messages. Pure: the standard library only.
+        .target(name: "JSON"),
+        // Playlist model, parser, writer, URI resolution. Pure: Foundation and JSON, no I/O.
+        .target(name: "HLS", dependencies: ["JSON"]),
         // Rule schema, validation, matching, session clock, fault plans. Pure.
-        .target(name: "Chaos", dependencies: ["HLS"]),
+        .target(name: "Chaos", dependencies: ["HLS", "JSON"]),
         // One record per request and what is read off records: reaction report, HAR. Pure.
-        .target(name: "Records"),
+        .target(name: "Records", dependencies: ["JSON"]),
         // Async streaming HTTP client over libcurl.
         .target(name: "Upstream", dependencies: ["CurlShim", logging, .product(name: "NIOCore", package: "swift-nio")]),
         // Embedded demo origin: bundled VOD media and a simulated live window.
@@ -56,14 +60,14 @@ let package = Package(
         // The presets of rules/ (`BuiltInPresets.files`; Sources/Presets/rules is a symbolic link to rules/).
         .target(name: "Presets", exclude: ["rules/README.md", "rules/schema.json"], plugins: ["EmbedFiles"]),
         // Record bundles (record, --record, HAR import) and the replay origin that serves them.
-        .target(name: "Recording", dependencies: ["HLS", "Chaos", "Records", "Upstream", "CCrypto", logging] + nio),
+        .target(name: "Recording", dependencies: ["HLS", "Chaos", "Records", "JSON", "Upstream", "CCrypto", logging] + nio),
         // Data plane: sessions, request classification, fault plans on the wire.
-        .target(name: "Proxy", dependencies: ["HLS", "Chaos", "Records", "Upstream", "Presets", "Recording", logging] + nio),
+        .target(name: "Proxy", dependencies: ["HLS", "Chaos", "Records", "JSON", "Upstream", "Presets", "Recording", logging] + nio),
         // Control plane: the control API on its own listener (Hummingbird), events, HAR, report, metrics.
         .target(
             name: "Control",
             dependencies: [
-                "Proxy", "Chaos", "Records", "Presets", logging,
+                "Proxy", "Chaos", "Records", "Presets", "JSON", logging,
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -91,8 +95,9 @@ let package = Package(
         ),
         // Loopback origin and helpers shared by the end-to-end test targets.
         .target(name: "TestSupport", dependencies: nio, path: "Tests/TestSupport"),
+        .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "HLSTests", dependencies: ["HLS", "TestSupport"], resources: [.copy("Corpus")]),
-        .testTarget(name: "ChaosTests", dependencies: ["Chaos", "HLS"]),
+        .testTarget(name: "ChaosTests", dependencies: ["Chaos", "HLS", "JSON"]),
         .testTarget(name: "RecordsTests", dependencies: ["Records", "TestSupport"]),
         .testTarget(
             name: "RecordingTests",
@@ -118,7 +123,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ControlTests",
-            dependencies: ["Control", "Proxy", "DemoOrigin", "Upstream", "Chaos", "Records", "TestSupport"] + nio
+            dependencies: ["Control", "JSON", "Proxy", "DemoOrigin", "Upstream", "Chaos", "Records", "TestSupport"] + nio
         ),
     ],
     swiftLanguageModes: [.v6]

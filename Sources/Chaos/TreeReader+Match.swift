@@ -1,3 +1,5 @@
+import JSON
+
 extension TreeReader {
     mutating func match(_ value: JSONValue, _ path: String) -> Match? {
         guard let members = object(value, path, allowed: RuleKeys.match, elsewhere: [("action", RuleKeys.action)]) else {

@@ -1,3 +1,5 @@
+import JSON
+
 extension TreeReader {
     mutating func scenario(_ value: JSONValue) -> Scenario? {
         guard let members = object(value, "$", allowed: RuleKeys.scenario,

@@ -222,6 +222,12 @@ import Testing
             #expect(badJSON.status == 400)
             #expect(badJSON.problemLines == ["request: $: invalid JSON at line 1, column 15: expected a key in double quotes"])
 
+            let latin1 = try await api.send(
+                "POST", "/api/sessions", headers: [("Content-Type", "application/json")],
+                body: Array(#"{"id": "caf"#.utf8) + [0xE9] + Array(#""}"#.utf8))
+            #expect(latin1.status == 400)
+            #expect(latin1.problemLines == ["request: $: not UTF-8"])
+
             let form = try await api.send("POST", "/api/sessions", json: "id=tv1", contentType: "application/x-www-form-urlencoded")
             #expect(form.status == 415)
             #expect(form.error?.contains("Content-Type: application/json") == true)

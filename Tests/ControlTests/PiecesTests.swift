@@ -1,8 +1,9 @@
 import Foundation
+import JSON
 import Testing
 @testable import Control
 
-/// Pure pieces: listen addresses, JSON bodies, cursors, the token comparison.
+/// Pure pieces: listen addresses, inline scenarios, cursors, the token comparison.
 @Suite struct ControlPiecesTests {
     @Test func listenAddressesAreParsed() throws {
         #expect(try ControlConfiguration.parseListen("127.0.0.1:8081").get() == ("127.0.0.1", 8081))
@@ -15,42 +16,13 @@ import Testing
         #expect("\(ControlConfiguration.parseListen("8081"))".contains("expected HOST:PORT"))
     }
 
-    @Test func jsonBodiesKeepEachTopLevelMembersBytes() throws {
-        let text = #"{"id": "tv1", "scenario": {"name": "x", "seed": 18446744073709551615, "n": 1.50}, "s": "a\u00e9\n\"b\"", "k": [1, {"a": null}]}"#
-        let body = try JSONBody(Array(text.utf8))
-        #expect(body.kind == .object)
-        #expect(body.members.map(\.key) == ["id", "scenario", "s", "k"])
-        #expect(body.member("id")?.string == "tv1")
-        let scenario = try #require(body.member("scenario"))
-        #expect(scenario.kind == .object)
-        #expect(String(decoding: body.bytes(of: scenario), as: UTF8.self) == #"{"name": "x", "seed": 18446744073709551615, "n": 1.50}"#)
-        #expect(body.member("s")?.string == "a\u{e9}\n\"b\"")
-        #expect(body.member("k")?.kind == .array)
-        #expect(try JSONBody(Array("  [1, 2]  ".utf8)).kind == .array)
-        #expect(try JSONBody(Array("\u{FEFF}{}".utf8)).members.isEmpty)
-    }
-
-    @Test func malformedJSONIsReportedWithLineAndColumn() {
-        let cases: [(String, String)] = [
-            (#"{"a": 1,}"#, "invalid JSON at line 1, column 9: expected a key in double quotes"),
-            ("{\n  \"a\" 1}", "invalid JSON at line 2, column 7: expected ':' after the key"),
-            ("[1 2]", "invalid JSON at line 1, column 4: expected ',' or ']'"),
-            (#"{"a": tru}"#, "invalid JSON at line 1, column 7: unexpected character 't'"),
-            (#"{"a": 01}"#, "invalid JSON at line 1, column 8: expected ',' or '}'"),
-            (#""\x""#, "invalid JSON at line 1, column 3: invalid escape \\'x'"),
-            ("{} {}", "invalid JSON at line 1, column 4: unexpected text after the end of the document"),
-            ("", "invalid JSON at line 1, column 1: unexpected end of the document"),
-            (String(repeating: "[", count: 201) + String(repeating: "]", count: 201),
-             "invalid JSON at line 1, column 201: nesting deeper than 200 levels"),
-        ]
-        for (text, message) in cases {
-            do {
-                _ = try JSONBody(Array(text.utf8))
-                Issue.record("accepted: \(text)")
-            } catch {
-                #expect(error.description == message, "\(text)")
-            }
-        }
+    @Test func anInlineScenarioReachesTheValidatorWithItsNumbersAsWritten() throws {
+        let text = #"{"id": "tv1", "scenario": {"name": "x", "rules": [{"id": "c", "match": {"kind": "segment"}, "action": {"corrupt": {"bytes": 64, "seed": 18446744073709551615}}}]}}"#
+        let body = try JSONValue.parse(Array(text.utf8))
+        let scenario = try ScenarioInput.inline(try #require(body.member("scenario")))
+        #expect(scenario.rules.first?.action.wire == .corrupt(bytes: 64, seed: .max))
+        let decimal = try JSONValue.parse(Array(text.replacingOccurrences(of: "\"bytes\": 64", with: "\"bytes\": 64.0").utf8))
+        #expect(throws: APIError.self) { try ScenarioInput.inline(try #require(decimal.member("scenario"))) }
     }
 
     @Test func cursorsAreNonNegativeIntegers() throws {
