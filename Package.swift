@@ -72,7 +72,7 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
-            // The dashboard's files (Dashboard/) are compiled in.
+            // The dashboard's files (Dashboard/) and the OpenAPI document (openapi.json) are compiled in.
             plugins: ["EmbedFiles"]
         ),
         // Real players: launching, watching and reading them (process groups, watchdog, drivers).

@@ -9,8 +9,8 @@ import Proxy
 import Records
 
 /// The routes of the control API. JSON in and out; every failure is `{"error": "…", "problems": […]}`
-/// with a fitting status (`APIError`). `OpenAPIDocument` describes each route; a test runs schemathesis
-/// against the live server to keep the two in step.
+/// with a fitting status (`APIError`). `OpenAPIDocument` describes each route; tests hold the routes
+/// registered here and the document's to each other, and run schemathesis against the live server.
 struct ControlAPI: Sendable {
     let proxy: ProxyServer
     let configuration: ControlConfiguration
@@ -21,24 +21,6 @@ struct ControlAPI: Sendable {
     /// Records one events page returns at most (`limit`).
     static let maxPageSize = 10_000
     static let defaultPageSize = 1_000
-
-    /// Every route, for 405 answers (a known path with another method).
-    static let routes: [(path: String, methods: [HTTPRequest.Method])] = [
-        ("/healthz", [.get]),
-        ("/metrics", [.get]),
-        ("/api/openapi.json", [.get]),
-        ("/api/presets", [.get]),
-        ("/api/sessions", [.get, .post]),
-        ("/api/sessions/{id}", [.get, .delete]),
-        ("/api/sessions/{id}/rules", [.put, .delete]),
-        ("/api/sessions/{id}/events", [.get]),
-        ("/api/sessions/{id}/har", [.get]),
-        ("/api/sessions/{id}/report", [.get]),
-        ("/api/sessions/{id}/recording", [.get, .put, .delete]),
-        ("/api/recordings", [.get]),
-        ("/api/rules", [.get, .put, .delete]),
-        ("/api/events/stream", [.get]),
-    ]
 
     func register(on router: Router<BasicRequestContext>) {
         router.add(middleware: ErrorMiddleware(logger: logger))

@@ -3,7 +3,7 @@ import JSON
 import Testing
 @testable import Control
 
-/// Pure pieces: listen addresses, inline scenarios, cursors, the token comparison.
+/// Pure pieces: listen addresses, inline scenarios, cursors, the token comparison, the OpenAPI document.
 @Suite struct ControlPiecesTests {
     @Test func listenAddressesAreParsed() throws {
         #expect(try ControlConfiguration.parseListen("127.0.0.1:8081").get() == ("127.0.0.1", 8081))
@@ -42,17 +42,28 @@ import Testing
         #expect(!BearerAuthMiddleware.equal([], Array("abc".utf8)))
     }
 
-    @Test func theOpenAPIDocumentIsJSONWithEveryRoute() throws {
+    @Test func theOpenAPIDocumentIsServedWithTheProxysVersionTokenAndPresets() throws {
         for token in [true, false] {
-            let text = OpenAPIDocument.text(version: "1.2.3 \"x\"", bearerToken: token)
+            let text = OpenAPIDocument.text(version: "1.2.3 \"x\"\n", bearerToken: token, presets: ["gap", "status-503"])
             let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
-            #expect((object["info"] as? [String: Any])?["version"] as? String == "1.2.3 \"x\"")
-            let paths = try #require(object["paths"] as? [String: [String: Any]])
-            #expect(Set(paths.keys) == Set(ControlAPI.routes.map(\.path)))
-            for route in ControlAPI.routes {
-                #expect(Set(paths[route.path]?.keys.filter { $0 != "parameters" } ?? []) == Set(route.methods.map { $0.rawValue.lowercased() }))
-            }
+            #expect((object["info"] as? [String: Any])?["version"] as? String == "1.2.3 \"x\"\n")
             #expect((object["security"] as? [Any])?.isEmpty == !token)
+            let schemas = (object["components"] as? [String: Any])?["schemas"] as? [String: Any]
+            #expect((schemas?["PresetName"] as? [String: Any])?["enum"] as? [String] == ["gap", "status-503"])
         }
+        let withoutPresets = OpenAPIDocument.text(version: "1", presets: [])
+        #expect(!withoutPresets.contains(#""enum": ["gap""#))
+        // Everything else is openapi.json as written, in its order.
+        var template = OpenAPIDocument.template
+        template.set(.string("1"), at: ["info", "version"])
+        #expect(withoutPresets == template.serialized(.pretty(indent: 2)))
+        #expect(withoutPresets.hasPrefix("{\n  \"openapi\": \"3.1.0\",\n  \"info\": {"))
+    }
+
+    @Test func theMethodsOfADocumentedPathAreTheOnesA405Names() {
+        #expect(ErrorMiddleware.allowedMethods(path: "/api/sessions/tv1/recording") == [.get, .put, .delete])
+        #expect(ErrorMiddleware.allowedMethods(path: "/api/sessions") == [.get, .post])
+        #expect(ErrorMiddleware.allowedMethods(path: "/api/sessions/") == nil)
+        #expect(ErrorMiddleware.allowedMethods(path: "/nothing") == nil)
     }
 }
