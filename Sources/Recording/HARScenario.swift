@@ -1,6 +1,5 @@
 import Chaos
 import Foundation
-import HLS
 import JSON
 
 /// Writes the imported scenario: ids that say what each rule reproduces, descriptions naming the
