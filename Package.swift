@@ -39,8 +39,12 @@ let package = Package(
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // Typed wrappers around libcurl's variadic C API and the multi-handle loop.
         .target(name: "CurlShim", dependencies: ["CCurl"]),
-        // Playlist model, parser, writer, URI resolution. Pure: Foundation only, no I/O.
-        .target(name: "HLS"),
+        // JSON where Foundation's coders fall short: a parser that keeps key order, duplicate keys
+        // and the spelling of numbers and says where a syntax error is; a writer in a fixed key
+        // order; the one string escaper; paths for messages. Pure: the standard library only.
+        .target(name: "JSON"),
+        // Playlist model, parser, writer, URI resolution. Pure: Foundation and JSON, no I/O.
+        .target(name: "HLS", dependencies: ["JSON"]),
         // How requests name what they want: the proxy's URLs (sessions, presets, resource tags,
         // origins, the redirect hop), resource kinds, Range headers, and what a path, a content type
         // or a body says a resource is. Pure: the one copy of the grammar every module reads.
@@ -49,9 +53,9 @@ let package = Package(
         // player vocabulary that scenarios, verdicts and drivers share. Pure: values only.
         .target(name: "PlayerReports"),
         // Rule schema, validation, matching, session clock, fault plans. Pure.
-        .target(name: "Chaos", dependencies: ["HLS", "Addressing", "PlayerReports"]),
+        .target(name: "Chaos", dependencies: ["HLS", "JSON", "Addressing", "PlayerReports"]),
         // One record per request and what is read off records: the reaction report. Pure.
-        .target(name: "Records"),
+        .target(name: "Records", dependencies: ["JSON"]),
         // Async streaming HTTP client over libcurl.
         .target(name: "Upstream", dependencies: ["CurlShim", logging, .product(name: "NIOCore", package: "swift-nio")]),
         // Embedded demo origin: bundled VOD media and a simulated live window.
@@ -74,14 +78,14 @@ let package = Package(
         // The replay origin: serves a bundle as the origin served it, in time, looped or sped up.
         .target(name: "Replay", dependencies: ["BundleFormat", "HLS", "Addressing", "Upstream", logging] + nio),
         // HAR 1.2 both ways: records exported as a HAR; a HAR imported as a bundle and a scenario.
-        .target(name: "HAR", dependencies: ["BundleFormat", "Records", "Chaos", "HLS", "Addressing"]),
+        .target(name: "HAR", dependencies: ["BundleFormat", "Records", "Chaos", "HLS", "Addressing", "JSON"]),
         // Data plane: sessions, request classification, fault plans on the wire.
-        .target(name: "Proxy", dependencies: ["HLS", "Addressing", "Chaos", "Records", "Upstream", "Presets", "BundleFormat", logging] + nio),
+        .target(name: "Proxy", dependencies: ["HLS", "Addressing", "Chaos", "Records", "JSON", "Upstream", "Presets", "BundleFormat", logging] + nio),
         // Control plane: the control API on its own listener (Hummingbird), events, HAR, report, metrics.
         .target(
             name: "Control",
             dependencies: [
-                "Proxy", "Chaos", "Records", "HAR", "BundleFormat", "Presets", logging,
+                "Proxy", "Chaos", "Records", "HAR", "BundleFormat", "Presets", "JSON", logging,
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -92,7 +96,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
-            // The dashboard's files (Dashboard/) are compiled in.
+            // The dashboard's files (Dashboard/) and the OpenAPI document (openapi.json) are compiled in.
             plugins: ["EmbedFiles"]
         ),
         // Real players: launching, watching and reading them (process groups, watchdog, drivers).
@@ -116,11 +120,12 @@ let package = Package(
         ),
         // Loopback origin and helpers shared by the end-to-end test targets.
         .target(name: "TestSupport", dependencies: nio, path: "Tests/TestSupport"),
+        .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "HLSTests", dependencies: ["HLS", "TestSupport"], resources: [.copy("Corpus")]),
         .testTarget(name: "AddressingTests", dependencies: ["Addressing"]),
         // Package.swift against the sources: every import declared, the pure modules free of I/O.
         .testTarget(name: "ModuleGraphTests"),
-        .testTarget(name: "ChaosTests", dependencies: ["Chaos", "HLS", "Addressing"]),
+        .testTarget(name: "ChaosTests", dependencies: ["Chaos", "HLS", "JSON", "Addressing"]),
         .testTarget(name: "RecordsTests", dependencies: ["Records", "TestSupport"]),
         .testTarget(name: "HARTests", dependencies: ["HAR", "BundleFormat", "Records", "Chaos", "TestSupport"]),
         .testTarget(
@@ -155,7 +160,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ControlTests",
-            dependencies: ["Control", "Proxy", "Addressing", "DemoOrigin", "Upstream", "Chaos", "Records", "BundleFormat", "TestSupport"] + nio
+            dependencies: ["Control", "JSON", "Proxy", "Addressing", "DemoOrigin", "Upstream", "Chaos", "Records", "BundleFormat", "TestSupport"] + nio
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -7,7 +7,10 @@ seconds=${1:-600}
 out=.build-fuzz
 mkdir -p "$out/corpus" "$out/artifacts"
 # (ld.gold warns about every ASan helper symbol; those lines are noise.)
-swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name HLSFuzz \
+# HLS imports JSON (for `inspect --json`): a module of its own, built first.
+swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name JSON -emit-module -emit-module-path "$out/JSON.swiftmodule" \
+    -emit-library -static -o "$out/libJSON.a" Sources/JSON/*.swift
+swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name HLSFuzz -I "$out" -L "$out" -lJSON \
     Sources/HLS/*.swift Tests/Fuzz/HLSFuzz.swift -o "$out/hls-fuzz" 2>&1 | grep -v 'Cannot export local symbol' || true
 test -x "$out/hls-fuzz"
 # Tag names as a dictionary help the fuzzer build valid-looking lines.

@@ -7,7 +7,10 @@ set -eu
 cd "$(dirname "$0")/../.."
 out=.build-bench-hls
 mkdir -p "$out"
-swiftc -O -wmo -parse-as-library -module-name HLS -emit-module -emit-module-path "$out/HLS.swiftmodule" \
+# HLS imports JSON (for `inspect --json`), built the same way first.
+swiftc -O -wmo -parse-as-library -module-name JSON -emit-module -emit-module-path "$out/JSON.swiftmodule" \
+    -emit-library -static -o "$out/libJSON.a" Sources/JSON/*.swift
+swiftc -O -wmo -parse-as-library -module-name HLS -emit-module -emit-module-path "$out/HLS.swiftmodule" -I "$out" \
     -emit-library -static -o "$out/libHLS.a" Sources/HLS/*.swift
-swiftc -O -wmo -parse-as-library -I "$out" -L "$out" -lHLS Benchmarks/hls/main.swift -o "$out/hls-bench"
+swiftc -O -wmo -parse-as-library -I "$out" -L "$out" -lHLS -lJSON Benchmarks/hls/main.swift -o "$out/hls-bench"
 "$out/hls-bench" "${1:-1000}"

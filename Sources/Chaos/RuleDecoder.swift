@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 
 /// Reads a rule file and reports every problem at once (file, JSON path, what is wrong).
 public enum RuleDecoder {
@@ -6,10 +7,15 @@ public enum RuleDecoder {
     public static func decode(_ bytes: some Collection<UInt8>, file: String) throws(RuleFileError) -> Scenario {
         let value: JSONValue
         do {
-            value = try JSONParser.parse(Array(bytes))
+            value = try JSONValue.parse(Array(bytes))
         } catch {
             throw RuleFileError(problems: [RuleProblem(file: file, path: "$", message: error.description)])
         }
+        return try decode(value, file: file)
+    }
+
+    /// Decodes a scenario already parsed (the `scenario` of a control API body).
+    public static func decode(_ value: JSONValue, file: String) throws(RuleFileError) -> Scenario {
         var reader = TreeReader(file: file)
         let scenario = reader.scenario(value)
         if let scenario, reader.problems.isEmpty { return scenario }
@@ -47,13 +53,7 @@ struct TreeReader {
         problems.append(RuleProblem(file: file, path: path, message: message))
     }
 
-    static func child(_ path: String, _ key: String) -> String {
-        let plain = key.first.map { $0.isLetter || $0 == "_" } == true
-            && key.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
-        if plain { return "\(path).\(key)" }
-        let escaped = key.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-        return "\(path)[\"\(escaped)\"]"
-    }
+    static func child(_ path: String, _ key: String) -> String { JSONPath.child(path, key) }
 
     // MARK: - shapes
 

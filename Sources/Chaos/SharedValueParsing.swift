@@ -1,15 +1,5 @@
-/// The rule files' value syntax, shared with the proxy's configuration file so both read durations,
-/// JSON and misspelt keys the same way.
-extension JSONValue {
-    /// Parses a JSON document, keeping key order and duplicates; errors carry line and column.
-    public static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
-        try JSONParser.parse(bytes)
-    }
-
-    /// "a string", "an integer", … for messages.
-    public var kindName: String { typeName }
-}
-
+/// The rule files' value syntax, shared with the proxy's configuration file so both read durations
+/// and misspelt keys the same way.
 public enum ValueSyntax {
     /// "2s", "500ms", "1.5s", "1m", "1h"; nil when not a duration.
     public static func duration(_ text: String) -> Duration? { TextValues.duration(text) }

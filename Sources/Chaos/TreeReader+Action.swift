@@ -1,3 +1,5 @@
+import JSON
+
 extension TreeReader {
     mutating func action(_ value: JSONValue, _ path: String) -> Action? {
         let start = problems.count

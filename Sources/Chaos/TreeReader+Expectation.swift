@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 
 /// `"expect": [...]`: the expectations of a scenario, checked the same way as its rules.
 extension TreeReader {

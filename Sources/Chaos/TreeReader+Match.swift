@@ -1,4 +1,5 @@
 import Addressing
+import JSON
 
 extension TreeReader {
     mutating func match(_ value: JSONValue, _ path: String) -> Match? {

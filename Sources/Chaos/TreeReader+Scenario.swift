@@ -1,4 +1,5 @@
 import Addressing
+import JSON
 
 extension TreeReader {
     mutating func scenario(_ value: JSONValue) -> Scenario? {

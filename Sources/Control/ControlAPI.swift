@@ -3,14 +3,15 @@ import Foundation
 import HAR
 import HTTPTypes
 import Hummingbird
+import JSON
 import Logging
 import NIOCore
 import Proxy
 import Records
 
 /// The routes of the control API. JSON in and out; every failure is `{"error": "…", "problems": […]}`
-/// with a fitting status (`APIError`). `OpenAPIDocument` describes each route; a test runs schemathesis
-/// against the live server to keep the two in step.
+/// with a fitting status (`APIError`). `OpenAPIDocument` describes each route; tests hold the routes
+/// registered here and the document's to each other, and run schemathesis against the live server.
 struct ControlAPI: Sendable {
     let proxy: ProxyControl
     let configuration: ControlConfiguration
@@ -21,24 +22,6 @@ struct ControlAPI: Sendable {
     /// Records one events page returns at most (`limit`).
     static let maxPageSize = 10_000
     static let defaultPageSize = 1_000
-
-    /// Every route, for 405 answers (a known path with another method).
-    static let routes: [(path: String, methods: [HTTPRequest.Method])] = [
-        ("/healthz", [.get]),
-        ("/metrics", [.get]),
-        ("/api/openapi.json", [.get]),
-        ("/api/presets", [.get]),
-        ("/api/sessions", [.get, .post]),
-        ("/api/sessions/{id}", [.get, .delete]),
-        ("/api/sessions/{id}/rules", [.put, .delete]),
-        ("/api/sessions/{id}/events", [.get]),
-        ("/api/sessions/{id}/har", [.get]),
-        ("/api/sessions/{id}/report", [.get]),
-        ("/api/sessions/{id}/recording", [.get, .put, .delete]),
-        ("/api/recordings", [.get]),
-        ("/api/rules", [.get, .put, .delete]),
-        ("/api/events/stream", [.get]),
-    ]
 
     func register(on router: Router<BasicRequestContext>) {
         router.add(middleware: ErrorMiddleware(logger: logger))
@@ -102,26 +85,26 @@ struct ControlAPI: Sendable {
 
     func createSession(_ request: Request) async throws -> Response {
         let body = try await readJSON(request)
-        guard body.kind == .object else {
+        guard case .object(let members) = body else {
             throw APIError.badRequest(
                 #"the body must be a JSON object such as {"id": "tv1", "scenario": "status-503"}"#,
-                problems: [.init(file: "request", path: "$", message: "expected an object, got \(body.kind.words)")])
+                problems: [.init(file: "request", path: "$", message: "expected an object, got \(body.typeName)")])
         }
-        try Self.checkKeys(body, allowed: ["id", "scenario"])
-        guard let idMember = body.member("id") else {
+        try Self.checkKeys(members, allowed: ["id", "scenario"])
+        guard let idValue = body.member("id") else {
             throw APIError.badRequest(
                 #"the session needs an "id" (1 to 64 letters, digits, '.', '_' or '-')"#,
                 problems: [.init(file: "request", path: "$.id", message: "missing")])
         }
-        guard idMember.kind == .string, let id = idMember.string else {
+        guard case .string(let id) = idValue else {
             throw APIError.badRequest(
                 #""id" must be a string"#,
-                problems: [.init(file: "request", path: "$.id", message: "expected a string, got \(idMember.kind.words)")])
+                problems: [.init(file: "request", path: "$.id", message: "expected a string, got \(idValue.typeName)")])
         }
         guard ProxyControl.isValidSessionID(id) else { throw APIError.invalidSessionID(id) }
         var scenario: Scenario?
-        if let member = body.member("scenario") {
-            scenario = try ScenarioInput.scenario(member, in: body, presets: proxy, path: "$.scenario")
+        if let value = body.member("scenario") {
+            scenario = try ScenarioInput.scenario(value, presets: proxy, path: "$.scenario")
         }
         let existed = proxy.session(id) != nil
         let session = proxy.openSession(id, scenario: scenario)
@@ -270,8 +253,8 @@ struct ControlAPI: Sendable {
     }
 
     /// The body as JSON: `application/json` (or `…+json`; no Content-Type is taken as JSON), at most
-    /// `maxBodyBytes`, well-formed.
-    func readJSON(_ request: Request) async throws -> JSONBody {
+    /// `maxBodyBytes`, UTF-8, well-formed.
+    func readJSON(_ request: Request) async throws -> JSONValue {
         if let type = request.headers[.contentType] {
             let media = type.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
             guard media == "application/json" || (media.hasPrefix("application/") && media.hasSuffix("+json")) else {
@@ -288,19 +271,23 @@ struct ControlAPI: Sendable {
         guard !bytes.isEmpty else {
             throw APIError.badRequest("the request needs a JSON body", problems: [.init(file: "request", path: "$", message: "empty body")])
         }
+        guard String(validating: bytes, as: UTF8.self) != nil else {
+            throw APIError.badRequest(
+                "the body is not valid JSON: it is not UTF-8 text", problems: [.init(file: "request", path: "$", message: "not UTF-8")])
+        }
         do {
-            return try JSONBody(bytes)
+            return try JSONValue.parse(bytes)
         } catch {
             throw APIError.badRequest("the body is not valid JSON: \(error)", problems: [.init(file: "request", path: "$", message: error.description)])
         }
     }
 
     /// Unknown and repeated keys of a request object are a 400 naming each.
-    static func checkKeys(_ body: JSONBody, allowed: [String]) throws(APIError) {
+    static func checkKeys(_ members: [JSONMember], allowed: [String]) throws(APIError) {
         var seen = Set<String>()
         var problems: [APIError.Problem] = []
-        for member in body.members {
-            let path = "$.\(member.key)"
+        for member in members {
+            let path = JSONPath.child("$", member.key)
             if !seen.insert(member.key).inserted {
                 problems.append(.init(file: "request", path: path, message: "duplicate key \"\(member.key)\""))
             } else if !allowed.contains(member.key) {

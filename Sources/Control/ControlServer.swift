@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import HummingbirdCore
 import Logging
@@ -20,6 +21,8 @@ public final class ControlServer: Sendable {
     public let port: Int
     /// The registry `/metrics` exports; a caller may add metrics of its own to it.
     public let registry: PrometheusCollectorRegistry
+    /// Every route the router answers, read back from it (the dashboard's files included).
+    let routes: [(method: HTTPRequest.Method, path: String)]
     private let serviceGroup: ServiceGroup
     private let serverTask: Task<Void, any Error>
     private let metricsObservation: RecordLog.Observation
@@ -47,6 +50,7 @@ public final class ControlServer: Sendable {
         let api = ControlAPI(proxy: proxy.control, configuration: configuration, metrics: metrics, streams: streams, logger: logger)
         let router = Router(context: BasicRequestContext.self)
         api.register(on: router)
+        let routes = router.routes.map { (method: $0.method, path: $0.path.description) }
 
         let bound = BindSignal()
         let host = configuration.host.hasPrefix("[") ? String(configuration.host.dropFirst().dropLast()) : configuration.host
@@ -79,19 +83,20 @@ public final class ControlServer: Sendable {
         }
         let metricsObservation = proxy.control.observe { metrics.observe($0) }
         return ControlServer(
-            proxy: proxy, configuration: configuration, port: port, registry: registry, serviceGroup: group,
-            serverTask: serverTask, metricsObservation: metricsObservation, streams: streams, logger: logger)
+            proxy: proxy, configuration: configuration, port: port, registry: registry, routes: routes,
+            serviceGroup: group, serverTask: serverTask, metricsObservation: metricsObservation, streams: streams, logger: logger)
     }
 
     private init(
         proxy: ProxyServer, configuration: ControlConfiguration, port: Int, registry: PrometheusCollectorRegistry,
-        serviceGroup: ServiceGroup, serverTask: Task<Void, any Error>, metricsObservation: RecordLog.Observation,
-        streams: EventStreams, logger: Logger
+        routes: [(method: HTTPRequest.Method, path: String)], serviceGroup: ServiceGroup, serverTask: Task<Void, any Error>,
+        metricsObservation: RecordLog.Observation, streams: EventStreams, logger: Logger
     ) {
         self.proxy = proxy
         self.configuration = configuration
         self.port = port
         self.registry = registry
+        self.routes = routes
         self.serviceGroup = serviceGroup
         self.serverTask = serverTask
         self.metricsObservation = metricsObservation

@@ -37,10 +37,10 @@ struct ErrorMiddleware: RouterMiddleware {
         }
     }
 
-    /// The methods of the route whose template matches `path`, if any.
+    /// The methods of the documented route whose template matches `path`, if any.
     static func allowedMethods(path: String) -> [HTTPRequest.Method]? {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false)
-        for route in ControlAPI.routes {
+        for route in OpenAPIDocument.routes {
             let template = route.path.split(separator: "/", omittingEmptySubsequences: false)
             guard template.count == parts.count else { continue }
             let matches = zip(template, parts).allSatisfy { pattern, part in

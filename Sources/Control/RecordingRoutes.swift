@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import JSON
 import Proxy
 import BundleFormat
 
@@ -107,37 +108,36 @@ extension ControlAPI {
         let hasBody = request.headers[.contentLength].map { $0 != "0" } ?? (request.headers[.transferEncoding] != nil)
         guard hasBody else { return settings }
         let body = try await readJSON(request)
-        guard body.kind == .object else {
+        guard case .object(let members) = body else {
             throw APIError.badRequest(
                 #"the body must be a JSON object such as {"name": "tv1.tar", "redact": true}, or empty"#,
-                problems: [.init(file: "request", path: "$", message: "expected an object, got \(body.kind.words)")])
+                problems: [.init(file: "request", path: "$", message: "expected an object, got \(body.typeName)")])
         }
-        try Self.checkKeys(body, allowed: ["name", "redact", "maxBytes"])
-        if let member = body.member("name") {
-            guard member.kind == .string, let name = member.string, Self.isValidRecordingName(name) else {
+        try Self.checkKeys(members, allowed: ["name", "redact", "maxBytes"])
+        if let value = body.member("name") {
+            guard case .string(let name) = value, Self.isValidRecordingName(name) else {
                 throw APIError.badRequest(
                     #""name" must be a file name: 1 to 128 letters, digits, '.', '_' or '-', not starting with '.' (end it with .tar for one file)"#,
                     problems: [.init(file: "request", path: "$.name", message: "expected a file name such as tv1.tar")])
             }
             settings.name = name
         }
-        if let member = body.member("redact") {
-            guard member.kind == .bool else {
-                throw APIError.badRequest(#""redact" must be true or false"#, problems: [.init(file: "request", path: "$.redact", message: "expected a boolean, got \(member.kind.words)")])
+        if let value = body.member("redact") {
+            guard case .bool(let redact) = value else {
+                throw APIError.badRequest(#""redact" must be true or false"#, problems: [.init(file: "request", path: "$.redact", message: "expected a boolean, got \(value.typeName)")])
             }
-            settings.redact = String(decoding: body.bytes(of: member), as: UTF8.self) == "true"
+            settings.redact = redact
         }
-        if let member = body.member("maxBytes") {
-            let text = String(decoding: body.bytes(of: member), as: UTF8.self)
-            if member.kind == .null {
+        if let value = body.member("maxBytes") {
+            if value == .null {
                 settings.maxBytes = nil
             } else {
-                guard member.kind == .number, let value = Int(text), value >= 1_048_576 else {
+                guard case .number(_, let text) = value, let bytes = Int(text), bytes >= 1_048_576 else {
                     throw APIError.badRequest(
                         #""maxBytes" must be a whole number of bytes, at least 1048576 (1 MB), or null for no cap"#,
-                        problems: [.init(file: "request", path: "$.maxBytes", message: "expected an integer ≥ 1048576, got \(text)")])
+                        problems: [.init(file: "request", path: "$.maxBytes", message: "expected an integer ≥ 1048576, got \(value.serialized())")])
                 }
-                settings.maxBytes = value
+                settings.maxBytes = bytes
             }
         }
         return settings

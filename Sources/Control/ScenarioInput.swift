@@ -1,5 +1,6 @@
 import Chaos
 import Foundation
+import JSON
 import Presets
 import Proxy
 
@@ -9,39 +10,41 @@ enum ScenarioInput {
     /// The name problems of inline scenarios carry as their file.
     static let inlineFile = "scenario"
 
-    /// The scenario `member` names; nil for JSON null.
-    static func scenario(_ member: JSONBody.Member, in body: JSONBody, presets: ProxyControl, path: String) throws(APIError) -> Scenario? {
-        switch member.kind {
+    /// The scenario `value` names; nil for JSON null.
+    static func scenario(_ value: JSONValue, presets: ProxyControl, path: String) throws(APIError) -> Scenario? {
+        switch value {
         case .null:
             return nil
-        case .string:
-            return try preset(member.string ?? "", presets: presets, path: path)
+        case .string(let name):
+            return try preset(name, presets: presets, path: path)
         case .object:
-            return try inline(body.bytes(of: member))
+            return try inline(value)
         default:
             throw APIError.badRequest(
-                "\"scenario\" must be a preset name, a scenario object or null, not \(member.kind.words)",
-                problems: [.init(file: "request", path: path, message: "expected a preset name, a scenario object or null, got \(member.kind.words)")])
+                "\"scenario\" must be a preset name, a scenario object or null, not \(value.typeName)",
+                problems: [.init(file: "request", path: path, message: "expected a preset name, a scenario object or null, got \(value.typeName)")])
         }
     }
 
     /// The body of `PUT …/rules`: a scenario (a rule file as it is), or `{"scenario": <preset name | scenario>}`.
-    static func rulesBody(_ body: JSONBody, presets: ProxyControl) throws(APIError) -> Scenario {
-        if body.kind == .object, body.members.count == 1, let member = body.member("scenario") {
-            guard let scenario = try scenario(member, in: body, presets: presets, path: "$.scenario") else {
+    static func rulesBody(_ body: JSONValue, presets: ProxyControl) throws(APIError) -> Scenario {
+        if case .object(let members) = body, members.count == 1, let value = body.member("scenario") {
+            guard let scenario = try scenario(value, presets: presets, path: "$.scenario") else {
                 throw APIError.badRequest(
                     "to remove the scenario use DELETE instead of PUT with null",
                     problems: [.init(file: "request", path: "$.scenario", message: "expected a preset name or a scenario object, got null")])
             }
             return scenario
         }
-        return try inline(body.bytes)
+        return try inline(body)
     }
 
-    /// An inline scenario, with the validator's problems when it is not valid.
-    static func inline(_ bytes: some Collection<UInt8>) throws(APIError) -> Scenario {
+    /// An inline scenario, with the validator's problems when it is not valid: the same ones
+    /// `hlschaos validate` prints for the same text (the parsed value keeps key order, duplicate
+    /// keys and the spelling of numbers).
+    static func inline(_ value: JSONValue) throws(APIError) -> Scenario {
         do {
-            return try RuleDecoder.decode(bytes, file: inlineFile)
+            return try RuleDecoder.decode(value, file: inlineFile)
         } catch {
             throw APIError.invalidScenario(error)
         }
@@ -58,13 +61,3 @@ enum ScenarioInput {
             problems: [.init(file: "request", path: path, message: message)])
     }
 }
-
-/// The presets of the running proxy as scenarios: what `GET /api/presets` lists and what a session
-/// gets when the API names a preset.
-///
-/// `RuleBook` does not hand out its preset scenarios yet (only `presetNames` and engines), so a preset
-/// is read the way the book reads it: the preset folder's file of that name, else the built-in preset
-/// (`BuiltInPresets`, decoded once), else rebuilt from the engine the book makes for it (its rules in
-/// order, without `description` and `reference`). Once RuleBook has a public `preset(named:)`, all of
-/// this becomes a call to it (and a preset file that broke after start-up is then shown as the book
-/// keeps it, not as it is on disk).

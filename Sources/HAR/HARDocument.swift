@@ -1,6 +1,7 @@
 import BundleFormat
 import Records
 import Foundation
+import JSON
 
 /// A session's records as an HTTP Archive (HAR 1.2, http://www.softwareishard.com/blog/har-12-spec/)
 /// that Chrome DevTools (Network → Import HAR file), Firefox, Charles and HAR viewers open.
@@ -48,10 +49,11 @@ public enum HARDocument {
     public static func text(
         records: [RequestRecord], baseURL: String, creatorVersion: String, prettyPrinted: Bool = true
     ) -> String {
-        json(records: records, baseURL: baseURL, creatorVersion: creatorVersion).serialized(pretty: prettyPrinted)
+        let document = json(records: records, baseURL: baseURL, creatorVersion: creatorVersion)
+        return prettyPrinted ? document.serialized(.pretty(indent: 2)) + "\n" : document.serialized()
     }
 
-    static func json(records: [RequestRecord], baseURL: String, creatorVersion: String) -> HARJSON {
+    static func json(records: [RequestRecord], baseURL: String, creatorVersion: String) -> JSONValue {
         .object([
             ("log", .object([
                 ("version", .string(formatVersion)),
@@ -64,14 +66,14 @@ public enum HARDocument {
 
     // MARK: - Entries
 
-    static func entry(_ record: RequestRecord, baseURL: String) -> HARJSON {
+    static func entry(_ record: RequestRecord, baseURL: String) -> JSONValue {
         let timings = HARTimings(record: record)
-        var members: [(String, HARJSON)] = [
+        var members: [(String, JSONValue)] = [
             ("startedDateTime", .string(RecordTime.iso8601(record.time))),
             ("time", .milliseconds(timings.total)),
             ("request", request(record, baseURL: baseURL)),
             ("response", response(record)),
-            ("cache", .object([])),
+            ("cache", .object([JSONMember]())),
             ("timings", timings.json),
         ]
         if record.isFaulted {
@@ -89,7 +91,7 @@ public enum HARDocument {
         return .object(members)
     }
 
-    static func request(_ record: RequestRecord, baseURL: String) -> HARJSON {
+    static func request(_ record: RequestRecord, baseURL: String) -> JSONValue {
         .object([
             ("method", .string(record.method)),
             ("url", .string(HARFields.absoluteURL(path: record.path, baseURL: baseURL))),
@@ -104,10 +106,10 @@ public enum HARDocument {
         ])
     }
 
-    static func response(_ record: RequestRecord) -> HARJSON {
+    static func response(_ record: RequestRecord) -> JSONValue {
         let status = record.status ?? 0
         let bytes = max(record.bytesSent, 0)
-        var members: [(String, HARJSON)] = [
+        var members: [(String, JSONValue)] = [
             ("status", .int(status)),
             ("statusText", .string(HARFields.reasonPhrase(status))),
             ("httpVersion", .string("HTTP/1.1")),
@@ -125,7 +127,7 @@ public enum HARDocument {
         return .object(members)
     }
 
-    static func headers(_ headers: [RequestRecord.Header]) -> HARJSON {
+    static func headers(_ headers: [RequestRecord.Header]) -> JSONValue {
         .array(headers.map { .object([("name", .string($0.name)), ("value", .string($0.value))]) })
     }
 
@@ -144,7 +146,7 @@ public enum HARDocument {
 
     // MARK: - hlschaos's fields
 
-    static func resource(_ record: RequestRecord) -> HARJSON {
+    static func resource(_ record: RequestRecord) -> JSONValue {
         .object([
             ("kind", .optional(record.kind)),
             ("variant", .optional(record.variant)),
@@ -155,7 +157,7 @@ public enum HARDocument {
         ])
     }
 
-    static func fault(_ record: RequestRecord) -> HARJSON {
+    static func fault(_ record: RequestRecord) -> JSONValue {
         .object([
             ("rules", .strings(record.matchedRules)),
             ("decidingRules", .object([
@@ -167,7 +169,7 @@ public enum HARDocument {
         ])
     }
 
-    static func upstream(_ upstream: RequestRecord.Upstream) -> HARJSON {
+    static func upstream(_ upstream: RequestRecord.Upstream) -> JSONValue {
         .object([
             ("url", .string(upstream.url)),
             ("status", .optional(upstream.status)),

@@ -1,6 +1,7 @@
 import Chaos
 import BundleFormat
 import Foundation
+import JSON
 
 /// Reads a HAR's JSON into a `HARLog`. Lenient about what tools leave out or write differently
 /// (absent optional fields, `null`, `-1`, `""` for unknown dates, HTTP/2 pseudo-headers), strict about
@@ -117,7 +118,7 @@ private struct Walker {
             return "a string (\"\(shown)\")"
         case .number(_, let text): return "a number (\(text))"
         case .bool(let flag): return "a boolean (\(flag))"
-        default: return value.kindName
+        default: return value.typeName
         }
     }
 

@@ -1,7 +1,7 @@
 import Chaos
 import BundleFormat
 import Foundation
-import HLS
+import JSON
 
 /// Writes the imported scenario: ids that say what each rule reproduces, descriptions naming the
 /// HAR entries, and the rule file's JSON (validated by `RuleDecoder`, like `hlschaos validate`).
@@ -164,8 +164,8 @@ enum HARScenarioWriter {
         bitsPerSecond % 1000 == 0 ? "\(bitsPerSecond / 1000)kbps" : "\(bitsPerSecond)bps"
     }
 
-    static func match(_ spec: HARRuleSpec) -> ScenarioJSON {
-        var members: [(String, ScenarioJSON)] = []
+    static func match(_ spec: HARRuleSpec) -> JSONValue {
+        var members: [(String, JSONValue)] = []
         if spec.anyPlaylist {
             members.append(("kind", .array([.string("master"), .string("media")])))
         } else if let kind = spec.kind {
@@ -184,7 +184,7 @@ enum HARScenarioWriter {
             if let to, to == from {
                 members.append(("requests", .int(from)))
             } else {
-                var fields: [(String, ScenarioJSON)] = [("from", .int(from))]
+                var fields: [(String, JSONValue)] = [("from", .int(from))]
                 if let to { fields.append(("to", .int(to))) }
                 members.append(("requests", .object(fields)))
             }
@@ -200,21 +200,21 @@ enum HARScenarioWriter {
 
     /// The rendition as `match.rendition` names it (type, language, name: each only when the rule
     /// schema can hold it); nil when nothing usable is left.
-    static func renditionSelector(_ rendition: RenditionFacts) -> [(String, ScenarioJSON)]? {
+    static func renditionSelector(_ rendition: RenditionFacts) -> [(String, JSONValue)]? {
         func usable(_ text: String?) -> String? {
             guard let text, !text.trimmingCharacters(in: .whitespaces).isEmpty,
                   !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { return nil }
             return text
         }
-        var fields: [(String, ScenarioJSON)] = []
+        var fields: [(String, JSONValue)] = []
         if renditionTypes.contains(rendition.type.uppercased()) { fields.append(("type", .string(rendition.type.uppercased()))) }
         if let language = usable(rendition.language) { fields.append(("language", .string(language))) }
         if let name = usable(rendition.name) { fields.append(("name", .string(name))) }
         return fields.contains(where: { $0.0 != "type" }) ? fields : nil
     }
 
-    static func action(_ fault: HARFault) -> ScenarioJSON {
-        var members: [(String, ScenarioJSON)] = []
+    static func action(_ fault: HARFault) -> JSONValue {
+        var members: [(String, JSONValue)] = []
         if let delay = fault.delay { members.append(("delay", .string(durationText(delay)))) }
         switch fault.wire {
         case .status(let code, let headers)?:
@@ -227,7 +227,7 @@ enum HARScenarioWriter {
         case .hang(let seconds)?:
             members.append(("hang", seconds.map { .string("\($0)s") } ?? .bool(true)))
         case .truncate(let bytes)?:
-            members.append(("truncate", .object([bytes.map { ("afterBytes", .int($0)) } ?? ("fraction", .number("0.5"))])))
+            members.append(("truncate", .object([bytes.map { ("afterBytes", .int($0)) } ?? ("fraction", .double(0.5))])))
         case .stall(let bytes, let seconds)?:
             members.append(("stall", .object([("afterBytes", .int(bytes)), ("for", .string("\(seconds)s"))])))
         case .throttle(let bits)?:
@@ -241,15 +241,15 @@ enum HARScenarioWriter {
     /// The rule file, two-space indented, each rule's `match` and `action` on one line.
     static func text(name: String, description: String, specs: [HARRuleSpec]) -> String {
         var out = "{\n"
-        out += "  \"name\": \(ScenarioJSON.string(name).compact),\n"
-        out += "  \"description\": \(ScenarioJSON.string(description).compact),\n"
+        out += "  \"name\": \(JSONString.quoted(name)),\n"
+        out += "  \"description\": \(JSONString.quoted(description)),\n"
         out += "  \"rules\": [\n"
         for (index, spec) in specs.enumerated() {
             out += "    {\n"
-            out += "      \"id\": \(ScenarioJSON.string(spec.id).compact),\n"
-            out += "      \"description\": \(ScenarioJSON.string(spec.description).compact),\n"
-            out += "      \"match\": \(match(spec).compact),\n"
-            out += "      \"action\": \(action(spec.fault).compact)\n"
+            out += "      \"id\": \(JSONString.quoted(spec.id)),\n"
+            out += "      \"description\": \(JSONString.quoted(spec.description)),\n"
+            out += "      \"match\": \(match(spec).serialized(.oneLine)),\n"
+            out += "      \"action\": \(action(spec.fault).serialized(.oneLine))\n"
             out += index == specs.count - 1 ? "    }\n" : "    },\n"
         }
         out += "  ]\n}\n"
@@ -257,30 +257,7 @@ enum HARScenarioWriter {
     }
 }
 
-/// Just enough JSON to write a rule file in a fixed key order.
-enum ScenarioJSON {
-    case bool(Bool)
-    case int(Int)
-    /// A number as it is to be written ("0.5").
-    case number(String)
-    case string(String)
-    case array([ScenarioJSON])
-    case object([(String, ScenarioJSON)])
-
-    var compact: String {
-        switch self {
-        case .bool(let value): return value ? "true" : "false"
-        case .int(let value): return String(value)
-        case .number(let text): return text
-        case .string(let text): return JSONString.quoted(text)
-        case .array(let items): return "[" + items.map(\.compact).joined(separator: ", ") + "]"
-        case .object(let members):
-            return "{" + members.map { "\(JSONString.quoted($0.0)): \($0.1.compact)" }.joined(separator: ", ") + "}"
-        }
-    }
-}
-
 extension HARRuleSpec {
     /// The rule's `action` as the scenario file writes it.
-    public var actionJSON: String { HARScenarioWriter.action(fault).compact }
+    public var actionJSON: String { HARScenarioWriter.action(fault).serialized(.oneLine) }
 }

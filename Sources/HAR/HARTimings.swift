@@ -1,6 +1,7 @@
 import BundleFormat
 import Records
 import Foundation
+import JSON
 
 /// One HAR entry's `timings`, in whole microseconds (-1: the phase does not apply), read off a
 /// record. The proxy is the server the HAR's client talked to, and what it knows about the time
@@ -65,8 +66,8 @@ struct HARTimings: Equatable, Sendable {
     }
 
     /// The `timings` object, in the spec's order; phases that do not apply are written -1.
-    var json: HARJSON {
-        func phase(_ micros: Int64) -> HARJSON { micros < 0 ? .int(-1) : .milliseconds(micros) }
+    var json: JSONValue {
+        func phase(_ micros: Int64) -> JSONValue { micros < 0 ? .int(-1) : .milliseconds(micros) }
         return .object([
             ("blocked", phase(blocked)),
             ("dns", phase(dns)),

@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 
 /// What `hlschaos inspect` prints: a readable table and a JSON document. Pure formatting,
 /// kept here so it is tested with the model.
@@ -13,7 +14,7 @@ extension Playlist {
             root = [
                 ("type", .string("multivariant")),
                 ("variants", .array(variants.map { variant in
-                    .object([
+                    .object(omittingNil: [
                         ("index", .int(variant.index)), ("bandwidth", .int(variant.bandwidth)),
                         ("averageBandwidth", variant.averageBandwidth.map(JSONValue.int)),
                         ("resolution", variant.resolution.map(JSONValue.string)),
@@ -25,21 +26,21 @@ extension Playlist {
                     ])
                 })),
                 ("renditions", .array(renditions.map { rendition in
-                    .object([
+                    .object(omittingNil: [
                         ("type", .string(rendition.type)), ("groupId", .string(rendition.groupID)),
                         ("language", rendition.language.map(JSONValue.string)), ("name", .string(rendition.name)),
                         ("default", .bool(rendition.isDefault)), ("uri", rendition.uri.map(JSONValue.string)),
                     ])
                 })),
                 ("iframeVariants", .array(iFrameVariants.map { variant in
-                    .object([
+                    .object(omittingNil: [
                         ("index", .int(variant.index)), ("bandwidth", .int(variant.bandwidth)),
                         ("resolution", variant.resolution.map(JSONValue.string)),
                         ("codecs", variant.codecs.map(JSONValue.string)), ("uri", .string(variant.uri)),
                     ])
                 })),
                 ("sessionData", .array(sessionData.map { data in
-                    .object([
+                    .object(omittingNil: [
                         ("dataId", .string(data.dataID)), ("value", data.value.map(JSONValue.string)),
                         ("uri", data.uri.map(JSONValue.string)), ("language", data.language.map(JSONValue.string)),
                     ])
@@ -54,14 +55,14 @@ extension Playlist {
                 ("playlistType", playlistType.map(JSONValue.string)),
                 ("endList", .bool(endList)),
                 ("segments", .array(segments.map { segment in
-                    .object([
+                    .object(omittingNil: [
                         ("msn", .int(segment.msn)), ("discontinuitySequence", .int(segment.discontinuitySequence)),
                         ("duration", .double(segment.duration)), ("uri", .string(segment.uri)),
                         ("byteRange", segment.byteRange.map { .object([("length", .int($0.length)), ("offset", .int($0.offset))]) }),
                         ("gap", .bool(segment.gap)),
                         ("key", segment.key.map {
-                            .object([("method", .string($0.method)), ("uri", $0.uri.map(JSONValue.string)),
-                                     ("iv", $0.iv.map(JSONValue.string))])
+                            .object(omittingNil: [("method", .string($0.method)), ("uri", $0.uri.map(JSONValue.string)),
+                                                  ("iv", $0.iv.map(JSONValue.string))])
                         }),
                         ("map", segment.map.map { .object([("uri", .string($0.uri))]) }),
                         ("programDateTime", segment.programDateTime.map { .string(ProgramDateTime.format($0)) }),
@@ -69,9 +70,7 @@ extension Playlist {
                 })),
             ]
         }
-        var output = ""
-        JSONValue.object(root).write(to: &output)
-        return output
+        return JSONValue.object(omittingNil: root).serialized()
     }
 
     // MARK: table
@@ -141,51 +140,5 @@ extension Playlist {
             }
         }
         return out.joined(separator: "\n") + "\n"
-    }
-}
-
-/// A minimal JSON value with ordered object keys (JSONEncoder's key order is not stable).
-indirect enum JSONValue {
-    case string(String)
-    case int(Int)
-    case double(Double)
-    case bool(Bool)
-    case array([JSONValue])
-    /// Members with a nil value are left out.
-    case object([(String, JSONValue?)])
-
-    func write(to output: inout String) {
-        switch self {
-        case .string(let text): output += JSONString.quoted(text)
-        case .int(let value): output += String(value)
-        case .double(let value):
-            if !value.isFinite {
-                output += "null"
-            } else if value == value.rounded(), abs(value) < 1e15 {
-                output += String(Int(value))
-            } else {
-                output += String(value)
-            }
-        case .bool(let value): output += value ? "true" : "false"
-        case .array(let items):
-            output += "["
-            for (index, item) in items.enumerated() {
-                if index > 0 { output += "," }
-                item.write(to: &output)
-            }
-            output += "]"
-        case .object(let members):
-            output += "{"
-            var first = true
-            for (key, value) in members {
-                guard let value else { continue }
-                if !first { output += "," }
-                first = false
-                output += JSONString.quoted(key)
-                output += ":"
-                value.write(to: &output)
-            }
-            output += "}"
-        }
     }
 }

@@ -1,6 +1,7 @@
 import Addressing
 import Chaos
 import Foundation
+import JSON
 import Upstream
 
 /// Reads the JSON configuration file (`config.example.json` documents every key). Every problem is
@@ -39,7 +40,7 @@ public enum ConfigFile {
             throw Problems(file: file, messages: [error.description])
         }
         guard case .object(let members) = root else {
-            throw Problems(file: file, messages: ["the configuration must be a JSON object, got \(root.kindName)"])
+            throw Problems(file: file, messages: ["the configuration must be a JSON object, got \(root.typeName)"])
         }
         var reader = Reader()
         var configuration = ProxyConfiguration()
@@ -124,7 +125,7 @@ public enum ConfigFile {
             case "recordings":
                 if let text = string(key, value) { configuration.recordingsDirectory = text }
             case "recordRedact":
-                guard case .bool(let flag) = value else { return problem(key, "expected true or false, got \(value.kindName)") }
+                guard case .bool(let flag) = value else { return problem(key, "expected true or false, got \(value.typeName)") }
                 configuration.recordRedact = flag
             case "recordMaxBytes":
                 if case .null = value { configuration.recordMaxBytes = nil; return }
@@ -136,7 +137,7 @@ public enum ConfigFile {
             case "maxLearnedHosts":
                 if let number = integer(key, value, 0...10_000_000, unit: "hosts") { configuration.memory.maxLearnedHosts = number }
             case "cors":
-                guard case .bool(let flag) = value else { return problem(key, "expected true or false, got \(value.kindName)") }
+                guard case .bool(let flag) = value else { return problem(key, "expected true or false, got \(value.typeName)") }
                 configuration.cors = flag
             case "rules":
                 ruleFiles(value, into: &configuration)
@@ -171,7 +172,7 @@ public enum ConfigFile {
         /// `"origins": {"NAME": "URL", …}`, reached as `/@NAME/…`.
         mutating func origins(_ value: JSONValue, into configuration: inout ProxyConfiguration) {
             guard case .object(let origins) = value else {
-                return problem("origins", "expected an object of NAME: URL, got \(value.kindName)")
+                return problem("origins", "expected an object of NAME: URL, got \(value.typeName)")
             }
             for origin in origins where !origin.key.hasPrefix("//") {
                 let path = "origins.\(origin.key)"
@@ -190,7 +191,7 @@ public enum ConfigFile {
         /// `"rules": ["PATH", …]`.
         mutating func ruleFiles(_ value: JSONValue, into configuration: inout ProxyConfiguration) {
             guard case .array(let items) = value else {
-                return problem("rules", "expected a list of rule file paths, got \(value.kindName)")
+                return problem("rules", "expected a list of rule file paths, got \(value.typeName)")
             }
             configuration.ruleFiles = items.compactMap { item in
                 if case .string(let path) = item { return path }
@@ -201,7 +202,7 @@ public enum ConfigFile {
 
         mutating func string(_ key: String, _ value: JSONValue) -> String? {
             guard case .string(let text) = value else {
-                problem(key, "expected a string, got \(value.kindName)")
+                problem(key, "expected a string, got \(value.typeName)")
                 return nil
             }
             return text

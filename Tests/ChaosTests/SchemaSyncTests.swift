@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 import Testing
 @testable import Chaos
 
@@ -7,7 +8,7 @@ import Testing
     static func schema() throws -> JSONValue {
         let url = PresetTests.rulesDirectory.appendingPathComponent("schema.json")
         let data = try #require(FileManager.default.contents(atPath: url.path))
-        return try JSONParser.parse([UInt8](data))
+        return try JSONValue.parse([UInt8](data))
     }
 
     /// The value at a path of object keys.

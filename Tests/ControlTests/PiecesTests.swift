@@ -1,8 +1,9 @@
 import Foundation
+import JSON
 import Testing
 @testable import Control
 
-/// Pure pieces: listen addresses, JSON bodies, cursors, the token comparison.
+/// Pure pieces: listen addresses, inline scenarios, cursors, the token comparison, the OpenAPI document.
 @Suite struct ControlPiecesTests {
     @Test func listenAddressesAreParsed() throws {
         #expect(try ControlConfiguration.parseListen("127.0.0.1:8081").get() == ("127.0.0.1", 8081))
@@ -15,42 +16,13 @@ import Testing
         #expect("\(ControlConfiguration.parseListen("8081"))".contains("expected HOST:PORT"))
     }
 
-    @Test func jsonBodiesKeepEachTopLevelMembersBytes() throws {
-        let text = #"{"id": "tv1", "scenario": {"name": "x", "seed": 18446744073709551615, "n": 1.50}, "s": "a\u00e9\n\"b\"", "k": [1, {"a": null}]}"#
-        let body = try JSONBody(Array(text.utf8))
-        #expect(body.kind == .object)
-        #expect(body.members.map(\.key) == ["id", "scenario", "s", "k"])
-        #expect(body.member("id")?.string == "tv1")
-        let scenario = try #require(body.member("scenario"))
-        #expect(scenario.kind == .object)
-        #expect(String(decoding: body.bytes(of: scenario), as: UTF8.self) == #"{"name": "x", "seed": 18446744073709551615, "n": 1.50}"#)
-        #expect(body.member("s")?.string == "a\u{e9}\n\"b\"")
-        #expect(body.member("k")?.kind == .array)
-        #expect(try JSONBody(Array("  [1, 2]  ".utf8)).kind == .array)
-        #expect(try JSONBody(Array("\u{FEFF}{}".utf8)).members.isEmpty)
-    }
-
-    @Test func malformedJSONIsReportedWithLineAndColumn() {
-        let cases: [(String, String)] = [
-            (#"{"a": 1,}"#, "invalid JSON at line 1, column 9: expected a key in double quotes"),
-            ("{\n  \"a\" 1}", "invalid JSON at line 2, column 7: expected ':' after the key"),
-            ("[1 2]", "invalid JSON at line 1, column 4: expected ',' or ']'"),
-            (#"{"a": tru}"#, "invalid JSON at line 1, column 7: unexpected character 't'"),
-            (#"{"a": 01}"#, "invalid JSON at line 1, column 8: expected ',' or '}'"),
-            (#""\x""#, "invalid JSON at line 1, column 3: invalid escape \\'x'"),
-            ("{} {}", "invalid JSON at line 1, column 4: unexpected text after the end of the document"),
-            ("", "invalid JSON at line 1, column 1: unexpected end of the document"),
-            (String(repeating: "[", count: 201) + String(repeating: "]", count: 201),
-             "invalid JSON at line 1, column 201: nesting deeper than 200 levels"),
-        ]
-        for (text, message) in cases {
-            do {
-                _ = try JSONBody(Array(text.utf8))
-                Issue.record("accepted: \(text)")
-            } catch {
-                #expect(error.description == message, "\(text)")
-            }
-        }
+    @Test func anInlineScenarioReachesTheValidatorWithItsNumbersAsWritten() throws {
+        let text = #"{"id": "tv1", "scenario": {"name": "x", "rules": [{"id": "c", "match": {"kind": "segment"}, "action": {"corrupt": {"bytes": 64, "seed": 18446744073709551615}}}]}}"#
+        let body = try JSONValue.parse(Array(text.utf8))
+        let scenario = try ScenarioInput.inline(try #require(body.member("scenario")))
+        #expect(scenario.rules.first?.action.wire == .corrupt(bytes: 64, seed: .max))
+        let decimal = try JSONValue.parse(Array(text.replacingOccurrences(of: "\"bytes\": 64", with: "\"bytes\": 64.0").utf8))
+        #expect(throws: APIError.self) { try ScenarioInput.inline(try #require(decimal.member("scenario"))) }
     }
 
     @Test func cursorsAreNonNegativeIntegers() throws {
@@ -70,17 +42,28 @@ import Testing
         #expect(!BearerAuthMiddleware.equal([], Array("abc".utf8)))
     }
 
-    @Test func theOpenAPIDocumentIsJSONWithEveryRoute() throws {
+    @Test func theOpenAPIDocumentIsServedWithTheProxysVersionTokenAndPresets() throws {
         for token in [true, false] {
-            let text = OpenAPIDocument.text(version: "1.2.3 \"x\"", bearerToken: token)
+            let text = OpenAPIDocument.text(version: "1.2.3 \"x\"\n", bearerToken: token, presets: ["gap", "status-503"])
             let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
-            #expect((object["info"] as? [String: Any])?["version"] as? String == "1.2.3 \"x\"")
-            let paths = try #require(object["paths"] as? [String: [String: Any]])
-            #expect(Set(paths.keys) == Set(ControlAPI.routes.map(\.path)))
-            for route in ControlAPI.routes {
-                #expect(Set(paths[route.path]?.keys.filter { $0 != "parameters" } ?? []) == Set(route.methods.map { $0.rawValue.lowercased() }))
-            }
+            #expect((object["info"] as? [String: Any])?["version"] as? String == "1.2.3 \"x\"\n")
             #expect((object["security"] as? [Any])?.isEmpty == !token)
+            let schemas = (object["components"] as? [String: Any])?["schemas"] as? [String: Any]
+            #expect((schemas?["PresetName"] as? [String: Any])?["enum"] as? [String] == ["gap", "status-503"])
         }
+        let withoutPresets = OpenAPIDocument.text(version: "1", presets: [])
+        #expect(!withoutPresets.contains(#""enum": ["gap""#))
+        // Everything else is openapi.json as written, in its order.
+        var template = OpenAPIDocument.template
+        template.set(.string("1"), at: ["info", "version"])
+        #expect(withoutPresets == template.serialized(.pretty(indent: 2)))
+        #expect(withoutPresets.hasPrefix("{\n  \"openapi\": \"3.1.0\",\n  \"info\": {"))
+    }
+
+    @Test func theMethodsOfADocumentedPathAreTheOnesA405Names() {
+        #expect(ErrorMiddleware.allowedMethods(path: "/api/sessions/tv1/recording") == [.get, .put, .delete])
+        #expect(ErrorMiddleware.allowedMethods(path: "/api/sessions") == [.get, .post])
+        #expect(ErrorMiddleware.allowedMethods(path: "/api/sessions/") == nil)
+        #expect(ErrorMiddleware.allowedMethods(path: "/nothing") == nil)
     }
 }

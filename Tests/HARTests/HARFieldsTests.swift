@@ -39,12 +39,4 @@ import Testing
         #expect(HARFields.reasonPhrase(0) == "")
         #expect(HARFields.reasonPhrase(599) == "")
     }
-
-    @Test func stringsAreEscapedForJSON() throws {
-        let text = "q\"b\\s/\n\r\t\u{08}\u{0C}\u{01}\u{1F}\u{2028}é🎬"
-        let json = HARJSON.array([.string(text)]).serialized(pretty: false)
-        #expect(json == #"["q\"b\\s/\n\r\t\b\f\u0001\u001f\u2028é🎬"]"#)
-        #expect(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String] == [text])
-        #expect(HARJSON.array([.double(.nan), .double(0.25), .double(12), .int(-1)]).serialized(pretty: false) == "[null,0.25,12,-1]")
-    }
 }

@@ -1,38 +1,3 @@
-import Foundation
-
-/// A parsed JSON document that keeps what the rule decoder needs and Foundation's parser loses:
-/// object key order, duplicate keys, integers told apart from decimals, and where a syntax error is.
-public indirect enum JSONValue: Sendable, Equatable {
-    case null
-    case bool(Bool)
-    /// `text` is the number as written, so `3` and `3.0` stay distinguishable.
-    case number(Double, text: String)
-    case string(String)
-    case array([JSONValue])
-    case object([JSONMember])
-
-    /// A short name for the value's type, used in messages ("expected an integer, got a string").
-    var typeName: String {
-        switch self {
-        case .null: "null"
-        case .bool: "a boolean"
-        case .number(_, let text): Self.isIntegerText(text) ? "an integer" : "a number"
-        case .string: "a string"
-        case .array: "a list"
-        case .object: "an object"
-        }
-    }
-
-    static func isIntegerText(_ text: String) -> Bool {
-        !text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" })
-    }
-}
-
-public struct JSONMember: Sendable, Equatable {
-    public var key: String
-    public var value: JSONValue
-}
-
 /// A JSON syntax error with a 1-based line and column.
 public struct JSONSyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
     public var line: Int
@@ -41,7 +6,15 @@ public struct JSONSyntaxError: Error, Sendable, Equatable, CustomStringConvertib
     public var description: String { "invalid JSON at line \(line), column \(column): \(message)" }
 }
 
-/// A strict RFC 8259 parser over UTF-8 bytes. Duplicate keys are kept (the decoder reports them).
+extension JSONValue {
+    /// Parses a JSON document (RFC 8259, strictly), keeping key order, duplicate keys and the
+    /// spelling of numbers; an error says where, by line and column. A UTF-8 byte order mark is skipped.
+    public static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
+        try JSONParser.parse(bytes)
+    }
+}
+
+/// A strict RFC 8259 parser over UTF-8 bytes. Duplicate keys are kept (readers report them).
 struct JSONParser {
     private let bytes: [UInt8]
     private var position = 0
@@ -90,7 +63,9 @@ struct JSONParser {
     }
 
     private static func describe(_ byte: UInt8) -> String {
-        byte >= 0x20 && byte < 0x7F ? "'\(Character(UnicodeScalar(byte)))'" : String(format: "0x%02X", byte)
+        guard byte < 0x20 || byte >= 0x7F else { return "'\(Character(UnicodeScalar(byte)))'" }
+        let hex = String(byte, radix: 16, uppercase: true)
+        return "0x" + (hex.count < 2 ? "0" : "") + hex
     }
 
     private mutating func expectLiteral(_ literal: String) throws(JSONSyntaxError) {
