@@ -34,9 +34,8 @@ enum CLI {
     /// A running `hlschaos` whose output is collected as it arrives.
     final class Running: @unchecked Sendable {
         let process = Process()
-        private let lock = NSLock()
-        private var out = Data()
-        private var err = Data()
+        private let out = OutputCollector()
+        private let err = OutputCollector()
 
         init(_ arguments: [String]) {
             process.executableURL = URL(fileURLWithPath: CLI.binary)
@@ -46,22 +45,13 @@ enum CLI {
         }
 
         func start() throws {
-            let outPipe = Pipe(), errPipe = Pipe()
-            process.standardOutput = outPipe
-            process.standardError = errPipe
-            outPipe.fileHandleForReading.readabilityHandler = { [self] handle in
-                let data = handle.availableData
-                lock.withLock { out.append(data) }
-            }
-            errPipe.fileHandleForReading.readabilityHandler = { [self] handle in
-                let data = handle.availableData
-                lock.withLock { err.append(data) }
-            }
+            process.standardOutput = out.pipe
+            process.standardError = err.pipe
             try process.run()
         }
 
-        var stdout: String { lock.withLock { String(decoding: out, as: UTF8.self) } }
-        var stderr: String { lock.withLock { String(decoding: err, as: UTF8.self) } }
+        var stdout: String { out.text }
+        var stderr: String { err.text }
 
         /// Waits until `text` shows up in stdout or stderr.
         func waitForOutput(containing text: String, timeout: TimeInterval = 30) async -> Bool {
@@ -102,7 +92,8 @@ enum CLI {
             while process.isRunning && Date() < deadline { try? await Task.sleep(for: .milliseconds(50)) }
             if process.isRunning { process.terminate() }
             process.waitUntilExit()
-            try? await Task.sleep(for: .milliseconds(100))  // let the readability handlers drain
+            await out.waitForEnd()
+            await err.waitForEnd()
             return Result(status: process.terminationStatus, stdout: stdout, stderr: stderr)
         }
     }

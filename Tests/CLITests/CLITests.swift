@@ -42,7 +42,8 @@ import TestSupport
         #expect(await proxy.waitForOutput(containing: "listening"))
         let port = try #require(await proxy.port(after: "hlschaos listening on 127.0.0.1:"))
         async let download = RawHTTP.get(port: port, "/slow.ts")
-        try await Task.sleep(for: .milliseconds(500))
+        // In flight: the origin has it, and takes 2 s to send it.
+        #expect(await origin.waitUntil { $0.requestLog.count == 1 })
         proxy.signal(SIGTERM)
         let response = try await download
         #expect(response.status == 200)
@@ -58,29 +59,26 @@ import TestSupport
         let origin = try await TestOrigin.start()
         origin.route("/a.m3u8", .bytes(headers: [("Content-Type", "application/vnd.apple.mpegurl")], body: Array("#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2,\na.ts\n".utf8)))
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("hlschaos-reload-\(UUID()).json").path
-        func write(_ status: Int) throws {
+        // Each version has a modification time of its own (set, not waited for): the proxy's
+        // watcher compares them, and a file system may keep them to the second only.
+        func write(_ status: Int, modified: TimeInterval) throws {
             try #"{"name": "r", "rules": [{"id": "m", "match": {"kind": "media"}, "action": {"status": \#(status)}}]}"#
                 .write(toFile: path, atomically: true, encoding: .utf8)
+            try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(modified)], ofItemAtPath: path)
         }
-        try write(500)
+        try write(500, modified: -60)
         let proxy = CLI.Running(["serve", "--upstream", origin.baseURL, "--host", "127.0.0.1", "--port", "0", "--rules", path])
         try proxy.start()
         #expect(await proxy.waitForOutput(containing: "listening"))
         let port = try #require(await proxy.port(after: "hlschaos listening on 127.0.0.1:"))
         #expect(try await RawHTTP.get(port: port, "/a.m3u8").status == 500)
 
-        try await Task.sleep(for: .milliseconds(1100))  // a new modification time
-        try write(503)
-        var reloaded = false
-        for _ in 0..<50 where !reloaded {
-            try await Task.sleep(for: .milliseconds(200))
-            reloaded = try await RawHTTP.get(port: port, "/a.m3u8").status == 503
-        }
-        #expect(reloaded)
+        // The watcher's notice, then what a player gets.
+        try write(503, modified: -30)
+        #expect(await proxy.waitForOutput(containing: "rules reloaded: r"))
+        #expect(try await RawHTTP.get(port: port, "/a.m3u8").status == 503)
 
-        try await Task.sleep(for: .milliseconds(1100))
-        try #"{"name": "r", "rules": [{"id": "m", "match": {"kind": "media"}, "action": {"status": 1503}}]}"#
-            .write(toFile: path, atomically: true, encoding: .utf8)
+        try write(1503, modified: 0)
         #expect(await proxy.waitForOutput(containing: "rules not reloaded, the running rules stay"))
         #expect(try await RawHTTP.get(port: port, "/a.m3u8").status == 503)
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Runs `scripts/fuzz-http.py` (a seeded HTTP/1.1 request fuzzer, Python standard library only)
 /// against the built `hlschaos demo` for about 45 s. The fuzzer checks that the process never dies,
@@ -44,30 +45,15 @@ private enum FuzzProcess {
         var timedOut: Bool
     }
 
-    private final class Collected: @unchecked Sendable {
-        let lock = NSLock()
-        var out = Data()
-        var err = Data()
-    }
-
     static func run(_ executable: String, _ arguments: [String], timeout: TimeInterval) async throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.currentDirectoryURL = CLI.repository
         process.standardInput = FileHandle.nullDevice
-        let outPipe = Pipe(), errPipe = Pipe()
-        process.standardOutput = outPipe
-        process.standardError = errPipe
-        let collected = Collected()
-        outPipe.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            collected.lock.withLock { collected.out.append(data) }
-        }
-        errPipe.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            collected.lock.withLock { collected.err.append(data) }
-        }
+        let out = OutputCollector(), err = OutputCollector()
+        process.standardOutput = out.pipe
+        process.standardError = err.pipe
         try process.run()
         let deadline = Date().addingTimeInterval(timeout)
         while process.isRunning && Date() < deadline { try? await Task.sleep(for: .milliseconds(200)) }
@@ -78,13 +64,8 @@ private enum FuzzProcess {
             if process.isRunning { process.terminate() }
         }
         process.waitUntilExit()
-        try? await Task.sleep(for: .milliseconds(200))  // let the readability handlers drain
-        outPipe.fileHandleForReading.readabilityHandler = nil
-        errPipe.fileHandleForReading.readabilityHandler = nil
-        return collected.lock.withLock {
-            Result(
-                status: process.terminationStatus, stdout: String(decoding: collected.out, as: UTF8.self),
-                stderr: String(decoding: collected.err, as: UTF8.self), timedOut: timedOut)
-        }
+        await out.waitForEnd()
+        await err.waitForEnd()
+        return Result(status: process.terminationStatus, stdout: out.text, stderr: err.text, timedOut: timedOut)
     }
 }

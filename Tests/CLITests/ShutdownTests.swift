@@ -22,52 +22,46 @@ import TestSupport
         return true
     }
 
-    static func startHanging() async throws -> (CLI.Running, Int, TestOrigin) {
+    /// A proxy whose only request is in flight for as long as the test lasts: its origin holds the
+    /// response head 10 minutes (and the proxy waits as long). Returns once the request has
+    /// reached the origin.
+    static func startWithARequestInFlight(shutdownTimeout: String) async throws -> (CLI.Running, TestOrigin, Task<RawHTTPConnection.Response, any Error>) {
         let origin = try await TestOrigin.start()
-        origin.route("/a.ts", .generated(size: 1000))
-        let rules = try temporaryFile("hang", #"{"name": "hang", "description": "hang", "rules": [{"id": "h", "match": {"kind": "segment"}, "action": {"hang": true}}]}"#)
-        let config = try temporaryFile("config", #"{"shutdownTimeout": "1s"}"#)
-        let proxy = CLI.Running(["serve", "--config", config, "--upstream", origin.baseURL, "--host", "127.0.0.1", "--port", "0", "--rules", rules])
+        origin.route("/a.ts", .delayedHeaders(.seconds(600), then: .generated(size: 1000)))
+        let config = try temporaryFile("config", #"{"shutdownTimeout": "\#(shutdownTimeout)", "firstByteTimeout": "10m"}"#)
+        let proxy = CLI.Running(["serve", "--config", config, "--upstream", origin.baseURL, "--host", "127.0.0.1", "--port", "0"])
         try proxy.start()
         #expect(await proxy.waitForOutput(containing: "listening"))
         let port = try #require(await proxy.port(after: "hlschaos listening on 127.0.0.1:"))
-        return (proxy, port, origin)
+        let inFlight = Task { try await RawHTTP.get(port: port, "/a.ts", readTimeout: 60) }
+        try #require(await origin.waitUntil { $0.requestLog.count == 1 }, "the request never reached the origin")
+        return (proxy, origin, inFlight)
     }
 
-    @Test func aHangInFlightDelaysShutdownByTheDrainTimeOnly() async throws {
-        let (proxy, port, origin) = try await Self.startHanging()
+    @Test func aResponseInFlightDelaysShutdownByTheDrainTimeOnly() async throws {
         let started = Date()
-        async let hanging = RawHTTP.get(port: port, "/a.ts", readTimeout: 30)
-        try await Task.sleep(for: .milliseconds(500))
+        let (proxy, origin, hanging) = try await Self.startWithARequestInFlight(shutdownTimeout: "1s")
         proxy.signal(SIGTERM)
-        #expect(await Self.exited(proxy, within: 20), "SIGTERM with a hang in flight must end the process")
-        if let response = try? await hanging {
+        #expect(await Self.exited(proxy, within: 40), "SIGTERM with a response in flight must end the process")
+        if let response = try? await hanging.value {
             Issue.record("the hanging request got a response: \(response.status)")
         }
-        #expect(Date().timeIntervalSince(started) < 25)
+        #expect(Date().timeIntervalSince(started) < 50, "the drain lasts 1 s, the response 10 minutes")
         #expect(proxy.process.terminationStatus == 0)
         #expect(proxy.stderr.contains("still busy after 1s"), "\(proxy.stderr)")
         try await origin.shutdown()
     }
 
     @Test func aSecondSignalExitsAtOnce() async throws {
-        let rules = try Self.temporaryFile("hang", #"{"name": "hang", "description": "hang", "rules": [{"id": "h", "match": {"kind": "segment"}, "action": {"hang": true}}]}"#)
-        let origin = try await TestOrigin.start()
-        // A long drain: only the second signal can end this quickly.
-        let config = try Self.temporaryFile("config", #"{"shutdownTimeout": "10m"}"#)
-        let proxy = CLI.Running(["serve", "--config", config, "--upstream", origin.baseURL, "--host", "127.0.0.1", "--port", "0", "--rules", rules])
-        try proxy.start()
-        #expect(await proxy.waitForOutput(containing: "listening"))
-        let port = try #require(await proxy.port(after: "hlschaos listening on 127.0.0.1:"))
-        async let hanging = RawHTTP.get(port: port, "/a.ts", readTimeout: 30)
-        try await Task.sleep(for: .milliseconds(500))
+        // A long drain: only the second signal can end this before the 10 minutes.
+        let (proxy, origin, hanging) = try await Self.startWithARequestInFlight(shutdownTimeout: "10m")
         proxy.signal(SIGINT)
         #expect(await proxy.waitForOutput(containing: "again to exit now"))
         proxy.signal(SIGINT)
-        #expect(await Self.exited(proxy, within: 10), "a second Ctrl-C must exit")
+        #expect(await Self.exited(proxy, within: 60), "a second Ctrl-C must exit")
         #expect(proxy.process.terminationStatus == 130)
         #expect(proxy.stderr.contains("second SIGINT: exiting now"))
-        _ = try? await hanging
+        _ = try? await hanging.value
         try await origin.shutdown()
     }
 }

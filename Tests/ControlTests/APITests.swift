@@ -3,6 +3,7 @@ import Chaos
 import Records
 import Foundation
 import Testing
+import TestSupport
 
 /// Every route end to end over loopback, without a token: status codes, JSON shapes, and that what
 /// the API sets is what the proxy does on the next request.
@@ -394,14 +395,9 @@ import Testing
     }
 }
 
-/// Polls `condition` every 50 ms for at most `seconds`.
-func waitUntil(seconds: Double = 10, _ condition: () async -> Bool) async throws {
-    let deadline = Date().addingTimeInterval(seconds)
-    while Date() < deadline {
-        if await condition() { return }
-        try await Task.sleep(for: .milliseconds(50))
-    }
-    Issue.record("condition not met within \(seconds) s")
+/// Waits for `condition` (`eventually`), recording an issue when it never holds.
+func waitUntil(seconds: Double = 30, _ condition: () async -> Bool) async throws {
+    if await !eventually(timeout: .seconds(seconds), condition) { Issue.record("condition not met within \(seconds) s") }
 }
 
 func writeRuleFile(_ json: String) throws -> String {

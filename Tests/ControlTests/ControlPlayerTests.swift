@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// A real player through the proxy while the control API changes its session's scenario: what the
 /// player receives changes on its next request, and nothing in flight breaks.
@@ -59,34 +60,22 @@ import Testing
 /// A child process whose stdout and stderr are collected while it runs.
 final class BackgroundProcess: @unchecked Sendable {
     private let process = Process()
-    private let lock = NSLock()
-    private var out = Data()
-    private var err = Data()
+    private let out = OutputCollector()
+    private let err = OutputCollector()
 
     init(_ executable: String, _ arguments: [String], directory: String? = nil) throws {
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         process.standardInput = FileHandle.nullDevice
-        let outPipe = Pipe(), errPipe = Pipe()
-        process.standardOutput = outPipe
-        process.standardError = errPipe
-        outPipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            let data = handle.availableData
-            guard let self, !data.isEmpty else { return }
-            self.lock.withLock { self.out.append(data) }
-        }
-        errPipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            let data = handle.availableData
-            guard let self, !data.isEmpty else { return }
-            self.lock.withLock { self.err.append(data) }
-        }
+        process.standardOutput = out.pipe
+        process.standardError = err.pipe
         try process.run()
     }
 
     var isRunning: Bool { process.isRunning }
-    var stdout: String { lock.withLock { String(decoding: out, as: UTF8.self) } }
-    var stderr: String { lock.withLock { String(decoding: err, as: UTF8.self) } }
+    var stdout: String { out.text }
+    var stderr: String { err.text }
 
     /// Waits (without blocking a thread) until it exits; its exit status, or nil when it was still
     /// running after `seconds` (it is then killed).
@@ -100,7 +89,8 @@ final class BackgroundProcess: @unchecked Sendable {
             try await Task.sleep(for: .milliseconds(100))
         }
         process.waitUntilExit()
-        try await Task.sleep(for: .milliseconds(100))  // the last output
+        await out.waitForEnd()
+        await err.waitForEnd()
         return process.terminationStatus
     }
 

@@ -32,17 +32,8 @@ import TestSupport
                 #expect(text.hasPrefix("HTTP/1.1 408 "), "\(text.prefix(80))")
                 #expect(text.contains("requestHeadTimeout"))
             }
-            #expect(await Self.eventually { proxy.server.connectionCount == 0 })
+            #expect(await eventually { proxy.server.connectionCount == 0 })
         }
-    }
-
-    /// Polls `condition` for up to 5 s (the proxy unregisters a closed connection on its event loop).
-    static func eventually(_ condition: () -> Bool) async -> Bool {
-        for _ in 0..<100 {
-            if condition() { return true }
-            try? await Task.sleep(for: .milliseconds(50))
-        }
-        return condition()
     }
 
     @Test func idleKeepAliveConnectionsAreClosed() async throws {

@@ -92,12 +92,7 @@ public final class TestOrigin: Sendable {
     /// in CI's unit phase a task waiting for one of the two pool threads, busy with CPU-heavy tests,
     /// once took over 10 s to send its request.
     public func waitUntil(timeout: Duration = .seconds(30), _ condition: @Sendable (TestOrigin) -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if condition(self) { return true }
-            try? await Task.sleep(for: .milliseconds(20))
-        }
-        return condition(self)
+        await eventually(timeout: timeout) { condition(self) }
     }
 
     public func shutdown() async throws {

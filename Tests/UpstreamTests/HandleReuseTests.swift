@@ -44,16 +44,18 @@ import TestSupport
         var configuration = UpstreamConfiguration()
         configuration.maxConnectionsPerHost = 2
         try await withOrigin(configuration: configuration) { origin, client in
-            origin.route("/slow.ts", .delayedHeaders(.milliseconds(800), then: .generated(size: 1000)))
+            origin.route("/slow.ts", .delayedHeaders(.seconds(3), then: .generated(size: 1000)))
             origin.route("/fast.ts", .generated(size: 1000))
             let slow = UpstreamRequest(url: origin.baseURL + "/slow.ts")
             let fast = UpstreamRequest(url: origin.baseURL + "/fast.ts")
-            // Two transfers hold both connections…
+            // Two transfers hold both connections (the origin has their requests)…
             let holders = (0..<2).map { _ in Task { @Sendable in try await client.fetch(slow) } }
-            try await Task.sleep(for: .milliseconds(100))
-            // …while these wait for a slot and are cancelled there.
+            #expect(await origin.waitUntil { $0.requestLog.count == 2 })
+            // …while these wait for a slot (they are on the curl thread, the origin has not seen
+            // them) and are cancelled there.
             let queued = (0..<6).map { _ in Task { @Sendable in try await client.fetch(slow) } }
-            try await Task.sleep(for: .milliseconds(200))
+            #expect(await eventually { client.activeTransferCount == 8 })
+            #expect(origin.requestLog.count == 2, "a queued transfer got a connection: the holders ended too soon")
             for task in queued { task.cancel() }
             for task in queued { _ = try? await task.value }
             for holder in holders { _ = try await readPattern(try await holder.value.body) }

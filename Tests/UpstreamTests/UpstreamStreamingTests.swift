@@ -25,12 +25,16 @@ import TestSupport
     @Test func cancellingTheConsumingTaskAbortsTheOriginResponse() async throws {
         try await withOrigin { origin, client in
             origin.route("/long.ts", Self.endless)
+            // The consumer says when it has read body bytes: it is cancelled mid-body.
+            let (reading, started) = AsyncStream<Void>.makeStream()
             let consumer = Task {
                 let response = try await client.fetch(UpstreamRequest(url: origin.baseURL + "/long.ts"))
-                return try await readPattern(response.body)
+                var iterator = response.body.makeAsyncIterator()
+                _ = try await iterator.next()
+                started.yield()
+                while try await iterator.next() != nil {}
             }
-            #expect(await origin.waitUntil { $0.requestLog.count == 1 })
-            try await Task.sleep(for: .milliseconds(200))
+            for await _ in reading { break }
             consumer.cancel()
             let result = await consumer.result
             #expect(throws: UpstreamError.cancelled) { try result.get() }
@@ -56,16 +60,14 @@ import TestSupport
             origin.route("/big.ts", .generated(size: size))
             let response = try await client.fetch(UpstreamRequest(url: origin.baseURL + "/big.ts"))
             #expect(response.header("Content-Length") == String(size))
-            // Not reading: the transfer must pause with a bounded buffer.
+            // Not reading: the transfer must pause with a bounded buffer. Once paused it stays
+            // paused (nothing more is buffered) until the buffer is read.
             let bound = highWatermark + Transfer.receiveBufferSize(highWatermark: highWatermark)
-            for _ in 0..<500 where response.body.pauseCount == 0 {
-                try await Task.sleep(for: .milliseconds(20))
-            }
-            try await Task.sleep(for: .milliseconds(500))
-            #expect(response.body.pauseCount >= 1)
+            #expect(await eventually { response.body.pauseCount >= 1 }, "the transfer never paused")
             #expect(response.body.bufferedByteCount > 0)
             #expect(response.body.bufferedByteCount <= bound)
 
+            // Reading, stopping every 8 MB until the buffer is full again (where the transfer pauses).
             var position = 0
             var intact = true
             var largestBuffer = 0
@@ -75,7 +77,9 @@ import TestSupport
                 if intact, chunk != patternBytes(offset: position, count: chunk.count) { intact = false }
                 position += chunk.count
                 largestBuffer = max(largestBuffer, chunk.count, response.body.bufferedByteCount)
-                if position % (8 * 1024 * 1024) < chunk.count { try await Task.sleep(for: .milliseconds(50)) }
+                if position % (8 * 1024 * 1024) < chunk.count, size - position > 2 * bound {
+                    #expect(await eventually { response.body.bufferedByteCount >= highWatermark }, "the buffer did not fill at \(position) bytes")
+                }
             }
             #expect(position == size)
             #expect(intact)
