@@ -84,19 +84,29 @@ struct CellRunner {
         return result
     }
 
-    /// The session's records once the player's last requests have ended: a killed player's
-    /// in-flight responses end as client aborts within moments.
+    /// The session's records once every request the proxy counted for it has its record (records
+    /// are emitted when a response ends; a stopped player's requests end as client aborts within
+    /// moments). Woken by the session's records as they arrive, not by the clock; after
+    /// `settlePatience` without that (a record the ring no longer holds), what is there.
     private func settledRecords(_ session: String) async -> [RequestRecord] {
-        var records = harness.proxy.control.records(session: session)
-        var quiet = 0
-        for _ in 0..<20 where quiet < 2 {
-            try? await Task.sleep(for: .milliseconds(150))
-            let again = harness.proxy.control.records(session: session)
-            quiet = again.count == records.count ? quiet + 1 : 0
-            records = again
+        let proxy = harness.proxy.control
+        let arrivals = proxy.subscribe(bufferingNewest: 1) { $0.session == session }
+        let settled: @Sendable () -> Bool = {
+            let counted = proxy.session(session)?.requestCount ?? 0
+            return proxy.records(session: session).count >= counted
         }
-        return records
+        if !settled() {
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { for await _ in arrivals where settled() { return } }
+                group.addTask { try? await Task.sleep(for: Self.settlePatience) }
+                await group.next()
+                group.cancelAll()
+            }
+        }
+        return proxy.records(session: session)
     }
+
+    static let settlePatience = Duration.seconds(5)
 
     /// "status-503-hlsjs-3": what the proxy accepts as a session name (letters, digits, '.', '_', '-').
     static func sessionID(scenario: String, player: String, index: Int) -> String {

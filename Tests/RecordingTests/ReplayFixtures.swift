@@ -180,7 +180,9 @@ enum ReplayFixtures {
 }
 
 extension ReplayServer {
-    func get(_ target: String, headers: [(String, String)] = [], readTimeout: Double = 10) async throws -> RawHTTPConnection.Response {
+    /// A request on a connection of its own. The read timeout is what a loaded two-core machine
+    /// may take to answer (the unit phase runs CPU-heavy tests beside these), not a check.
+    func get(_ target: String, headers: [(String, String)] = [], readTimeout: Double = 30) async throws -> RawHTTPConnection.Response {
         try await RawHTTP.get(port: port, target, headers: headers, readTimeout: readTimeout)
     }
 }

@@ -65,7 +65,7 @@ import TestSupport
         // Keep-alive and pipelining: three requests in one write on one connection, answered in order.
         let port = server.port
         let pipelined = try await RawHTTP.run {
-            let connection = try RawHTTPConnection(port: port, readTimeout: 10)
+            let connection = try RawHTTPConnection(port: port, readTimeout: 30)
             defer { connection.close() }
             return try connection.pipeline(["/vod/master.m3u8", "/_host/media.test/vod/v0/seg-0.ts", "/vod/master.m3u8?again"])
         }
@@ -120,8 +120,8 @@ import TestSupport
             _ = try await server.get("/_host/media.test/vod/v0/hang.ts")
         }
         let held = Date().timeIntervalSince(start)
-        // Recorded 1 s; a hold that never ended would be the client's 10 s read timeout instead.
-        #expect(held >= 0.95 && held < 8, "held for \(held) s (recorded 1 s)")
+        // Recorded 1 s; a hold that never ended would be the client's read timeout instead.
+        #expect(held >= 0.95 && held < 20, "held for \(held) s (recorded 1 s)")
 
         // The connection breaks; the next request on a new one is served.
         #expect(try await server.get("/vod/master.m3u8").status == 200)
@@ -139,7 +139,7 @@ import TestSupport
         let held = Task { try await RawHTTP.get(port: port, "/hang.ts", readTimeout: 90) }
         let arrived = await eventually { server.origin.hasStarted }
         try #require(arrived, "the held request never reached the replay origin")
-        let idle = try RawHTTPConnection(port: port, readTimeout: 10)
+        let idle = try RawHTTPConnection(port: port, readTimeout: 30)
         defer { idle.close() }
         let answered = try await RawHTTP.run { try idle.request("GET", "/not-recorded.ts") }
         #expect(answered.status == 404, "answered, kept alive, then idle")

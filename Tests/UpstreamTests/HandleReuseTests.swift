@@ -39,12 +39,15 @@ import TestSupport
     /// Transfers cancelled while they wait for a connection slot (every connection to the host is
     /// busy) must not leave broken handles in the pool: the soak saw every later transfer on such a
     /// handle fail with "curl rejected option 98" (a 502 that never went away).
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(2)))
     func cancellingTransfersQueuedForAConnectionLeavesThePoolHealthy() async throws {
         var configuration = UpstreamConfiguration()
         configuration.maxConnectionsPerHost = 2
+        configuration.firstByteTimeout = .seconds(60)
         try await withOrigin(configuration: configuration) { origin, client in
-            origin.route("/slow.ts", .delayedHeaders(.seconds(3), then: .generated(size: 1000)))
+            // Long enough for the queued tasks to start on a loaded machine (whose pool threads
+            // can be busy for seconds with CPU-heavy tests), not a bound the test waits out.
+            origin.route("/slow.ts", .delayedHeaders(.seconds(20), then: .generated(size: 1000)))
             origin.route("/fast.ts", .generated(size: 1000))
             let slow = UpstreamRequest(url: origin.baseURL + "/slow.ts")
             let fast = UpstreamRequest(url: origin.baseURL + "/fast.ts")
