@@ -63,7 +63,12 @@ import TestSupport
         try record.start()
         #expect(await record.waitForOutput(containing: "a media playlist: recording it"))
         #expect(await record.waitForOutput(containing: "1 failed"), "a progress line counts the 503: \(record.stderr)")
-        try await Task.sleep(for: .seconds(1))
+        // Three loads of the playlist written (the progress lines say so), then stop.
+        let loadsLine = try Regex(#"\((\d+) playlist loads"#)
+        let reloaded = await eventually {
+            record.stderr.matches(of: loadsLine).compactMap { Int($0.output[1].substring ?? "") }.contains { $0 >= 3 }
+        }
+        #expect(reloaded, "\(record.stderr)")
         record.signal(SIGINT)
         let result = await record.wait(timeout: 20)
         #expect(result.status == 0, "\(result.stderr)")

@@ -223,8 +223,9 @@ enum PresetPlaybackCatalog {
         "failover-backup": PresetPlan(
             stream: liveTS,
             // ffmpeg lists the backups as three more programs but never fails over: the primary
-            // playlist's reloads fail and ffmpeg ends that stream early.
-            ffmpeg: FFmpegPlan(seconds: 30) { run, faults in
+            // playlist's reloads fail and ffmpeg ends that stream early. The run then does not
+            // reach its 30 s (the video stream is gone): the watchdog stops it at 60 s.
+            ffmpeg: FFmpegPlan(seconds: 30, limit: 60) { run, faults in
                 #expect(run.lines.filter { $0.hasPrefix("Program ") }.count == 6, "\(run.stderr)")
                 #expect(run.mentions("HTTP error 404 Not Found"), "\(run.stderr)")
                 #expect(run.mentions("Failed to reload playlist"), "\(run.stderr)")

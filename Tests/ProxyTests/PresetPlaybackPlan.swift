@@ -28,6 +28,9 @@ struct FFmpegPlan: Sendable {
     /// `-rw_timeout` in seconds: how long ffmpeg waits on a silent connection (short only for the
     /// hang presets; elsewhere generous, so a busy machine is not mistaken for a fault).
     var rwTimeout: Int = 20
+    /// The watchdog (`PlayRequest.timeout`): 150 s, which every run that ends by itself is well
+    /// within; shorter for a preset that leaves ffmpeg stuck once the checked lines are out.
+    var limit: Double = 150
     var check: @Sendable (FFmpegRun, Faults) -> Void
 }
 

@@ -19,12 +19,19 @@ enum PresetPlayback {
             .map { String($0.dropLast(".json".count)) }.sorted()
     }
 
-    /// The presets to play: all, or the comma-separated `PRESET_PLAYBACK_ONLY` list (to rerun a few).
-    static func selectedPresetNames() -> [String] {
+    /// The presets `player` plays: its cells of `PresetPlaybackCatalog.ciCells` (one per fault
+    /// family), every preset with `PRESET_PLAYBACK=all`, or the comma-separated
+    /// `PRESET_PLAYBACK_ONLY` list (to rerun a few).
+    static func selectedPresetNames(for player: PresetPlaybackCatalog.Player) -> [String] {
         let all = presetNames()
-        guard let only = ProcessInfo.processInfo.environment["PRESET_PLAYBACK_ONLY"], !only.isEmpty else { return all }
-        let wanted = Set(only.split(separator: ",").map { String($0) })
-        return all.filter(wanted.contains)
+        let environment = ProcessInfo.processInfo.environment
+        if let only = environment["PRESET_PLAYBACK_ONLY"], !only.isEmpty {
+            let wanted = Set(only.split(separator: ",").map { String($0) })
+            return all.filter(wanted.contains)
+        }
+        if environment["PRESET_PLAYBACK"] == "all" { return all }
+        let ci = Set(PresetPlaybackCatalog.ciCells.filter { $0.player == player }.map(\.preset))
+        return all.filter(ci.contains)
     }
 
     static let ffmpegInstalled = ProcessRunner.which("ffmpeg") != nil
@@ -81,12 +88,11 @@ enum PresetPlayback {
         return value
     }
 
-    /// Plays `url` with the ffmpeg driver as `plan` says. The watchdog allows 150 s: every plan's
-    /// run ends well before (at the end, at `-t`, or when ffmpeg gives up).
+    /// Plays `url` with the ffmpeg driver as `plan` says, stopped by the watchdog after `plan.limit`.
     static func playFFmpeg(_ url: String, plan: FFmpegPlan, live: Bool) async -> FFmpegRun {
         let driver = FFmpegDriver(program: plan.program, readTimeout: Double(plan.rwTimeout), duration: plan.seconds.map(Double.init))
         let playback = await inWorkDirectory("ffmpeg") { directory in
-            await driver.playback(PlayRequest(url: url, timeout: 150, live: live, workDirectory: directory))
+            await driver.playback(PlayRequest(url: url, timeout: plan.limit, live: live, workDirectory: directory))
         }
         if playback.report.exitStatus == nil {
             Issue.record("ffmpeg did not run: \(playback.report.outcomeText)")

@@ -1,16 +1,17 @@
 import Foundation
 import Testing
 
-/// Every preset in rules/ played through the proxy with ffmpeg and with hls.js (headless
-/// Chromium), each by its `Players` driver against its own demo origin and session
-/// (`/s/<id>+<preset>/…`), asserting what the player logged. Players run two at a time
-/// (`PresetPlayback.slots`).
+/// Presets in rules/ played through the proxy with ffmpeg and with hls.js (headless Chromium),
+/// each by its `Players` driver against its own demo origin and session (`/s/<id>+<preset>/…`),
+/// asserting what the player logged. Players run two at a time (`PresetPlayback.slots`).
 ///
-/// `PRESET_PLAYBACK_CONTROL=1` plays the same URLs without the preset: every case must then
-/// fail, which shows the checks depend on the preset (see rules/README.md).
+/// By default each player plays its cells of `PresetPlaybackCatalog.ciCells`: every fault family
+/// once per player (docs/player-matrix.md, "What CI plays"). `PRESET_PLAYBACK=all` plays every
+/// preset with both; `PRESET_PLAYBACK_ONLY=gap,status-503` a few. `PRESET_PLAYBACK_CONTROL=1`
+/// plays the same URLs without the preset: every case must then fail, which shows the checks
+/// depend on the preset (see rules/README.md).
 @Suite struct PresetPlaybackTests {
     static let presets = PresetPlayback.presetNames()
-    static let selected = PresetPlayback.selectedPresetNames()
     static let control = ProcessInfo.processInfo.environment["PRESET_PLAYBACK_CONTROL"] == "1"
 
     @Test func everyPresetHasAPlaybackPlan() {
@@ -23,7 +24,21 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: PresetPlayback.ffmpegInstalled, "ffmpeg is not installed"), arguments: selected)
+    /// The CI cells name existing presets and give each player exactly one preset of every
+    /// fault family.
+    @Test func theCICellsGiveEachPlayerEveryFaultFamilyOnce() {
+        let cells = PresetPlaybackCatalog.ciCells
+        for cell in cells {
+            #expect(Self.presets.contains(cell.preset), "a CI cell for a preset that does not exist: \(cell.preset)")
+        }
+        for player in PresetPlaybackCatalog.Player.allCases {
+            let families = cells.filter { $0.player == player }.map(\.family)
+            #expect(families.sorted { $0.rawValue < $1.rawValue } == PresetPlaybackCatalog.Family.allCases.sorted { $0.rawValue < $1.rawValue },
+                    "\(player) plays \(families.map(\.rawValue))")
+        }
+    }
+
+    @Test(.enabled(if: PresetPlayback.ffmpegInstalled, "ffmpeg is not installed"), arguments: PresetPlayback.selectedPresetNames(for: .ffmpeg))
     func ffmpeg(preset: String) async throws {
         let plan = try #require(PresetPlaybackCatalog.plans[preset], "no playback plan for \(preset)")
         try await PresetPlayback.requireReady(PresetPlayback.ffmpegAvailability, "ffmpeg")
@@ -38,7 +53,8 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: PresetPlayback.browserToolsPresent, "Chromium, chromedriver or python3 is missing"), arguments: selected)
+    @Test(.enabled(if: PresetPlayback.browserToolsPresent, "Chromium, chromedriver or python3 is missing"),
+          arguments: PresetPlayback.selectedPresetNames(for: .hlsjs))
     func hlsjs(preset: String) async throws {
         let plan = try #require(PresetPlaybackCatalog.plans[preset], "no playback plan for \(preset)")
         try await PresetPlayback.requireReady(PresetPlayback.hlsjsAvailability, "hls.js")
