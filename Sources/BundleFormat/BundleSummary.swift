@@ -247,7 +247,7 @@ private struct PlaylistReader {
                     if let msn = reference.msn { urls[msn] = reference.absoluteString ?? reference.original }
                 }
                 let segments = playlist.segments.map { segment in
-                    Self.key(urls[segment.msn] ?? segment.uri, segment.byteRange.map { RangeHeader.value(first: $0.offset, length: $0.length) })
+                    Self.key(urls[segment.msn] ?? segment.uri, segment.byteRange?.rangeHeader)
                 }
                 found = Facts(kind: .media, firstMSN: playlist.segments.first?.msn, lastMSN: playlist.segments.last?.msn,
                               ended: playlist.endList || playlist.playlistType?.uppercased() == "VOD",

@@ -359,13 +359,13 @@ public final class StreamRecorder: Sendable {
             if let floor, segment.msn <= floor { continue }
             highest = max(highest ?? segment.msn, segment.msn)
             if let map = segment.map, let url = others[map.uri], Self.isHTTP(url) {
-                items.append(MediaItem(url: url, range: map.byteRange.map(Self.rangeHeader), kind: "init"))
+                items.append(MediaItem(url: url, range: map.byteRange?.rangeHeader, kind: "init"))
             }
             if let key = segment.key, key.method.uppercased() != "NONE", let uri = key.uri, let url = others[uri], Self.isHTTP(url) {
                 items.append(MediaItem(url: url, kind: "key"))
             }
             if let url = segmentURLs[segment.msn], Self.isHTTP(url) {
-                items.append(MediaItem(url: url, range: segment.byteRange.map(Self.rangeHeader), kind: "segment"))
+                items.append(MediaItem(url: url, range: segment.byteRange?.rangeHeader, kind: "segment"))
             }
         }
         for item in items where claim(item) {
@@ -459,10 +459,6 @@ public final class StreamRecorder: Sendable {
     }
 
     // MARK: - Helpers
-
-    static func rangeHeader(_ range: ByteRange) -> String {
-        RangeHeader.value(first: range.offset, length: range.length)
-    }
 
     static func isHTTP(_ url: String) -> Bool {
         let lowered = url.prefix(8).lowercased()
