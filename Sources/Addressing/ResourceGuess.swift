@@ -24,9 +24,23 @@ public enum ResourceGuess {
 
     /// `application/vnd.apple.mpegurl`, `audio/mpegurl`, `application/x-mpegURL`…
     public static func isPlaylistContentType(_ value: String?) -> Bool {
-        guard let value else { return false }
-        return value.range(of: "mpegurl", options: .caseInsensitive) != nil
+        // A byte scan, not Foundation's case-insensitive search: the proxy asks this of every
+        // response that was not expected to be a playlist, segments included.
+        guard var value else { return false }
+        let needle = mpegurl
+        return value.withUTF8 { bytes in
+            guard bytes.count >= needle.count else { return false }
+            // `| 0x20` lowercases ASCII letters and maps nothing else onto one.
+            for start in 0...(bytes.count - needle.count) where bytes[start] | 0x20 == needle[0] {
+                var index = 1
+                while index < needle.count, (bytes[start + index] | 0x20) == needle[index] { index += 1 }
+                if index == needle.count { return true }
+            }
+            return false
+        }
     }
+
+    private static let mpegurl = Array("mpegurl".utf8)
 
     /// `video/…`, `audio/…` (but not a playlist type), `text/vtt`.
     public static func isMediaContentType(_ value: String?) -> Bool {
