@@ -27,6 +27,9 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.0.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.9.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0"),
+        // TLS towards devices (HTTPS listener, intercepted CONNECT) and HTTP/2 (issue 22).
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.0"),
+        .package(url: "https://github.com/apple/swift-nio-http2", from: "1.46.0"),
     ],
     targets: [
         // libcurl, found through pkg-config (Debian: libcurl4-openssl-dev).
@@ -61,7 +64,7 @@ let package = Package(
         // Embedded demo origin: bundled VOD media and a simulated live window.
         .target(
             name: "DemoOrigin",
-            dependencies: ["HLS", "Addressing", logging] + nio,
+            dependencies: ["HLS", "Addressing", logging, .product(name: "NIOSSL", package: "swift-nio-ssl")] + nio,
             resources: [.copy("Media")]
         ),
         // Data files compiled into the binary, so that a copied binary has them: the EmbedFiles
@@ -80,7 +83,15 @@ let package = Package(
         // HAR 1.2 both ways: records exported as a HAR; a HAR imported as a bundle and a scenario.
         .target(name: "HAR", dependencies: ["BundleFormat", "Records", "Chaos", "HLS", "Addressing", "JSON"]),
         // Data plane: sessions, request classification, fault plans on the wire.
-        .target(name: "Proxy", dependencies: ["HLS", "Addressing", "Chaos", "Records", "JSON", "Upstream", "Presets", "BundleFormat", logging] + nio),
+        .target(
+            name: "Proxy",
+            dependencies: [
+                "HLS", "Addressing", "Chaos", "Records", "JSON", "Upstream", "Presets", "BundleFormat", logging,
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOTLS", package: "swift-nio"),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+            ] + nio
+        ),
         // Control plane: the control API on its own listener (Hummingbird), events, HAR, report, metrics.
         .target(
             name: "Control",

@@ -7,12 +7,18 @@
 /// ```
 /// `<tag>` is a `ResourceTag` (`~seg.v1.n42`). Query strings pass through unchanged. So a path of the
 /// default origin cannot begin with `/s/`, `/@` or `/~`: those forms are the proxy's.
+///
+/// A forward-proxy request (`GET http://host/…`, or a request inside an intercepted `CONNECT`) is
+/// the `forward` route: the URL is the upstream, the tag is a query parameter (`ForwardTag`), and the
+/// session comes from the connection (`ProxyCredentials`), not from the URL.
 public struct ProxyPath: Equatable, Sendable {
     public enum Route: Equatable, Sendable {
         /// `/<path>` or `/@name/<path>`: resolved against a configured origin (nil name = the default one).
         case origin(name: String?, pathAndQuery: String)
         /// A URI the proxy rewrote: the upstream is spelled out and the tag says what the resource is.
         case rewritten(tag: ResourceTag, upstream: UpstreamLocation)
+        /// A forward-proxy request for `upstream`, tagged when a playlist rewritten in forward mode named it.
+        case forward(tag: ResourceTag?, upstream: UpstreamLocation)
     }
 
     public var session: String?
@@ -26,8 +32,11 @@ public struct ProxyPath: Equatable, Sendable {
     }
 
     public var tag: ResourceTag? {
-        if case .rewritten(let tag, _) = route { return tag }
-        return nil
+        switch route {
+        case .rewritten(let tag, _): tag
+        case .forward(let tag, _): tag
+        case .origin: nil
+        }
     }
 
     /// The prefix to put in front of every URI written for this request's session ("" or "/s/tv1+gap").
@@ -40,13 +49,45 @@ public struct ProxyPath: Equatable, Sendable {
     public var target: String {
         switch route {
         case .origin(let name, let pathAndQuery): sessionPrefix + (name.map { "/@" + $0 } ?? "") + pathAndQuery
-        case .rewritten(let tag, let upstream): rewrittenPath(tag: tag, upstream: upstream)
+        case .rewritten(let tag, let upstream): rewrittenURI(tag: tag, upstream: upstream)
+        case .forward(let tag, let upstream): tag.map { ForwardTag.url(upstream, tag: $0) } ?? upstream.url
         }
     }
 
-    /// The path of a rewritten URI pointing at `upstream`, in this request's session.
-    public func rewrittenPath(tag: ResourceTag, upstream: UpstreamLocation) -> String {
-        "\(sessionPrefix)/\(tag)/\(upstream.scheme)/\(upstream.authority)\(upstream.pathAndQuery)"
+    /// The URI a playlist fetched by this request carries for `upstream`: a path on the proxy in this
+    /// request's session, or in forward mode the upstream URL itself with the tag in its query.
+    public func rewrittenURI(tag: ResourceTag, upstream: UpstreamLocation) -> String {
+        if case .forward = route { return ForwardTag.url(upstream, tag: tag) }
+        return "\(sessionPrefix)/\(tag)/\(upstream.scheme)/\(upstream.authority)\(upstream.pathAndQuery)"
+    }
+
+    /// A URI the proxy wrote into a playlist, read back (a reverse path or a forward URL); nil for
+    /// anything else. Its `tag` and `upstream` say what it is and where it points.
+    public init?(written uri: String) {
+        if uri.utf8.first == UInt8(ascii: "/") {
+            guard let path = try? ProxyPath(parsing: uri), case .rewritten = path.route else { return nil }
+            self = path
+        } else {
+            guard let path = try? ProxyPath(forwarding: uri, session: nil, presets: []), path.tag != nil else { return nil }
+            self = path
+        }
+    }
+
+    /// The upstream a rewritten or forward request names (nil for an entry path, which a configured
+    /// origin resolves).
+    public var upstream: UpstreamLocation? {
+        switch route {
+        case .rewritten(_, let upstream), .forward(_, let upstream): upstream
+        case .origin: nil
+        }
+    }
+
+    /// A forward-proxy request for the absolute http(s) `url`, its tag parameter read and removed.
+    public init(forwarding url: String, session: String?, presets: [String]) throws(ParseError) {
+        let split: (url: String, tag: ResourceTag?)
+        do { split = try ForwardTag.split(url) } catch { throw .badRewrittenURL(url) }
+        guard let upstream = UpstreamLocation(absolute: split.url) else { throw .notAbsoluteURL(url) }
+        self.init(session: session, presets: presets, route: .forward(tag: split.tag, upstream: upstream))
     }
 
     public enum ParseError: Error, Equatable, CustomStringConvertible {
@@ -54,6 +95,7 @@ public struct ProxyPath: Equatable, Sendable {
         case badSession(String)
         case badRewrittenURL(String)
         case badOriginName(String)
+        case notAbsoluteURL(String)
 
         public var description: String {
             switch self {
@@ -63,6 +105,8 @@ public struct ProxyPath: Equatable, Sendable {
                 return "session \"\(text.prefix(80))\" is not valid: use /s/<id>/… with an id of 1–64 letters, digits, '.', '_' or '-', optionally followed by +<preset> names"
             case .badRewrittenURL(let path):
                 return "\"\(path.prefix(200))\" looks like a URL written by hlschaos but is damaged; request the playlist again instead of editing its URIs"
+            case .notAbsoluteURL(let url):
+                return "\"\(url.prefix(200))\" is not an absolute http:// or https:// URL with a valid host"
             case .badOriginName(let name):
                 return "origin name \"\(name.prefix(80))\" is not valid: use /@<name>/… with a name from the config's \"origins\""
             }

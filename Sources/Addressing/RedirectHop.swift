@@ -15,24 +15,12 @@ public enum RedirectHop {
 
     /// The target without the counter, and the counter (0 when absent).
     public static func split(_ target: String) throws(Invalid) -> (target: String, hop: Int) {
-        guard let question = target.utf8.firstIndex(of: UInt8(ascii: "?")),
-              target.utf8[question...].firstRange(of: parameter.utf8) != nil
-        else { return (target, 0) }
-        var hop: Int?
-        var kept: [Substring] = []
-        for pair in target[target.index(after: question)...].split(separator: "&", omittingEmptySubsequences: false) {
-            guard pair.hasPrefix(parameter + "=") else {
-                kept.append(pair)
-                continue
-            }
-            let value = pair.dropFirst(parameter.count + 1)
-            guard hop == nil, value.utf8.count <= 3, let number = Int(value), range.contains(number) else {
-                throw Invalid(value: value)
-            }
-            hop = number
+        let (kept, values) = OwnQueryParameter.remove(parameter, from: target)
+        guard let value = values.first else { return (target, 0) }
+        guard values.count == 1, value.utf8.count <= 3, let number = Int(value), range.contains(number) else {
+            throw Invalid(value: value)
         }
-        let path = String(target[..<question])
-        return (kept.isEmpty ? path : path + "?" + kept.joined(separator: "&"), hop ?? 0)
+        return (kept, number)
     }
 
     public static func target(_ target: String, hop: Int) -> String {

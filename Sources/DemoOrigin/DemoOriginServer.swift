@@ -1,6 +1,7 @@
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NIOSSL
 
 /// A small HTTP/1.1 server (SwiftNIO) hosting a `DemoOrigin`: keep-alive, GET and HEAD,
 /// single-range requests. Runs on NIO's shared event loop group.
@@ -20,14 +21,16 @@ public final class DemoOriginServer: Sendable {
         self.port = port
     }
 
-    /// Binds `host:port` (port 0 picks a free one) and starts serving.
-    public static func start(origin: DemoOrigin, host: String = "127.0.0.1", port: Int = 0) async throws -> DemoOriginServer {
+    /// Binds `host:port` (port 0 picks a free one) and starts serving; over HTTPS (HTTP/1.1) with `tls`,
+    /// as a CDN would (tests of the forward proxy, `hlschaos demo --origin-tls`).
+    public static func start(origin: DemoOrigin, host: String = "127.0.0.1", port: Int = 0, tls: NIOSSLContext? = nil) async throws -> DemoOriginServer {
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
+                    if let tls { try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: tls)) }
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
                     try channel.pipeline.syncOperations.addHandler(DemoHTTPHandler(origin: origin))
                 }

@@ -95,7 +95,7 @@ public enum HARDocument {
         .object([
             ("method", .string(record.method)),
             ("url", .string(HARFields.absoluteURL(path: record.path, baseURL: baseURL))),
-            ("httpVersion", .string("HTTP/1.1")),
+            ("httpVersion", .string(record.httpVersion ?? "HTTP/1.1")),
             ("cookies", .array([])),
             ("headers", headers(record.requestHeaders)),
             ("queryString", .array(HARFields.queryString(path: record.path).map {
@@ -112,7 +112,7 @@ public enum HARDocument {
         var members: [(String, JSONValue)] = [
             ("status", .int(status)),
             ("statusText", .string(HARFields.reasonPhrase(status))),
-            ("httpVersion", .string("HTTP/1.1")),
+            ("httpVersion", .string(record.httpVersion ?? "HTTP/1.1")),
             ("cookies", .array([])),
             ("headers", headers(record.responseHeaders)),
             ("content", .object([

@@ -17,9 +17,12 @@ struct ClientChannel: Sendable {
 
     /// The client's "address:port", formatted once per connection (records carry it).
     let clientAddress: String
+    /// How this connection's requests name what they want (reverse path, forward, intercepted).
+    let way: ClientWay
 
-    init(channel: Channel, writability: WritabilityGate, requestHead: HTTPRequestHead, cors: Bool, clientAddress: String) {
+    init(channel: Channel, writability: WritabilityGate, requestHead: HTTPRequestHead, cors: Bool, clientAddress: String, way: ClientWay) {
         self.channel = channel
+        self.way = way
         self.clientAddress = clientAddress
         self.writability = writability
         self.requestHead = requestHead
@@ -177,6 +180,12 @@ struct ClientChannel: Sendable {
             _ = try? await socket.setSoLinger(linger(l_onoff: 1, l_linger: 0)).get()
         }
         _ = try? await channel.close().get()
+    }
+
+    /// Counts a response the connection's next handlers send (the 200 of a CONNECT) as this request's.
+    func markAnswered(_ status: HTTPResponseStatus) {
+        pending.started = true
+        pending.progress.status = Int(status.code)
     }
 
     /// Closes the connection after what was written so far has been flushed.

@@ -9,15 +9,17 @@ import Upstream
 ///
 /// Event-loop confined, like every NIO handler. The request task runs on the same loop, so its
 /// writes reach the socket without a thread hop.
-final class ClientConnectionHandler: ChannelInboundHandler {
+final class ClientConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
 
-    private let handler: ProxyHandler
-    private let registry: ConnectionRegistry
-    private let cors: Bool
+    private let setup: ConnectionSetup
+    private var handler: ProxyHandler { setup.handler }
+    private var registry: ConnectionRegistry { setup.registry }
+    private let way: ClientWay
     private let executor: EventLoopTaskExecutor
-    private let timeouts: ClientTimeoutHandler
+    /// The connection's timeouts; nil on an HTTP/2 stream (the connection's own framing applies).
+    private let timeouts: ClientTimeoutHandler?
     private let writability = WritabilityGate()
     private var registration: Int?
     private var clientAddress: String?
@@ -31,11 +33,10 @@ final class ClientConnectionHandler: ChannelInboundHandler {
     /// The decoder failed on a later request: it gets its 400 once the earlier ones are answered.
     private var malformed = false
 
-    init(handler: ProxyHandler, registry: ConnectionRegistry, cors: Bool, timeouts: ClientTimeoutHandler, eventLoop: EventLoop) {
-        self.handler = handler
+    init(setup: ConnectionSetup, way: ClientWay, timeouts: ClientTimeoutHandler?, eventLoop: EventLoop) {
+        self.setup = setup
+        self.way = way
         self.timeouts = timeouts
-        self.registry = registry
-        self.cors = cors
         self.executor = EventLoopTaskExecutor(eventLoop)
     }
 
@@ -69,28 +70,34 @@ final class ClientConnectionHandler: ChannelInboundHandler {
             context.close(promise: nil)
             return
         }
-        timeouts.requestStarted()
+        timeouts?.requestStarted()
         let address = clientAddress ?? RecordDraft.address(context.channel.remoteAddress)
         clientAddress = address
         let client = ClientChannel(
-            channel: context.channel, writability: writability, requestHead: requestHead, cors: cors, clientAddress: address)
+            channel: context.channel, writability: writability, requestHead: requestHead, cors: setup.cors, clientAddress: address,
+            way: way)
         let handler = self.handler
         let connection = NIOLoopBound((self, context), eventLoop: context.eventLoop)
         current = Task(executorPreference: executor) {
             let disposition = await handler.handle(client)
             client.channel.eventLoop.execute {
                 let (this, context) = connection.value
-                this.finished(disposition == .keepAlive && requestHead.isKeepAlive, context: context)
+                if case .switchConnection(let plan) = disposition {
+                    this.current = nil
+                    this.setup.switchConnection(plan, context: context)
+                    return
+                }
+                this.finished(disposition.isKeepAlive && requestHead.isKeepAlive, context: context)
             }
         }
     }
 
     private func finished(_ keepAlive: Bool, context: ChannelHandlerContext) {
         current = nil
-        timeouts.responseFinished()
+        timeouts?.responseFinished()
         guard let registration, registry.markIdle(registration), keepAlive, context.channel.isActive else {
             waiting = []
-            timeouts.closeAfterResponse()
+            closeAfterResponse(context)
             return
         }
         if !waiting.isEmpty {
@@ -104,12 +111,23 @@ final class ClientConnectionHandler: ChannelInboundHandler {
     /// after it can be framed). No body: the request might have been a HEAD.
     private func refuseMalformed(context: ChannelHandlerContext) {
         var headers = HTTPHeaders([("content-length", "0"), ("connection", "close")])
-        if cors { headers.add(name: "access-control-allow-origin", value: "*") }
+        if setup.cors { headers.add(name: "access-control-allow-origin", value: "*") }
         context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .badRequest, headers: headers))), promise: nil)
-        let timeouts = self.timeouts
-        context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in
-            timeouts.closeAfterResponse()
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { [self] _ in
+            closeAfterResponse(context)
         }
+    }
+
+    /// A lingering close on a connection (see `ClientTimeoutHandler`); an HTTP/2 stream just ends.
+    private func closeAfterResponse(_ context: ChannelHandlerContext) {
+        if let timeouts { timeouts.closeAfterResponse() } else { context.close(promise: nil) }
+    }
+
+    /// Removed when a CONNECT turns the connection into a tunnel or an intercepted TLS connection:
+    /// what comes next is registered by its own handlers.
+    func handlerRemoved(context: ChannelHandlerContext) {
+        if let registration { registry.unregister(registration) }
+        registration = nil
     }
 
     func channelInactive(context: ChannelHandlerContext) {

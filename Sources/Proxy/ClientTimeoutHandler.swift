@@ -15,7 +15,7 @@ import NIOCore
 /// buffer makes the kernel send a reset, and a reset discards whatever the client had not read
 /// yet, so a client that pipelined a request after a `Connection: close` one would lose the end
 /// of the response it was reading (found by the HTTP fuzzer).
-final class ClientTimeoutHandler: ChannelInboundHandler {
+final class ClientTimeoutHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
     typealias OutboundOut = ByteBuffer

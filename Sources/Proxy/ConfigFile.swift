@@ -22,7 +22,7 @@ public enum ConfigFile {
         "requestHeadTimeout", "keepAliveTimeout", "maxClientConnections", "maxRequestHeadBytes",
         "maxSessions", "maxPresetsPerURL", "engineCacheSize", "playlistHistoryBytes", "rewriteCacheBytes",
         "maxLearnedHosts", "events", "eventsMaxBytes", "recordBufferSize", "control", "controlToken",
-        "record", "recordRedact", "recordMaxBytes", "recordings",
+        "record", "recordRedact", "recordMaxBytes", "recordings", "forward", "https", "dataDir",
     ]
 
     public static func load(path: String) throws(Problems) -> ProxyConfiguration {
@@ -59,7 +59,7 @@ public enum ConfigFile {
 
     public static func isValidOriginName(_ name: String) -> Bool { ProxyPath.isValidName(name) }
 
-    private struct Reader {
+    struct Reader {
         var messages: [String] = []
 
         mutating func problem(_ key: String, _ message: String) {
@@ -145,6 +145,12 @@ public enum ConfigFile {
                 if case .null = value { return }
                 guard let text = string(key, value) else { return }
                 configuration.presetDirectory = text
+            case "forward":
+                forward(value, into: &configuration)
+            case "https":
+                https(value, into: &configuration)
+            case "dataDir":
+                if let text = string(key, value) { configuration.dataDirectory = text }
             case "logLevel":
                 guard let text = string(key, value) else { return }
                 let levels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]

@@ -75,10 +75,8 @@ struct PlaylistResponder {
 
     /// The backup copy of a variant: the same rewritten URI with the tag marked `.b`.
     static func backupURI(_ primary: Variant) -> String {
-        guard let path = try? ProxyPath(parsing: primary.uri), case .rewritten(var tag, let upstream) = path.route else {
-            return primary.uri
-        }
+        guard let path = ProxyPath(written: primary.uri), var tag = path.tag, let upstream = path.upstream else { return primary.uri }
         tag.backup = true
-        return path.rewrittenPath(tag: tag, upstream: upstream)
+        return path.rewrittenURI(tag: tag, upstream: upstream)
     }
 }

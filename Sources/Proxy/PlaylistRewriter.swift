@@ -20,7 +20,7 @@ struct PlaylistRewriter {
                 return nil  // data:, skd:// and other non-HTTP URIs stay as they are
             }
             if learned.insert(upstream.authority).inserted { allowlist.learn(upstream) }
-            let path = request.rewrittenPath(tag: tag(for: reference), upstream: upstream)
+            let path = request.rewrittenURI(tag: tag(for: reference), upstream: upstream)
             // EXT-X-RENDITION-REPORT URIs must be relative to the playlist (rfc8216bis 4.4.5.4).
             guard reference.kind == .renditionReport else { return path }
             return Self.relativeReference(from: clientPath, to: path)

@@ -53,6 +53,50 @@ public struct ProxyConfiguration: Sendable {
     public var clients = ClientLimits()
     /// Caps on what the proxy keeps in memory (config.example.json gives the reasons).
     public var memory = MemoryLimits()
+    /// Where the local certificate authority and other state live (`--data-dir`, config `dataDir`);
+    /// nil: the default under the user's data home.
+    public var dataDirectory: String?
+    /// Forward-proxy mode (`--forward`, config `forward`): devices whose proxy setting points here.
+    public var forward = ForwardSettings()
+    /// The HTTPS listener of the reverse proxy (`--https-port`, config `https`); nil: none.
+    public var https: HTTPSSettings?
+
+    public struct ForwardSettings: Sendable, Equatable {
+        public var enabled = false
+        /// Proxy users and their passwords (`Proxy-Authorization: Basic`). A user name is a session
+        /// (`tv1`, or `tv1+status-503` to add presets); the password is looked up by the session part.
+        public var users: [String: String] = [:]
+        /// One password for any user name (instead of, or besides, `users`).
+        public var sharedPassword: String?
+        /// Clients from these networks need no credentials (their proxy user, if any, still names the session).
+        public var allowNetworks: [NetworkRange] = NetworkRange.loopback
+        /// Hosts whose `CONNECT` is intercepted: TLS terminated with a leaf from the local CA, requests
+        /// through the rules. `cdn.example.com`, `*.example.com` or `*`. Hosts that intercepted or
+        /// configured playlists point to are intercepted too.
+        public var intercept: [String] = []
+        /// `CONNECT` to any other host: a blind byte tunnel (true), or refused with 403 (false).
+        public var tunnel = true
+        /// Lets forward requests reach this machine's own listeners and link-local addresses (the cloud
+        /// metadata service among them); off, such targets get 403.
+        public var allowPrivateTargets = false
+        public init() {}
+
+        /// Whether any credentials are configured (else every client must come from `allowNetworks`).
+        var hasPasswords: Bool { !users.isEmpty || sharedPassword != nil }
+    }
+
+    public struct HTTPSSettings: Sendable, Equatable {
+        public var port: Int
+        /// A certificate chain and key of the user's (PEM files); nil: a leaf from the local CA for
+        /// this machine's names and addresses.
+        public var certificateFile: String?
+        public var keyFile: String?
+        public init(port: Int, certificateFile: String? = nil, keyFile: String? = nil) {
+            self.port = port
+            self.certificateFile = certificateFile
+            self.keyFile = keyFile
+        }
+    }
 
     public struct ClientLimits: Sendable, Equatable {
         /// A connection that has begun a request must send the complete head within this (408, close).
@@ -85,6 +129,9 @@ public struct ProxyConfiguration: Sendable {
     }
 
     public init() {}
+
+    /// Whether TLS is terminated anywhere (the local CA is then needed).
+    public var needsCertificates: Bool { (https != nil && https?.certificateFile == nil) || forward.enabled }
 
     public var allOrigins: [UpstreamLocation] {
         (defaultOrigin.map { [$0] } ?? []) + origins.values.sorted { $0.url < $1.url }

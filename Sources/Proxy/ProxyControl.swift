@@ -12,6 +12,20 @@ public struct ProxyControl: Sendable {
 
     /// The port the data plane listens on.
     public var port: Int { server.port }
+    /// The HTTPS listener's port (`--https-port`), when there is one.
+    public var httpsPort: Int? { server.httpsPort }
+    /// Whether forward mode is on (`--forward`): devices then reach the proxy through their proxy setting.
+    public var forwardEnabled: Bool { server.configuration.forward.enabled }
+
+    // MARK: - Devices (forward mode)
+
+    /// Devices seen by the forward proxy and addresses given a session name, by address.
+    public func devices() -> [DeviceNames.Device] { server.devices.devices }
+
+    /// Gives the device at `address` a session (nil: back to `ip-<address>`). The address must be an IP address.
+    public func nameDevice(address: String, session: String?) {
+        server.devices.name(address: address, session: session)
+    }
 
     // MARK: - Sessions
 

@@ -23,13 +23,22 @@ struct ProxyHandler: Sendable {
     let rewrites: RewriteCache
     let historyNotice: LimitNotice
     let recorder: ProxyRecorder
+    /// Forward mode (`--forward`): who may use it and how CONNECTs are intercepted; nil when off.
+    let forwarding: Forwarding?
+    /// The device setup page (`/hlschaos/setup`) and the root certificate it hands out.
+    let setupPage: SetupPage
+    /// This process's listening ports (own-listener checks, the setup page asked through a proxy setting).
+    let ownPorts: ListeningPorts
     let logger: Logger
 
     init(
         configuration: ProxyConfiguration, upstream: UpstreamClient, sessions: SessionStore, allowlist: HostAllowlist,
         rules: RuleBook, clock: any ChaosClock, records: RecordLog, control: ControlLayers, recorder: ProxyRecorder,
-        logger: Logger
+        forwarding: Forwarding?, setupPage: SetupPage, ownPorts: ListeningPorts, logger: Logger
     ) {
+        self.forwarding = forwarding
+        self.setupPage = setupPage
+        self.ownPorts = ownPorts
         self.control = control
         self.recorder = recorder
         self.configuration = configuration
@@ -46,7 +55,13 @@ struct ProxyHandler: Sendable {
         self.historyNotice = LimitNotice(configKey: "playlistHistoryBytes", logger: logger)
     }
 
-    enum Disposition: Sendable { case keepAlive, close }
+    enum Disposition: Sendable {
+        case keepAlive, close
+        /// A `CONNECT` was allowed: the connection becomes a tunnel or an intercepted TLS connection.
+        case switchConnection(ConnectionSetup.Switch)
+
+        var isKeepAlive: Bool { if case .keepAlive = self { true } else { false } }
+    }
 
     func handle(_ client: ClientChannel) async -> Disposition {
         let draft = RecordDraft()
@@ -71,14 +86,18 @@ struct ProxyHandler: Sendable {
         for capture in draft.captures { capture.finish(record, recorder: recorder) }
         #endif
         await client.waitUntilWritten()
+        if case .switchConnection = disposition { return disposition }
         return client.closesAfterResponse ? .close : disposition
     }
 
     private func respond(_ client: ClientChannel, _ draft: RecordDraft) async throws -> Disposition {
         let head = client.requestHead
         // NIO's decoder reads nothing after an upgrade request or a CONNECT (it expects another
-        // protocol): the connection ends with this response.
+        // protocol): the connection ends with this response, unless a CONNECT switches it.
         if head.method == .CONNECT || head.headers.contains(name: "upgrade") { client.closeAfterResponse() }
+        if head.method == .CONNECT, let forwarding, case .direct = client.way {
+            return try await connect(client, draft, forwarding)
+        }
         if head.method == .OPTIONS && configuration.cors {
             try await client.sendPreflight()
             return .keepAlive
@@ -96,10 +115,17 @@ struct ProxyHandler: Sendable {
         let target: String, hop: Int, path: ProxyPath
         do {
             (target, hop) = try RedirectHop.split(head.uri)
-            path = try ProxyPath(parsing: target)
         } catch {
             try await client.sendText(.badRequest, "hlschaos: \(error)")
             return .keepAlive
+        }
+        if case .direct = client.way, let setupPath = setupPagePath(target),
+           try await setupPage.answer(path: setupPath, proxyHost: Self.hostOnly(head.headers.first(name: "host")), proxyPort: configuration.port, client: client) {
+            return .keepAlive
+        }
+        switch try await address(client, target: target, draft: draft) {
+        case .some(let addressed): path = addressed
+        case .none: return .keepAlive
         }
         draft.session = path.session ?? SessionStore.defaultID
         draft.tag = path.tag
@@ -434,6 +460,8 @@ struct ProxyHandler: Sendable {
             return .failure(Refusal(
                 status: .notFound,
                 message: "no default origin: start hlschaos with --upstream URL, or ask for /@<origin>/… with an origin from the configuration"))
+        case .forward(_, let location):
+            return .success(location)  // forward clients were let in by ForwardAccess
         case .rewritten(_, let location):
             guard allowlist.allows(location) else {
                 let full = allowlist.isFull

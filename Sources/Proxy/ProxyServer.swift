@@ -5,6 +5,7 @@ import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NIOSSL
 import Upstream
 
 /// The data plane: an HTTP/1.1 server whose every request goes through `ProxyHandler`.
@@ -23,18 +24,27 @@ public final class ProxyServer: Sendable {
     let apiLayers: ControlLayers
     /// The port actually bound (useful with port 0).
     public let port: Int
+    /// The HTTPS listener's port, when there is one.
+    public let httpsPort: Int?
+    /// Devices seen by the forward proxy, and the session names given to their addresses.
+    let devices: DeviceNames
     private let serverChannel: Channel
+    private let httpsChannel: Channel?
     private let connections: ConnectionRegistry
 
     public struct BindError: Error, CustomStringConvertible {
         public var description: String
     }
 
-    /// Binds the listening socket. Fails with a readable message when the port is taken.
+    /// Binds the listening sockets (the proxy's, and its HTTPS one when configured). Fails with a
+    /// readable message when a port is taken or TLS cannot be set up.
     public static func bind(
         configuration: ProxyConfiguration,
         upstream: UpstreamClient,
         rules: RuleBook? = nil,
+        certificates: (any CertificateIssuer)? = nil,
+        devices: DeviceNames = DeviceNames(),
+        ownPorts: ListeningPorts = ListeningPorts(),
         clock: any ChaosClock = SystemChaosClock(),
         group: EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         logger: Logger = Logger(label: "hlschaos.proxy")
@@ -56,38 +66,42 @@ public final class ProxyServer: Sendable {
             requestHeadTimeout: .nanoseconds(Int64(configuration.clients.requestHeadTimeout * 1e9)),
             keepAliveTimeout: .nanoseconds(Int64(configuration.clients.keepAliveTimeout * 1e9)),
             maxHeadBytes: configuration.clients.maxRequestHeadBytes)
+        let tls = certificates.map { TLSContexts(issuer: $0) }
+        var forwarding: ProxyHandler.Forwarding?
+        if configuration.forward.enabled {
+            guard let tls else { throw BindError(description: "forward mode needs the local certificate authority (hlschaos ca) to intercept TLS") }
+            forwarding = ProxyHandler.Forwarding(
+                settings: configuration.forward, access: ForwardAccess(settings: configuration.forward, devices: devices),
+                tls: tls, ownPorts: ownPorts)
+        }
         let handler = ProxyHandler(
             configuration: configuration, upstream: upstream, sessions: sessions,
-            allowlist: allowlist, rules: rules, clock: clock, records: records, control: control, recorder: recorder, logger: logger)
-        let channel: Channel
-        do {
-            channel = try await ServerBootstrap(group: group)
-                .serverChannelOption(.backlog, value: 512)
-                .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-                .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
-                .childChannelOption(.allowRemoteHalfClosure, value: false)
-                .childChannelInitializer { channel in
-                    channel.eventLoop.makeCompletedFuture {
-                        let timeouts = ClientTimeoutHandler(limits: limits)
-                        try channel.pipeline.syncOperations.addHandler(timeouts)
-                        // Requests are answered one at a time by ClientConnectionHandler, which queues pipelined
-                        // ones itself (cheaper than NIO's pipelining handler, which re-arms epoll per request)
-                        // and answers a malformed request itself, after the responses queued before it.
-                        try channel.pipeline.syncOperations.configureHTTPServerPipeline(
-                            withPipeliningAssistance: false, withErrorHandling: false)
-                        try channel.pipeline.syncOperations.addHandler(ClientConnectionHandler(
-                            handler: handler, registry: connections, cors: configuration.cors, timeouts: timeouts,
-                            eventLoop: channel.eventLoop))
-                    }
+            allowlist: allowlist, rules: rules, clock: clock, records: records, control: control, recorder: recorder,
+            forwarding: forwarding,
+            setupPage: SetupPage(
+                root: certificates.map {
+                    SetupPage.Root(pem: $0.rootPEM, der: $0.rootDER, mobileconfig: $0.mobileconfig, fingerprint: $0.fingerprintSHA256, commonName: $0.commonName)
+                },
+                forward: configuration.forward.enabled),
+            ownPorts: ownPorts, logger: logger)
+        let setup = ConnectionSetup(handler: handler, registry: connections, cors: configuration.cors, limits: limits, tls: tls)
+        let channel = try await listen(host: configuration.host, port: configuration.port, group: group, flag: "--port") { channel in
+            try setup.addHTTP1(to: channel, way: .direct)
+        }
+        ownPorts.add(channel.localAddress?.port ?? configuration.port)
+        var httpsChannel: Channel?
+        if let https = configuration.https {
+            do {
+                let context = try httpsContext(https, certificates: certificates, host: configuration.host)
+                let bound = try await listen(host: configuration.host, port: https.port, group: group, flag: "--https-port") { channel in
+                    try setup.addTLS(to: channel, context: context, way: .direct)
                 }
-                .bind(host: configuration.host, port: configuration.port)
-                .get()
-        } catch let error as IOError where error.errnoCode == EADDRINUSE {
-            throw BindError(description: "port \(configuration.port) on \(configuration.host) is already in use: stop the other program or choose another port with --port")
-        } catch let error as IOError where error.errnoCode == EACCES {
-            throw BindError(description: "not allowed to listen on port \(configuration.port): ports below 1024 need root; choose another with --port")
-        } catch {
-            throw BindError(description: "cannot listen on \(configuration.host):\(configuration.port): \(error)")
+                httpsChannel = bound
+                ownPorts.add(bound.localAddress?.port ?? https.port)
+            } catch {
+                try? await channel.close()
+                throw error
+            }
         }
         if let path = configuration.recordPath {
             // Started once the port is bound, so a failed start-up leaves no half-made bundle.
@@ -95,20 +109,65 @@ public final class ProxyServer: Sendable {
                 try recorder.start(session: nil, path: path, redact: configuration.recordRedact, maxBytes: configuration.recordMaxBytes)
             } catch {
                 try? await channel.close()
+                try? await httpsChannel?.close()
                 throw BindError(description: "cannot record: \(error)")
             }
         }
         return ProxyServer(
             configuration: configuration, rules: rules, records: records, recorder: recorder, clock: clock, apiLayers: control,
-            sessions: sessions, allowlist: allowlist,
-            connections: connections, channel: channel)
+            sessions: sessions, allowlist: allowlist, devices: devices,
+            connections: connections, channel: channel, httpsChannel: httpsChannel)
+    }
+
+    private static func listen(
+        host: String, port: Int, group: EventLoopGroup, flag: String, initialize: @escaping @Sendable (Channel) throws -> Void
+    ) async throws -> Channel {
+        do {
+            return try await ServerBootstrap(group: group)
+                .serverChannelOption(.backlog, value: 512)
+                .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+                .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+                .childChannelOption(.allowRemoteHalfClosure, value: false)
+                .childChannelInitializer { channel in channel.eventLoop.makeCompletedFuture { try initialize(channel) } }
+                .bind(host: host, port: port)
+                .get()
+        } catch let error as IOError where error.errnoCode == EADDRINUSE {
+            throw BindError(description: "port \(port) on \(host) is already in use: stop the other program or choose another port with \(flag)")
+        } catch let error as IOError where error.errnoCode == EACCES {
+            throw BindError(description: "not allowed to listen on port \(port): ports below 1024 need root; choose another with \(flag)")
+        } catch {
+            throw BindError(description: "cannot listen on \(host):\(port): \(error)")
+        }
+    }
+
+    /// The HTTPS listener's TLS: the user's certificate and key, or a leaf of the local CA naming
+    /// this machine (its host name, localhost and its addresses).
+    private static func httpsContext(
+        _ https: ProxyConfiguration.HTTPSSettings, certificates: (any CertificateIssuer)?, host: String
+    ) throws -> NIOSSLContext {
+        do {
+            if let certificate = https.certificateFile, let key = https.keyFile {
+                return try TLSContexts.context(certificateFile: certificate, keyFile: key)
+            }
+            guard let certificates else {
+                throw BindError(description: "the HTTPS listener needs --tls-cert and --tls-key, or the local certificate authority (hlschaos ca)")
+            }
+            return try TLSContexts.context(issuer: certificates, names: MachineNames.current(listeningOn: host))
+        } catch let error as BindError {
+            throw error
+        } catch {
+            throw BindError(description: "cannot set up the HTTPS listener: \(error)")
+        }
     }
 
     private init(
         configuration: ProxyConfiguration, rules: RuleBook, records: RecordLog, recorder: ProxyRecorder, clock: any ChaosClock,
         apiLayers: ControlLayers, sessions: SessionStore,
-        allowlist: HostAllowlist, connections: ConnectionRegistry, channel: Channel
+        allowlist: HostAllowlist, devices: DeviceNames, connections: ConnectionRegistry, channel: Channel, httpsChannel: Channel?
     ) {
+        self.devices = devices
+        self.httpsChannel = httpsChannel
+        self.httpsPort = httpsChannel?.localAddress?.port
         self.configuration = configuration
         self.rules = rules
         self.records = records
@@ -125,6 +184,7 @@ public final class ProxyServer: Sendable {
     /// Serves until `shutdown()`; returns once every connection has finished.
     public func run() async {
         try? await serverChannel.closeFuture.get()
+        try? await httpsChannel?.close()
         connections.beginShutdown()  // also when the listening socket failed on its own
         await connections.waitUntilEmpty()
         recorder.stopAll()
@@ -134,6 +194,7 @@ public final class ProxyServer: Sendable {
     public func shutdown() {
         connections.beginShutdown()
         serverChannel.close(promise: nil)
+        httpsChannel?.close(promise: nil)
     }
 
     /// Closes every connection now, responses in flight included (the end of a shutdown's drain

@@ -2,6 +2,7 @@ import Addressing
 import Chaos
 import Foundation
 import NIOCore
+import NIOHTTP1
 import Records
 import Upstream
 
@@ -20,6 +21,9 @@ final class RecordDraft: @unchecked Sendable {
     var upstreamBody: UpstreamBody?
     /// Set where a fault or a failure ends the response in a way of its own.
     var ending: RequestRecord.Ending?
+    /// The URL the device asked for when the request target alone does not say it (inside an
+    /// intercepted CONNECT the target is a path on the tunnel's host).
+    var url: String?
     /// The recordings this request goes into (usually none).
     var captures: [RequestCapture] = []
 
@@ -34,7 +38,7 @@ final class RecordDraft: @unchecked Sendable {
         if let agent = head.headers.first(name: "user-agent") { requestHeaders.append(.init("user-agent", agent)) }
         return RequestRecord(
             id: 0, time: time, session: session, client: client.clientAddress,
-            method: head.method.rawValue, path: head.uri,
+            method: head.method.rawValue, path: url ?? head.uri,
             kind: tag.map { $0.resourceKind.rawValue }, variant: tag?.variant, rendition: tag?.rendition,
             iFrameVariant: tag?.iFrameVariant, copy: tag?.backup == true ? "backup" : nil, msn: tag?.msn, part: tag?.part, upstream: upstream,
             matchedRules: plan.matchedRules.map(\.description),
@@ -43,7 +47,7 @@ final class RecordDraft: @unchecked Sendable {
                 content: plan.content.map(\.rule.description)),
             actions: Self.actions(plan), status: sent.status, bytesSent: sent.bodyBytes,
             ending: ending ?? fallback, duration: (ContinuousClock.now - started).seconds,
-            requestHeaders: requestHeaders, responseHeaders: sent.headers)
+            requestHeaders: requestHeaders, responseHeaders: sent.headers, httpVersion: Self.versionName(head.version))
     }
 
     /// The plan in words, one entry per thing done ("delay 2s", "status 503", "gap").
@@ -54,6 +58,15 @@ final class RecordDraft: @unchecked Sendable {
         if let response = plan.response { actions.append("\(response)") }
         actions += plan.content.map(\.action.name)
         return actions
+    }
+
+    static func versionName(_ version: HTTPVersion) -> String {
+        switch (version.major, version.minor) {
+        case (1, 1): "HTTP/1.1"
+        case (2, _): "HTTP/2"
+        case (1, 0): "HTTP/1.0"
+        default: "HTTP/\(version.major).\(version.minor)"
+        }
     }
 
     static func address(_ address: SocketAddress?) -> String {

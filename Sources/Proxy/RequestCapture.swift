@@ -84,15 +84,17 @@ final class RequestCapture: @unchecked Sendable {
     /// turned into the upstream URL it stands for: what the device saw, as an origin would serve it.
     /// nil when the bytes do not parse as a playlist (then the bytes sent are kept as they are).
     static func originView(of served: [UInt8], clientPath: String) -> [UInt8]? {
-        guard let base = URL(string: "http://proxy.invalid" + clientPath),
+        let local = clientPath.utf8.first == UInt8(ascii: "/")  // reverse mode; forward mode asks for whole URLs
+        guard let base = URL(string: local ? "http://proxy.invalid" + clientPath : clientPath),
               var playlist = try? Playlist(bytes: served, url: base) else { return nil }
         playlist.rewriteURIs { reference in
-            guard let absolute = reference.absoluteString, let parts = URLComponents(string: absolute),
-                  parts.host == "proxy.invalid" else { return nil }
-            var target = parts.percentEncodedPath
-            if let query = parts.percentEncodedQuery { target += "?" + query }
-            guard let path = try? ProxyPath(parsing: target), case .rewritten(_, let location) = path.route else { return nil }
-            return location.url
+            guard let absolute = reference.absoluteString else { return nil }
+            var written = absolute
+            if local {
+                guard let parts = URLComponents(string: absolute), parts.host == "proxy.invalid" else { return nil }
+                written = parts.percentEncodedPath + (parts.percentEncodedQuery.map { "?" + $0 } ?? "")
+            }
+            return ProxyPath(written: written)?.upstream?.url
         }
         return playlist.serialized()
     }

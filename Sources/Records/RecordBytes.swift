@@ -54,6 +54,7 @@ enum RecordBytes {
         mark(.responseRule, record.decidingRules.response != nil)
         mark(.delayRule, record.decidingRules.delay != nil)
         mark(.status, record.status != nil)
+        mark(.httpVersion, record.httpVersion != nil)
         out.unsigned(present)
         out.double(record.time.timeIntervalSinceReferenceDate)
         out.string(record.client)
@@ -85,6 +86,7 @@ enum RecordBytes {
         out.double(record.duration)
         out.headers(record.requestHeaders)
         out.headers(record.responseHeaders)
+        if let version = record.httpVersion { out.string(version) }
     }
 
     /// The record `bytes` hold, or nil when they are not one `encode` wrote.
@@ -129,6 +131,7 @@ enum RecordBytes {
         record.duration = duration
         record.requestHeaders = requestHeaders
         record.responseHeaders = responseHeaders
+        if has(.httpVersion) { guard let version = reader.string() else { return nil }; record.httpVersion = version }
         return record
     }
 
@@ -144,7 +147,7 @@ enum RecordBytes {
     private enum Field: UInt64 {
         case kind, variant, rendition, iFrameVariant, copy, msn, part
         case upstream, upstreamStatus, connect, firstByte, total, error
-        case responseRule, delayRule, status
+        case responseRule, delayRule, status, httpVersion
     }
 
     /// Where `walk` puts a record: the primitives differ, strings are the same for both.

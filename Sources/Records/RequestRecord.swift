@@ -14,6 +14,8 @@ public struct RequestRecord: Sendable, Codable, Equatable {
     /// The client's address and port ("192.168.1.20:51234").
     public var client: String
     public var method: String
+    /// The protocol the client used: "HTTP/1.1", "HTTP/2" (absent in records of older versions: HTTP/1.1).
+    public var httpVersion: String?
     /// The request target as received ("/s/tv1/~seg.v2.n42/https/cdn/…").
     public var path: String
     /// The rule schema's name of the resource: master, media, segment, init, key, sessionData,
@@ -96,7 +98,7 @@ public struct RequestRecord: Sendable, Codable, Equatable {
         kind: String? = nil, variant: Int? = nil, rendition: Int? = nil, iFrameVariant: Int? = nil, copy: String? = nil, msn: Int? = nil,
         part: Int? = nil, upstream: Upstream? = nil, matchedRules: [String] = [], decidingRules: DecidingRules = .init(),
         actions: [String] = [], status: Int? = nil, bytesSent: Int = 0, ending: Ending = .complete, duration: Double = 0,
-        requestHeaders: [Header] = [], responseHeaders: [Header] = []
+        requestHeaders: [Header] = [], responseHeaders: [Header] = [], httpVersion: String? = nil
     ) {
         self.id = id; self.time = time; self.session = session; self.client = client; self.method = method
         self.path = path; self.kind = kind; self.variant = variant; self.rendition = rendition
@@ -105,6 +107,7 @@ public struct RequestRecord: Sendable, Codable, Equatable {
         self.decidingRules = decidingRules; self.actions = actions; self.status = status; self.bytesSent = bytesSent
         self.ending = ending; self.duration = duration; self.requestHeaders = requestHeaders
         self.responseHeaders = responseHeaders
+        self.httpVersion = httpVersion
     }
 
     /// True when a rule changed anything about this request.

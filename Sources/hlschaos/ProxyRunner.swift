@@ -156,17 +156,4 @@ struct CLIError: Error, CustomStringConvertible {
 }
 
 /// Addresses a device on the network can use to reach this machine (non-loopback IPv4 first).
-func reachableAddresses() -> [String] {
-    guard let devices = try? System.enumerateDevices() else { return [] }
-    var v4: [String] = []
-    var v6: [String] = []
-    for device in devices {
-        guard let address = device.address, let ip = address.ipAddress else { continue }
-        switch address {
-        case .v4 where !ip.hasPrefix("127."): v4.append(ip)
-        case .v6 where ip != "::1" && !ip.lowercased().hasPrefix("fe80"): v6.append("[\(ip)]")
-        default: continue
-        }
-    }
-    return Array(Set(v4)).sorted() + Array(Set(v6)).sorted()
-}
+func reachableAddresses() -> [String] { MachineNames.reachableAddresses() }

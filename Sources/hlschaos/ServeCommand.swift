@@ -19,8 +19,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let configuration = try options.configuration()
-        guard configuration.defaultOrigin != nil || !configuration.origins.isEmpty else {
-            throw CLIError("no origin to proxy: give --upstream URL, --origin NAME=URL, or a --config file with \"upstream\" or \"origins\"")
+        guard configuration.defaultOrigin != nil || !configuration.origins.isEmpty || configuration.forward.enabled else {
+            throw CLIError("no origin to proxy: give --upstream URL, --origin NAME=URL, or a --config file with \"upstream\" or \"origins\" (or --forward, for devices whose proxy setting points here)")
         }
         let logger = makeLogger(configuration.logLevel)
         var runner = ProxyRunner(configuration: configuration, logger: logger, verbose: options.verbose)
@@ -80,6 +80,24 @@ struct ProxyOptions: ParsableArguments {
 
     @OptionGroup var control: ControlOptions
 
+    @Flag(help: "Forward-proxy mode: devices set this machine as their HTTP proxy; CONNECTs to intercepted hosts get TLS from the local CA (see `hlschaos ca`).")
+    var forward = false
+
+    @Option(name: .customLong("intercept"), help: ArgumentHelp("With --forward: a host whose HTTPS is intercepted (TLS terminated, requests through the rules): cdn.example.com, *.example.com or *. Repeatable. Origins and hosts their playlists name are intercepted anyway.", valueName: "HOST"))
+    var intercept: [String] = []
+
+    @Option(help: ArgumentHelp("Also serve the proxy's paths over HTTPS (HTTP/2 and HTTP/1.1) on this port, with a certificate from the local CA or --tls-cert/--tls-key.", valueName: "PORT"))
+    var httpsPort: Int?
+
+    @Option(help: ArgumentHelp("Certificate chain (PEM) for the HTTPS listener, instead of one from the local CA.", valueName: "FILE"))
+    var tlsCert: String?
+
+    @Option(help: ArgumentHelp("Private key (PEM) of --tls-cert.", valueName: "FILE"))
+    var tlsKey: String?
+
+    @Option(help: ArgumentHelp("Where hlschaos keeps its local certificate authority (default: $XDG_DATA_HOME/hlschaos, else ~/.local/share/hlschaos).", valueName: "DIR"))
+    var dataDir: String?
+
     /// The control API to start: flags, then HLSCHAOS_CONTROL_TOKEN, then the default address.
     func controlSetting(_ configuration: ProxyConfiguration) throws -> ControlOptions.Setting {
         try control.setting(fileListen: configuration.control, fileToken: configuration.controlToken)
@@ -126,6 +144,7 @@ struct ProxyOptions: ParsableArguments {
             }
             configuration.recordMaxBytes = bytes
         }
+        try applyTLSOptions(to: &configuration)
         if let logLevel {
             guard Logger.Level(rawValue: logLevel) != nil else {
                 throw CLIError("--log-level \"\(logLevel)\" is not one of trace, debug, info, notice, warning, error")
@@ -133,6 +152,30 @@ struct ProxyOptions: ParsableArguments {
             configuration.logLevel = logLevel
         }
         return configuration
+    }
+}
+
+extension ProxyOptions {
+    /// --forward, --intercept, --https-port, --tls-cert, --tls-key, --data-dir over the file's settings.
+    func applyTLSOptions(to configuration: inout ProxyConfiguration) throws {
+        if forward { configuration.forward.enabled = true }
+        if !intercept.isEmpty {
+            for host in intercept where !(host == "*" || HostName.isValid(host.hasPrefix("*.") ? String(host.dropFirst(2)) : host)) {
+                throw CLIError("--intercept \"\(host)\" is not a host name, *.domain or *")
+            }
+            configuration.forward.intercept += intercept
+        }
+        if let dataDir { configuration.dataDirectory = dataDir }
+        if (tlsCert == nil) != (tlsKey == nil) { throw CLIError("--tls-cert and --tls-key go together (a PEM certificate chain and its private key)") }
+        if let httpsPort {
+            guard (0...65535).contains(httpsPort) else { throw CLIError("--https-port \(httpsPort) is not a port number (0–65535)") }
+            configuration.https = ProxyConfiguration.HTTPSSettings(port: httpsPort, certificateFile: tlsCert, keyFile: tlsKey)
+        } else if let tlsCert, let tlsKey {
+            guard var https = configuration.https else { throw CLIError("--tls-cert and --tls-key need --https-port (or \"https\" in the config file)") }
+            https.certificateFile = tlsCert
+            https.keyFile = tlsKey
+            configuration.https = https
+        }
     }
 }
 

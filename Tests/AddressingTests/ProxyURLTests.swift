@@ -49,7 +49,7 @@ import Testing
         #expect(rewritten.tag == ResourceTag(kind: .segment, variant: 1, msn: 9))
         guard case .rewritten(_, let upstream) = rewritten.route else { Issue.record("not rewritten"); return }
         #expect(upstream.url == "https://cdn.example.com/p/s.ts?t=1")
-        #expect(rewritten.rewrittenPath(tag: rewritten.tag!, upstream: upstream) == "/s/a/~seg.v1.n9/https/cdn.example.com/p/s.ts?t=1")
+        #expect(rewritten.rewrittenURI(tag: rewritten.tag!, upstream: upstream) == "/s/a/~seg.v1.n9/https/cdn.example.com/p/s.ts?t=1")
     }
 
     @Test func badPathsAreTypedErrors() {

@@ -120,6 +120,12 @@ public final class RawHTTPConnection: @unchecked Sendable {
         return (0, errno == EAGAIN || errno == EWOULDBLOCK ? .timedOut : .reset)
     }
 
+    /// The bytes read so far and not yet handed out (by `readSome`, or after a response's head).
+    public func takeBuffered() -> [UInt8] {
+        defer { buffer = [] }
+        return buffer
+    }
+
     /// Sends GET requests for all `targets` in one write (HTTP/1.1 pipelining), then reads the
     /// responses in order.
     public func pipeline(_ targets: [String]) throws -> [Response] {

@@ -1,0 +1,111 @@
+import Addressing
+import NIOCore
+import NIOHTTP1
+import NIOHTTP2
+import NIOSSL
+import NIOTLS
+
+/// Puts the handlers on every client connection, whichever way it came in: plain HTTP/1.1, TLS
+/// with ALPN choosing HTTP/2 or HTTP/1.1 (the HTTPS listener, an intercepted `CONNECT`), and what a
+/// `CONNECT` turns its connection into. Each way ends in a `ClientConnectionHandler` answering
+/// requests through the one `ProxyHandler`.
+final class ConnectionSetup: Sendable {
+    let handler: ProxyHandler
+    let registry: ConnectionRegistry
+    let cors: Bool
+    let limits: RequestHeadWatch.Limits
+    let tls: TLSContexts?
+
+    init(handler: ProxyHandler, registry: ConnectionRegistry, cors: Bool, limits: RequestHeadWatch.Limits, tls: TLSContexts?) {
+        self.handler = handler
+        self.registry = registry
+        self.cors = cors
+        self.limits = limits
+        self.tls = tls
+    }
+
+    enum Name {
+        static let timeouts = "hlschaos.timeouts"
+        static let encoder = "hlschaos.encoder"
+        static let validator = "hlschaos.validator"
+        static let decoder = "hlschaos.decoder"
+        static let client = "hlschaos.client"
+    }
+
+    /// HTTP/1.1 on a connection (after TLS, if any).
+    func addHTTP1(to channel: Channel, way: ClientWay) throws {
+        let sync = channel.pipeline.syncOperations
+        let timeouts = ClientTimeoutHandler(limits: limits)
+        try sync.addHandler(timeouts, name: Name.timeouts)
+        // Requests are answered one at a time by ClientConnectionHandler, which queues pipelined ones
+        // itself (cheaper than NIO's pipelining handler, which re-arms epoll per request) and answers
+        // a malformed request itself, after the responses queued before it. The decoder hands on what
+        // it read after a CONNECT, so that a TLS handshake sent early is not lost.
+        try sync.addHandler(HTTPResponseEncoder(), name: Name.encoder)
+        try sync.addHandler(ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .forwardBytes)), name: Name.decoder)
+        try sync.addHandler(NIOHTTPResponseHeadersValidator(), name: Name.validator)
+        try sync.addHandler(
+            ClientConnectionHandler(setup: self, way: way, timeouts: timeouts, eventLoop: channel.eventLoop), name: Name.client)
+    }
+
+    /// TLS towards the client, then HTTP/2 or HTTP/1.1 as ALPN decides (HTTP/1.1 without ALPN).
+    func addTLS(to channel: Channel, context: NIOSSLContext, way: ClientWay) throws {
+        let sync = channel.pipeline.syncOperations
+        try sync.addHandler(NIOSSLServerHandler(context: context))
+        try sync.addHandler(ApplicationProtocolNegotiationHandler { [self] result, channel in
+            channel.eventLoop.makeCompletedFuture {
+                if case .negotiated("h2") = result { try self.addHTTP2(to: channel, way: way) } else { try self.addHTTP1(to: channel, way: way) }
+            }
+        })
+    }
+
+    /// HTTP/2: every stream is a child channel carrying HTTP/1-style request and response parts, so a
+    /// stream is answered like a request on its own connection. A fault that closes the connection
+    /// closes the stream instead (`RST_STREAM`), and a hang holds the stream, not the connection.
+    private func addHTTP2(to channel: Channel, way: ClientWay) throws {
+        _ = try channel.pipeline.syncOperations.configureHTTP2Pipeline(
+            mode: .server, connectionConfiguration: .init(), streamConfiguration: .init()
+        ) { [self] (stream: Channel) in
+            stream.eventLoop.makeCompletedFuture {
+                let sync = stream.pipeline.syncOperations
+                try sync.addHandler(HTTP2FramePayloadToHTTP1ServerCodec())
+                try sync.addHandler(NIOHTTPResponseHeadersValidator())
+                try sync.addHandler(ClientConnectionHandler(setup: self, way: way, timeouts: nil, eventLoop: stream.eventLoop))
+            }
+        }
+    }
+
+    /// What a `CONNECT` that was answered 200 turns its connection into.
+    enum Switch: Sendable {
+        /// Bytes both ways to a connection already made to the target.
+        case tunnel(Channel)
+        /// TLS terminated with this context, then requests on the target in the identity's session.
+        case intercept(NIOSSLContext, ConnectTarget, ForwardAccess.Identity)
+    }
+
+    /// Replaces the HTTP/1.1 handlers of `context`'s connection after a `CONNECT`: sends the 200 (raw:
+    /// the encoder would frame it as a chunked body), adds the tunnel or TLS handlers, and removes the
+    /// decoder last so that bytes the client sent right after its `CONNECT` reach the new handlers.
+    func switchConnection(_ plan: Switch, context: ChannelHandlerContext) {
+        let channel = context.channel
+        let pipeline = channel.pipeline
+        let sync = pipeline.syncOperations
+        do {
+            for name in [Name.timeouts, Name.validator, Name.encoder] { sync.removeHandler(name: name, promise: nil) }
+            channel.writeAndFlush(channel.allocator.buffer(string: "HTTP/1.1 200 Connection Established\r\n\r\n"), promise: nil)
+            switch plan {
+            case .tunnel(let upstream):
+                let (clientSide, upstreamSide) = TunnelGlue.pair()
+                try sync.addHandler(clientSide)
+                try upstream.pipeline.syncOperations.addHandler(upstreamSide)
+            case .intercept(let tls, let target, let identity):
+                try addTLS(to: channel, context: tls, way: .intercepted(target, identity))
+            }
+            sync.removeHandler(context: context, promise: nil)
+            sync.removeHandler(name: Name.decoder, promise: nil)
+        } catch {
+            channel.close(promise: nil)
+            if case .tunnel(let upstream) = plan { upstream.close(promise: nil) }
+        }
+    }
+}

@@ -1,0 +1,231 @@
+import Addressing
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOSSL
+
+/// Forward mode: absolute-form requests and `CONNECT` from devices whose proxy setting points at
+/// hlschaos. Requests join the same pipeline as reverse ones; only the session (the proxy user or
+/// the client's address) and the upstream (the URL itself) are read differently.
+extension ProxyHandler {
+    struct Forwarding: Sendable {
+        let settings: ProxyConfiguration.ForwardSettings
+        let access: ForwardAccess
+        /// Contexts for intercepted CONNECTs (the local CA's leaves).
+        let tls: TLSContexts
+        /// This process's listening ports: forward requests must not loop back into them.
+        let ownPorts: ListeningPorts
+    }
+
+    /// The setup page's path when `target` asks for it: `/hlschaos/…`, or through a device's proxy
+    /// setting `http://<any host>:<one of our ports>/hlschaos/…`.
+    func setupPagePath(_ target: String) -> String? {
+        if target.hasPrefix(SetupPage.prefix) { return target }
+        guard Self.isAbsoluteForm(target), let location = UpstreamLocation(absolute: target),
+              location.pathAndQuery.hasPrefix(SetupPage.prefix), ownPorts.contains(Self.port(of: location))
+        else { return nil }
+        return location.pathAndQuery
+    }
+
+    /// "host" of a Host header "host:port" (nil when absent).
+    static func hostOnly(_ header: String?) -> String? {
+        guard let header, !header.isEmpty else { return nil }
+        if header.hasPrefix("["), let end = header.firstIndex(of: "]") { return String(header[...end]) }
+        return String(header.prefix { $0 != ":" })
+    }
+
+    /// The request's address in the proxy's grammar, or nil when a refusal has been sent.
+    func address(_ client: ClientChannel, target: String, draft: RecordDraft) async throws -> ProxyPath? {
+        let head = client.requestHead
+        switch client.way {
+        case .intercepted(let tunnel, let identity):
+            guard target.utf8.first == UInt8(ascii: "/") else {
+                try await client.sendText(.badRequest, "hlschaos: inside a CONNECT tunnel a request target is a path, not \"\(target.prefix(200))\"")
+                return nil
+            }
+            if let host = head.headers.first(name: "host"), !Self.names(host: host, tunnel) {
+                try await client.sendText(
+                    .misdirectedRequest,
+                    "hlschaos: this connection was opened with CONNECT \(tunnel); ask for \(host.prefix(100)) through a CONNECT of its own")
+                return nil
+            }
+            let url = "https://\(tunnel.authority)\(target)"
+            draft.url = url
+            return try await parsed(client) { () throws(ProxyPath.ParseError) in
+                try ProxyPath(forwarding: url, session: identity.session, presets: identity.presets)
+            }
+        case .direct where Self.isAbsoluteForm(target):
+            guard let forwarding else {
+                try await client.sendText(
+                    .badRequest,
+                    "hlschaos: \"\(target.prefix(200))\" is a forward-proxy request, and forward mode is off; start hlschaos with --forward (config \"forward\": {\"enabled\": true}), or ask for a path such as /s/tv1/…")
+                return nil
+            }
+            guard let identity = try await admit(client, forwarding) else { return nil }
+            guard let path = try await parsed(client, { () throws(ProxyPath.ParseError) in
+                try ProxyPath(forwarding: target, session: identity.session, presets: identity.presets)
+            }) else { return nil }
+            if let upstream = path.upstream,
+               let refusal = forwarding.refusal(host: Self.host(of: upstream), port: Self.port(of: upstream)) {
+                try await client.sendText(.forbidden, "hlschaos: \(refusal)")
+                return nil
+            }
+            return path
+        case .direct:
+            return try await parsed(client) { () throws(ProxyPath.ParseError) in try ProxyPath(parsing: target) }
+        }
+    }
+
+    private func parsed(_ client: ClientChannel, _ parse: () throws(ProxyPath.ParseError) -> ProxyPath) async throws -> ProxyPath? {
+        do { return try parse() } catch {
+            try await client.sendText(.badRequest, "hlschaos: \(error)")
+            return nil
+        }
+    }
+
+    /// The client's identity, or nil once a 407 or 400 has been sent.
+    private func admit(_ client: ClientChannel, _ forwarding: Forwarding) async throws -> ForwardAccess.Identity? {
+        let ip = Self.ip(ofClientAddress: client.clientAddress)
+        switch forwarding.access.decide(headers: client.requestHead.headers, clientIP: ip) {
+        case .allowed(let identity):
+            return identity
+        case .needsCredentials(let message):
+            try await client.sendText(.proxyAuthenticationRequired, message, headers: ["proxy-authenticate": "Basic realm=\"hlschaos\""])
+            return nil
+        case .badUser(let message):
+            try await client.sendText(.badRequest, message)
+            return nil
+        }
+    }
+
+    /// `CONNECT host:port`: intercepted (TLS terminated with a leaf of the local CA, requests through
+    /// the rules), tunnelled blind, or refused.
+    func connect(_ client: ClientChannel, _ draft: RecordDraft, _ forwarding: Forwarding) async throws -> Disposition {
+        let tunnel: ConnectTarget
+        do { tunnel = try ConnectTarget(parsing: client.requestHead.uri) } catch {
+            try await client.sendText(.badRequest, "hlschaos: \(error)")
+            return .close
+        }
+        guard let identity = try await admit(client, forwarding) else { return .close }
+        draft.session = identity.session
+        if let refusal = forwarding.refusal(host: tunnel.host, port: tunnel.port) {
+            try await client.sendText(.forbidden, "hlschaos: \(refusal)")
+            return .close
+        }
+        if forwarding.intercepts(tunnel, allowlist: allowlist) {
+            let context: NIOSSLContext
+            do { context = try forwarding.tls.interception(host: tunnel.host) } catch {
+                logger.error("cannot make a certificate", metadata: ["host": "\(tunnel.host)", "error": "\(error)"])
+                try await client.sendText(.internalServerError, "hlschaos: cannot make a certificate for \(tunnel.host): \(error)")
+                return .close
+            }
+            client.markAnswered(.ok)
+            return .switchConnection(.intercept(context, tunnel, identity))
+        }
+        guard forwarding.settings.tunnel else {
+            try await client.sendText(
+                .forbidden,
+                "hlschaos: \(tunnel) is not intercepted (forward.intercept) and forward.tunnel is false, so CONNECTs to other hosts are refused")
+            return .close
+        }
+        let upstream: Channel
+        do {
+            upstream = try await openTunnel(to: tunnel, on: client.channel.eventLoop, forwarding: forwarding)
+        } catch let refusal as Refusal {
+            try await client.sendText(refusal.status, refusal.message)
+            return .close
+        }
+        client.markAnswered(.ok)
+        return .switchConnection(.tunnel(upstream))
+    }
+
+    /// A TCP connection to the tunnel's target, on the client's event loop, to an address that was
+    /// checked after name resolution (a name must not lead to a refused address).
+    private func openTunnel(to tunnel: ConnectTarget, on loop: EventLoop, forwarding: Forwarding) async throws -> Channel {
+        let address: SocketAddress
+        do {
+            address = try await NIOThreadPool.singleton.runIfActive {
+                try SocketAddress.makeAddressResolvingHost(tunnel.host, port: tunnel.port)
+            }
+        } catch {
+            throw Refusal(status: .badGateway, message: "hlschaos: cannot resolve \(tunnel.host): \(error)")
+        }
+        if let ip = address.ipAddress, let refusal = forwarding.refusal(host: ip, port: tunnel.port) {
+            throw Refusal(status: .forbidden, message: "hlschaos: \(tunnel.host) resolves to \(ip): \(refusal)")
+        }
+        do {
+            return try await ClientBootstrap(group: loop)
+                .channelOption(.socketOption(.tcp_nodelay), value: 1)
+                .channelOption(.autoRead, value: true)
+                .connectTimeout(Self.timeAmount(configuration.upstream.connectTimeout))
+                .connect(to: address).get()
+        } catch {
+            throw Refusal(status: .badGateway, message: "hlschaos: cannot connect to \(tunnel): \(error)")
+        }
+    }
+
+    static func timeAmount(_ duration: Duration) -> TimeAmount {
+        let (seconds, attoseconds) = duration.components
+        return .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+    }
+
+    static func isAbsoluteForm(_ target: String) -> Bool {
+        let head = target.utf8.prefix(8).map { $0 | 0x20 }  // ASCII lowercase
+        return head.starts(with: "http://".utf8) || head.starts(with: "https://".utf8)
+    }
+
+    /// Whether a Host header names the tunnel's target (its port may be left out when it is 443).
+    static func names(host: String, _ tunnel: ConnectTarget) -> Bool {
+        let host = host.lowercased()
+        return host == tunnel.authority || host == tunnel.description || (tunnel.port == 443 && host == tunnel.authority + ":443")
+    }
+
+    static func ip(ofClientAddress address: String) -> String {
+        if address.hasPrefix("["), let end = address.firstIndex(of: "]") { return String(address[address.index(after: address.startIndex)..<end]) }
+        return String(address.prefix { $0 != ":" })
+    }
+
+    static func host(of location: UpstreamLocation) -> String {
+        let authority = location.authority
+        if authority.hasPrefix("["), let end = authority.firstIndex(of: "]") { return String(authority[authority.index(after: authority.startIndex)..<end]) }
+        return String(authority.prefix { $0 != ":" })
+    }
+
+    static func port(of location: UpstreamLocation) -> Int {
+        Int(location.normalizedAuthority.split(separator: ":").last ?? "") ?? 80
+    }
+}
+
+extension ProxyHandler.Forwarding {
+    /// Why forward requests must not go to `host:port`, or nil: this machine's own listeners (a loop
+    /// through the proxy) and link-local addresses (the cloud metadata service), unless allowed.
+    func refusal(host: String, port: Int) -> String? {
+        guard !settings.allowPrivateTargets else { return nil }
+        let ip = IPAddress(host)
+        if ip?.isLinkLocal == true || host == "metadata.google.internal" {
+            return "\(host) is a link-local address (such as a cloud metadata service); forward requests may not go there (set forward.allowPrivateTargets in the configuration to allow it)"
+        }
+        let local = ip.map { $0.isLoopback || $0.isUnspecified } ?? (host == "localhost" || host.hasSuffix(".localhost"))
+        if local, ownPorts.contains(port) {
+            return "\(host):\(port) is one of hlschaos's own listeners; a forward request there would loop through the proxy (set forward.allowPrivateTargets in the configuration to allow it)"
+        }
+        return nil
+    }
+
+    /// Hosts whose TLS the proxy terminates: the configured patterns, the configured origins and
+    /// every host a playlist fetched through the proxy pointed to.
+    func intercepts(_ tunnel: ConnectTarget, allowlist: HostAllowlist) -> Bool {
+        if settings.intercept.contains(where: { HostName.matches(tunnel.host, pattern: $0) }) { return true }
+        guard let location = UpstreamLocation(scheme: "https", authority: tunnel.authority, pathAndQuery: "/") else { return false }
+        return allowlist.allows(location)
+    }
+}
+
+/// The ports this process listens on (the proxy, its HTTPS listener, the control API), known once bound.
+public final class ListeningPorts: Sendable {
+    private let ports = NIOLockedValueBox(Set<Int>())
+    public init() {}
+    public func add(_ port: Int) { ports.withLockedValue { _ = $0.insert(port) } }
+    func contains(_ port: Int) -> Bool { ports.withLockedValue { $0.contains(port) } }
+}
