@@ -11,7 +11,8 @@ public struct IPAddress: Hashable, Sendable, CustomStringConvertible {
             isV4 = true
         } else if let v6 = Self.parseV6(text) {
             bytes = v6
-            isV4 = false
+            // An IPv4 client of a dual-stack listener shows up as ::ffff:a.b.c.d: the same address.
+            isV4 = v6.prefix(12).elementsEqual(Array(repeating: 0, count: 10) + [0xff, 0xff])
         } else {
             return nil
         }

@@ -150,6 +150,7 @@ public enum ConfigFile {
             case "https":
                 https(value, into: &configuration)
             case "dataDir":
+                if case .null = value { configuration.dataDirectory = nil; return }
                 if let text = string(key, value) { configuration.dataDirectory = text }
             case "logLevel":
                 guard let text = string(key, value) else { return }

@@ -20,10 +20,14 @@ struct PlaylistRewriter {
                 return nil  // data:, skd:// and other non-HTTP URIs stay as they are
             }
             if learned.insert(upstream.authority).inserted { allowlist.learn(upstream) }
-            let path = request.rewrittenURI(tag: tag(for: reference), upstream: upstream)
+            let uri = request.rewrittenURI(tag: tag(for: reference), upstream: upstream)
             // EXT-X-RENDITION-REPORT URIs must be relative to the playlist (rfc8216bis 4.4.5.4).
-            guard reference.kind == .renditionReport else { return path }
-            return Self.relativeReference(from: clientPath, to: path)
+            guard reference.kind == .renditionReport else { return uri }
+            guard case .forward(_, let playlist) = request.route else { return Self.relativeReference(from: clientPath, to: uri) }
+            // Forward mode writes whole URLs; a report on the playlist's own host becomes a path again.
+            guard playlist.scheme == upstream.scheme, playlist.normalizedAuthority == upstream.normalizedAuthority else { return uri }
+            let tagged = ForwardTag.url(upstream, tag: tag(for: reference))
+            return Self.relativeReference(from: String(playlist.path), to: String(tagged.dropFirst(upstream.scheme.count + 3 + upstream.authority.count)))
         }
     }
 

@@ -12,8 +12,8 @@ extension ProxyHandler {
     struct Forwarding: Sendable {
         let settings: ProxyConfiguration.ForwardSettings
         let access: ForwardAccess
-        /// Contexts for intercepted CONNECTs (the local CA's leaves).
-        let tls: TLSContexts
+        /// Contexts for intercepted CONNECTs (the local CA's leaves); nil: every CONNECT is tunnelled.
+        let tls: TLSContexts?
         /// This process's listening ports: forward requests must not loop back into them.
         let ownPorts: ListeningPorts
     }
@@ -63,6 +63,7 @@ extension ProxyHandler {
                 return nil
             }
             guard let identity = try await admit(client, forwarding) else { return nil }
+            draft.session = identity.session
             guard let path = try await parsed(client, { () throws(ProxyPath.ParseError) in
                 try ProxyPath(forwarding: target, session: identity.session, presets: identity.presets)
             }) else { return nil }
@@ -113,9 +114,9 @@ extension ProxyHandler {
             try await client.sendText(.forbidden, "hlschaos: \(refusal)")
             return .close
         }
-        if forwarding.intercepts(tunnel, allowlist: allowlist) {
+        if let tls = forwarding.tls, forwarding.intercepts(tunnel, allowlist: allowlist) {
             let context: NIOSSLContext
-            do { context = try forwarding.tls.interception(host: tunnel.host) } catch {
+            do { context = try tls.interception(host: tunnel.host) } catch {
                 logger.error("cannot make a certificate", metadata: ["host": "\(tunnel.host)", "error": "\(error)"])
                 try await client.sendText(.internalServerError, "hlschaos: cannot make a certificate for \(tunnel.host): \(error)")
                 return .close

@@ -69,7 +69,9 @@ public final class ProxyServer: Sendable {
         let tls = certificates.map { TLSContexts(issuer: $0) }
         var forwarding: ProxyHandler.Forwarding?
         if configuration.forward.enabled {
-            guard let tls else { throw BindError(description: "forward mode needs the local certificate authority (hlschaos ca) to intercept TLS") }
+            if tls == nil && !configuration.forward.intercept.isEmpty {
+                throw BindError(description: "forward.intercept needs the local certificate authority (hlschaos ca) to terminate TLS")
+            }
             forwarding = ProxyHandler.Forwarding(
                 settings: configuration.forward, access: ForwardAccess(settings: configuration.forward, devices: devices),
                 tls: tls, ownPorts: ownPorts)

@@ -24,11 +24,37 @@ import Testing
         #expect(loaded.memory == defaults.memory)
         #expect(loaded.recordPath == nil && loaded.recordRedact == defaults.recordRedact)
         #expect(loaded.recordMaxBytes == defaults.recordMaxBytes && loaded.recordingsDirectory == defaults.recordingsDirectory)
+        #expect(loaded.forward == defaults.forward && loaded.https == nil && loaded.dataDirectory == nil)
+    }
+
+    @Test func forwardAndHTTPSSettingsAreReadAndChecked() throws {
+        let json = #"{"forward": {"enabled": true, "users": {"tv1": "pw"}, "password": "shared", "allowNetworks": ["192.168.1.0/24", "fd00::/8"], "intercept": ["*.cdn.example.com", "origin.example.com"], "tunnel": false, "allowPrivateTargets": true}, "https": {"port": 8443, "certificate": "c.pem", "key": "k.pem"}, "dataDir": "/var/lib/hlschaos"}"#
+        let configuration = try ConfigFile.parse(Array(json.utf8), file: "c.json")
+        #expect(configuration.forward.enabled && !configuration.forward.tunnel && configuration.forward.allowPrivateTargets)
+        #expect(configuration.forward.users == ["tv1": "pw"] && configuration.forward.sharedPassword == "shared")
+        #expect(configuration.forward.allowNetworks.map(\.description) == ["192.168.1.0/24", "fd00::/8"])
+        #expect(configuration.forward.intercept == ["*.cdn.example.com", "origin.example.com"])
+        #expect(configuration.https == .init(port: 8443, certificateFile: "c.pem", keyFile: "k.pem"))
+        #expect(configuration.dataDirectory == "/var/lib/hlschaos")
+        let bad = #"{"forward": {"enabled": "yes", "users": {"bad user": "x", "tv2": ""}, "password": "", "allowNetworks": ["192.168.1.0/33"], "intercept": ["*.*"], "tunel": true}, "https": {"certificate": "c.pem"}}"#
+        #expect {
+            try ConfigFile.parse(Array(bad.utf8), file: "bad.json")
+        } throws: { error in
+            let text = String(describing: error)
+            return text.contains("bad.json: forward.enabled: expected true or false")
+                && text.contains("forward.users.bad user: user names are session names")
+                && text.contains("forward.users.tv2: expected a non-empty password")
+                && text.contains("forward.password: an empty password would let anyone in")
+                && text.contains("forward.allowNetworks: \"192.168.1.0/33\" is not an address or a network in CIDR form")
+                && text.contains("forward.intercept: \"*.*\" is not a host name")
+                && text.contains("forward.tunel: unknown key (did you mean \"tunnel\"?)")
+                && text.contains("https.port: missing")
+        }
     }
 
     @Test func theExampleDocumentsEveryKey() throws {
         let text = try String(contentsOfFile: Self.example, encoding: .utf8)
-        #expect(ConfigFile.keys.count == 32)
+        #expect(ConfigFile.keys.count == 35)
         for key in ConfigFile.keys {
             #expect(text.contains("\"\(key)\":"), "\(key) has no value")
             #expect(text.contains("\"//\(key)\":"), "\(key) has no comment")

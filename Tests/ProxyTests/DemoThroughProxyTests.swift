@@ -108,10 +108,9 @@ import TestSupport
 
     /// The upstream URL a proxy path stands for.
     static func originURL(of target: String, demo: DemoOriginServer) throws -> String {
-        switch try ProxyPath(parsing: target).route {
-        case .origin(_, let pathAndQuery): return demo.baseURL + pathAndQuery
-        case .rewritten(_, let upstream): return upstream.url
-        }
+        let path = try ProxyPath(parsing: target)
+        if case .origin(_, let pathAndQuery) = path.route { return demo.baseURL + pathAndQuery }
+        return try #require(path.upstream).url
     }
 
     /// Every line equal except for URIs (URI lines and URI="…" attributes).
