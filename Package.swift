@@ -96,7 +96,7 @@ let package = Package(
         .target(
             name: "Control",
             dependencies: [
-                "Proxy", "Chaos", "Records", "HAR", "BundleFormat", "Presets", "JSON", logging,
+                "Proxy", "Addressing", "Chaos", "Records", "HAR", "BundleFormat", "Presets", "JSON", logging,
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

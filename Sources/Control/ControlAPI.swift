@@ -49,6 +49,10 @@ struct ControlAPI: Sendable {
         router.put("/api/rules") { request, _ in try await putRules(request) }
         router.delete("/api/rules") { _, _ in deleteRules() }
         router.get("/api/events/stream") { request, _ in try eventStream(request) }
+        router.get("/api/devices") { _, _ in devices() }
+        router.put("/api/devices/{address}") { request, context in try await nameDevice(request, context) }
+        router.delete("/api/devices/{address}") { _, context in try unnameDevice(context) }
+        router.get("/api/setup") { _, _ in setup() }
     }
 
     // MARK: - Service
@@ -309,9 +313,13 @@ struct ControlAPI: Sendable {
             urls: deviceURLs(summary.id))
     }
 
-    /// Where a device plays the session: `http://<host>:<proxy port>/s/<id>/` for every device host.
+    /// Where a device plays the session: `http://<host>:<proxy port>/s/<id>/` for every device host,
+    /// then `https://<host>:<HTTPS port>/s/<id>/` for each when the proxy has an HTTPS listener.
     func deviceURLs(_ id: String) -> [String] {
-        configuration.deviceHosts.map { "http://\($0):\(proxy.port)\(ProxyControl.sessionPath(id))/" }
+        let path = "\(ProxyControl.sessionPath(id))/"
+        let http = configuration.deviceHosts.map { "http://\($0):\(proxy.port)\(path)" }
+        guard let httpsPort = proxy.httpsPort else { return http }
+        return http + configuration.deviceHosts.map { "https://\($0):\(httpsPort)\(path)" }
     }
 }
 

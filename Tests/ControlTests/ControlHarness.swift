@@ -32,6 +32,7 @@ final class ControlHarness: Sendable {
         ruleFiles: [String] = [],
         presetDirectory: String? = rulesDirectory,
         maxEventStreams: Int = 64,
+        certificates: (any CertificateIssuer)? = nil,
         configure: (inout ProxyConfiguration) -> Void = { _ in }
     ) async throws -> ControlHarness {
         let demo = try await DemoOriginServer.start(origin: DemoOrigin())
@@ -44,7 +45,14 @@ final class ControlHarness: Sendable {
         configure(&configuration)
         let rules = try RuleBook(ruleFiles: ruleFiles, presetDirectory: presetDirectory)
         let upstream = try UpstreamClient(configuration: configuration.upstream)
-        let proxy = try await ProxyServer.bind(configuration: configuration, upstream: upstream, rules: rules)
+        let proxy: ProxyServer
+        do {
+            proxy = try await ProxyServer.bind(configuration: configuration, upstream: upstream, rules: rules, certificates: certificates)
+        } catch {
+            await upstream.shutdown()
+            try? await demo.shutdown()
+            throw error
+        }
         let proxyTask = Task { await proxy.run() }
         var settings = ControlConfiguration(host: "127.0.0.1", port: 0, token: token, deviceHosts: deviceHosts)
         settings.heartbeatInterval = heartbeat
@@ -77,13 +85,18 @@ final class ControlHarness: Sendable {
     ) async throws {
         let harness = try await start(
             token: token, heartbeat: heartbeat, ruleFiles: ruleFiles, presetDirectory: presetDirectory, maxEventStreams: maxEventStreams)
+        try await harness.use(body)
+    }
+
+    /// Runs `body` with this started harness and stops it afterwards, also when `body` throws.
+    func use(_ body: (ControlHarness) async throws -> Void) async throws {
         do {
-            try await body(harness)
+            try await body(self)
         } catch {
-            await harness.stop()
+            await stop()
             throw error
         }
-        await harness.stop()
+        await stop()
     }
 
     func stop() async {

@@ -12,6 +12,11 @@ origin (`hlschaos demo`) or any origin that has --stream-path.
 What it checks, through the page:
  1. the page loads and lists sessions; a session created from the page's form gets selected;
  2. its device URL is shown, and the QR code on the page decodes (zbar) to exactly that URL;
+    with forward mode or an HTTPS listener (GET /api/setup), the "Set up a device" QR code decodes
+    to the setup page's URL, the Devices panel lists every device the API lists, and a device
+    named from the page's rename box (an address named through the API first, so there is one to
+    rename) gets that session in the API, and loses it with the page's Reset; without either, the
+    panel and the setup QR code are hidden;
  3. while a player runs (this script fetches the master playlist, a media playlist and segments
     through the device URL with urllib), its requests appear in the request table and the lanes;
  4. applying --preset from the page changes what the proxy serves: the segment the preset's first
@@ -94,6 +99,30 @@ def api(base, method, path, token=None, body=None):
             return response.status
     except urllib.error.HTTPError as error:
         return error.code
+
+
+def api_json(base, method, path, token=None, body=None):
+    """(status, parsed JSON body or None) of one control API call."""
+    data = json.dumps(body).encode() if body is not None else None
+    request = urllib.request.Request(urllib.parse.urljoin(base, path), data=data, method=method)
+    if token:
+        request.add_header("Authorization", f"Bearer {token}")
+    if data is not None:
+        request.add_header("Content-Type", "application/json")
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            status, raw = response.status, response.read()
+    except urllib.error.HTTPError as error:
+        status, raw = error.code, error.read()
+    try:
+        return status, json.loads(raw) if raw else None
+    except ValueError:
+        return status, None
+
+
+def is_loopback_url(url):
+    host = (urllib.parse.urlsplit(url).hostname or "").lower()
+    return host in ("localhost", "::1") or host.startswith("127.")
 
 
 def parse_master(text, base):
@@ -219,6 +248,96 @@ def decode_qr(png):
     return [f.data.decode("utf-8", "replace") for f in found], None
 
 
+# An address from TEST-NET-1 (RFC 5737): never a device's, so naming it touches no real session.
+NAMED_ADDRESS = "192.0.2.55"
+
+
+def check_setup_and_devices(driver, url, token, sid, timeout, checks, require_qr):
+    """Step 2b: the setup QR code and the Devices panel, or that both are hidden when the API says
+    there is neither forward mode nor an HTTPS listener."""
+    status, setup = api_json(url, "GET", "api/setup", token)
+    if status != 200 or not isinstance(setup, dict):
+        raise Failure(f"GET /api/setup answered {status}: {setup!r}")
+    hidden = lambda: driver.execute_script(
+        "return ['devices-block', 'setup-card'].map(id => document.getElementById(id).hidden)")
+    if not setup.get("forward") and setup.get("httpsPort") is None:
+        if hidden() != [True, True]:
+            raise Failure(f"GET /api/setup says no forward mode and no HTTPS listener, yet the page shows "
+                          f"(devices panel, setup QR) hidden = {hidden()}")
+        checks.ok("no forward mode, no HTTPS listener (GET /api/setup): the devices panel and the setup QR code are hidden")
+        return
+
+    # The setup page's QR code, beside the device URLs.
+    setup_urls = setup.get("setupURLs") or []
+    expected = next((u for u in setup_urls if not is_loopback_url(u)), setup_urls[0] if setup_urls else None)
+    if not expected:
+        raise Failure(f"GET /api/setup lists no setup URL: {setup!r}")
+    shown = wait_for("the setup QR code beside the device URLs", lambda: driver.execute_script(
+        "return !document.getElementById('setup-card').hidden && document.getElementById('setup-qr').dataset.text"), timeout)
+    if shown != expected:
+        raise Failure(f"the setup QR code holds {shown!r}, expected the first non-loopback setup URL {expected!r}")
+    link = driver.find_element(By.ID, "setup-url").text
+    if link != expected:
+        raise Failure(f"the setup URL under the QR code reads {link!r}, expected {expected!r}")
+    decoded, missing = decode_qr(driver.find_element(By.ID, "setup-qr").screenshot_as_png)
+    if decoded is None:
+        if require_qr:
+            raise Failure(f"cannot decode the setup QR code: {missing} (pip install pyzbar; apt-get install libzbar0)")
+        checks.note(f"setup QR code not decoded: {missing}")
+    elif decoded != [expected]:
+        raise Failure(f"the setup QR code decodes to {decoded!r}, expected {expected!r}")
+    else:
+        checks.ok(f"the setup QR code decodes to {expected}")
+
+    # Every device the API lists is in the panel, by session and address.
+    if hidden()[0]:
+        raise Failure("GET /api/setup says forward mode or HTTPS is on, yet the devices panel is hidden")
+    status, listed = api_json(url, "GET", "api/devices", token)
+    devices = (listed or {}).get("devices")
+    if status != 200 or not isinstance(devices, list):
+        raise Failure(f"GET /api/devices answered {status}: {listed!r}")
+
+    def panel():
+        return driver.execute_script("""
+          return [...document.querySelectorAll('#devices li[data-address]')].map(li => ({
+            address: li.dataset.address, session: li.querySelector('.d-session').textContent,
+            shownAddress: li.querySelector('.d-address').textContent}));""")
+
+    def shows(address, session):
+        return lambda: [d for d in panel() if d["address"] == address and d["shownAddress"] == address and d["session"] == session]
+
+    for device in devices:
+        wait_for(f"device {device['address']} (session {device['session']}) in the devices panel",
+                 shows(device["address"], device["session"]), timeout)
+    if devices:
+        checks.ok("the devices panel lists the API's devices: "
+                  + ", ".join(f"{d['session']} at {d['address']}" for d in devices))
+
+    # Naming from the page: an address named through the API is listed; its box renames it; Reset takes it back.
+    first, renamed = f"{sid}-dev", f"{sid}-tv"
+    status, _ = api_json(url, "PUT", f"api/devices/{NAMED_ADDRESS}", token, {"session": first})
+    if status != 200:
+        raise Failure(f"PUT /api/devices/{NAMED_ADDRESS} answered {status}")
+    wait_for(f"{NAMED_ADDRESS} named {first} in the devices panel", shows(NAMED_ADDRESS, first), timeout)
+    item = driver.find_element(By.CSS_SELECTOR, f'#devices li[data-address="{NAMED_ADDRESS}"]')
+    box = item.find_element(By.CSS_SELECTOR, "input.d-name")
+    box.clear()
+    box.send_keys(renamed)
+    item.find_element(By.CSS_SELECTOR, "form.d-rename button[type=submit]").click()
+
+    def api_session():
+        _, listed = api_json(url, "GET", "api/devices", token)
+        return {d["address"]: d["session"] for d in (listed or {}).get("devices", [])}.get(NAMED_ADDRESS, "(not listed)")
+
+    wait_for(f"the API to give {NAMED_ADDRESS} the session {renamed} typed on the page", lambda: api_session() == renamed, timeout)
+    wait_for(f"the panel to show {NAMED_ADDRESS} as {renamed}", shows(NAMED_ADDRESS, renamed), timeout)
+    checks.ok(f"named {NAMED_ADDRESS} {renamed} from the page's rename box; the API has it")
+    driver.find_element(By.CSS_SELECTOR, f'#devices li[data-address="{NAMED_ADDRESS}"] button.d-reset').click()
+    wait_for(f"the API to take the name of {NAMED_ADDRESS} back", lambda: api_session() == "(not listed)", timeout)
+    wait_for(f"{NAMED_ADDRESS} to leave the devices panel", lambda: not [d for d in panel() if d["address"] == NAMED_ADDRESS], timeout)
+    checks.ok(f"Reset on the page took the name back (DELETE /api/devices/{NAMED_ADDRESS})")
+
+
 def main():
     ap = argparse.ArgumentParser(description="Checks the hlschaos dashboard in headless Chromium against a real proxy.")
     ap.add_argument("--url", required=True, help="the control listener, e.g. http://127.0.0.1:8081/")
@@ -297,6 +416,8 @@ def main():
             raise Failure(f"the QR code on the page decodes to {decoded!r}, expected {qr_text!r}")
         else:
             checks.ok(f"the QR code decodes to {qr_text}")
+        check_setup_and_devices(driver, url, args.token, sid, timeout, checks, args.require_qr)
+        driver.save_screenshot(os.path.join(args.screenshots, "0-devices.png"))
 
         # 3. Records appear while a player runs.
         player = Player(master_url, selector)
@@ -383,6 +504,7 @@ def main():
             player.go_on.set()
         driver.quit()
         api(url, "DELETE", f"api/sessions/{urllib.parse.quote(sid)}", args.token)
+        api(url, "DELETE", f"api/devices/{NAMED_ADDRESS}", args.token)
     print(f"dashboard_test: PASS, screenshots in {args.screenshots}")
     print(f"dashboard_test: {checks.passed} passed, 0 failed")
     return 0

@@ -2,14 +2,16 @@
 """A THROWAWAY MOCK of the hlschaos control API, only for working on the dashboard page.
 
     python3 Tests/Dashboard/mock_api.py [--port 8081] [--proxy-port 8080] [--token T] [--no-sim]
-                                        [--presets-json] [--sessions-only]
+                                        [--presets-json] [--forward] [--https-port 8443]
 
 It is NOT the product and proves nothing about it: the real end-to-end check is
 Tests/Dashboard/dashboard_test.py against a real `hlschaos` control listener and proxy.
 
 What it does:
 - serves Sources/Control/Dashboard/ at / and fakes the control API routes the page uses
-  (presets, sessions, rules, events, SSE stream, reaction report, HAR) with made-up data;
+  (presets, sessions, rules, events, SSE stream, reaction report, HAR, devices, setup) with made-up
+  data; with --forward or --https-port, /api/setup says so, so the page shows the forward proxy's
+  devices (two made-up ones unless --no-sim) and the setup page's QR code;
 - runs a fake "proxy" on --proxy-port: /s/<id>/vod/ts/master.m3u8, .../v<N>/index.m3u8 and
   .../v<N>/s<NNN>.ts, answering 503 for segments 8-10 of the highest variant when the session's
   scenario is status-503 (a crude imitation of rules/status-503.json), and recording every request,
@@ -17,7 +19,7 @@ What it does:
 - simulates a few players (unless --no-sim): a live session with faults that keeps going, a clean
   one that finished, and one that gave up, so the page has something to show.
 """
-import argparse, json, os, re, random, threading, time, urllib.parse
+import argparse, ipaddress, json, os, re, random, threading, time, urllib.parse
 from datetime import datetime, timezone
 from http.server import ThreadingHTTPServer, BaseHTTPRequestHandler
 
@@ -31,6 +33,8 @@ SESSIONS = {}        # id -> {"id", "startedAt", "scenario", "records": [...], "
 RECORDS = []         # every record, in emission order
 NEXT_ID = [1]
 GLOBAL = {"scenario": None}
+DEVICES = {}         # address -> {"session", "lastSeen"}: devices the forward proxy saw (made up)
+NAMES = {}           # address -> session name given through the API
 ARGS = None
 VARIANTS = [(0, 225254, "416x234"), (1, 374902, "640x360"), (2, 653142, "960x540")]
 
@@ -54,13 +58,43 @@ def load_presets():
     return presets
 
 
+DEVICE_HOSTS = ["localhost", "192.168.1.20"]
+
+
 def session_summary(s):
     scenario = s["scenario"]
+    urls = [f"http://{host}:{ARGS.proxy_port}/s/{s['id']}/" for host in DEVICE_HOSTS]
+    if ARGS.https_port:
+        urls += [f"https://{host}:{ARGS.https_port}/s/{s['id']}/" for host in DEVICE_HOSTS]
     return {
         "id": s["id"], "startedAt": iso(s["startedAt"]), "requests": len(s["records"]),
         "scenario": scenario if isinstance(scenario, str) or scenario is None else scenario.get("name"),
-        "urls": [f"http://localhost:{ARGS.proxy_port}/s/{s['id']}/", f"http://192.168.1.20:{ARGS.proxy_port}/s/{s['id']}/"],
+        "urls": urls,
     }
+
+
+def ip_session(address):
+    return "ip-" + re.sub(r"[.:]", "-", address)[:61]
+
+
+def device_list():
+    """GET /api/devices: every device seen and every named address, by address."""
+    out = {}
+    for address, seen in DEVICES.items():
+        name = NAMES.get(address)
+        out[address] = {"address": address, "session": name or seen["session"], "named": name is not None, "lastSeen": iso(seen["lastSeen"])}
+    for address, name in NAMES.items():
+        out.setdefault(address, {"address": address, "session": name, "named": True, "lastSeen": None})
+    return [out[a] for a in sorted(out)]
+
+
+def device_address(text):
+    """The path's address as the proxy writes it, or None."""
+    try:
+        ip = ipaddress.ip_address(text)
+    except ValueError:
+        return None
+    return str(ip) if ip.version == 4 else text.lower()
 
 
 def get_session(sid, started=None):
@@ -493,6 +527,27 @@ class Handler(BaseHTTPRequestHandler):
             return self.send_json(200, rules_json())
         if parts == ["events", "stream"] and method == "GET":
             return self.stream(query)
+        if parts == ["setup"] and method == "GET":
+            return self.send_json(200, {"forward": ARGS.forward, "proxyPort": ARGS.proxy_port, "httpsPort": ARGS.https_port,
+                                        "setupURLs": [f"http://{h}:{ARGS.proxy_port}/hlschaos/setup" for h in DEVICE_HOSTS]})
+        if parts == ["devices"] and method == "GET":
+            return self.send_json(200, {"devices": device_list()})
+        if len(parts) == 2 and parts[0] == "devices" and method in ("PUT", "DELETE"):
+            address = device_address(parts[1])
+            if address is None:
+                return self.send_json(400, {"error": f'"{parts[1]}" is not an IP address', "problems": [
+                    {"file": "request", "path": "address", "message": "expected an IPv4 or IPv6 address"}]})
+            if method == "DELETE":
+                if NAMES.pop(address, None) is None:
+                    return self.send_json(404, {"error": f"no session name was given to {address}", "problems": []})
+                return self.send_empty()
+            body = self.body()
+            session = body.get("session") if isinstance(body, dict) else None
+            if not isinstance(session, str) or not re.fullmatch(r"[A-Za-z0-9._-]{1,64}", session) or set(body) != {"session"}:
+                return self.send_json(400, {"error": '"session" must be a session name', "problems": [
+                    {"file": "request", "path": "$.session", "message": "expected 1 to 64 letters, digits, '.', '_' or '-'"}]})
+            NAMES[address] = session
+            return self.send_json(200, next(d for d in device_list() if d["address"] == address))
         if len(parts) >= 2 and parts[0] == "sessions":
             sid = parts[1]
             s = SESSIONS.get(sid)
@@ -628,9 +683,16 @@ def main():
     ap.add_argument("--no-sim", action="store_true", help="no simulated players")
     ap.add_argument("--presets-json", action="store_true", help="include each preset's JSON in /api/presets")
     ap.add_argument("--replay", help="JSON Lines of real RequestRecords (hlschaos --events FILE) to load as sessions")
+    ap.add_argument("--forward", action="store_true", help="say forward mode is on (GET /api/setup): devices panel, setup QR")
+    ap.add_argument("--https-port", type=int, help="say the proxy has an HTTPS listener on this port (https:// device URLs)")
     ARGS = ap.parse_args()
     if not ARGS.no_sim:
         start_simulation()
+        if ARGS.forward:
+            now = time.time()
+            DEVICES["192.168.1.57"] = {"session": ip_session("192.168.1.57"), "lastSeen": now - 3}
+            DEVICES["192.168.1.64"] = {"session": ip_session("192.168.1.64"), "lastSeen": now - 40}
+            NAMES["192.168.1.64"] = "living-room-tv"
     if ARGS.replay:
         with open(ARGS.replay) as f:
             for line in f:

@@ -144,6 +144,16 @@ function session(raw) {
   };
 }
 
+/** A device of the forward proxy: {address, session, named, lastSeen (ms or null)}. */
+function device(raw) {
+  return {
+    address: String(raw.address ?? ''),
+    session: String(raw.session ?? ''),
+    named: Boolean(raw.named),
+    lastSeen: date(raw.lastSeen),
+  };
+}
+
 /** A request record as RequestRecord.swift encodes it, plus `t`: its time in ms. */
 export function record(raw) {
   const r = raw || {};
@@ -241,6 +251,40 @@ export const api = {
 
   /** GET /api/sessions/{id}/report → the reaction report (ReactionReport.swift). */
   report: id => call('GET', `/api/sessions/${enc(id)}/report`),
+
+  /**
+   * GET /api/setup → {forward, proxyPort, httpsPort (or null), setupURLs: [the proxy's setup page, one
+   * per address]}; null from a control API without the route (404).
+   */
+  async setup() {
+    let data;
+    try {
+      data = await call('GET', '/api/setup');
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404) return null;
+      throw error;
+    }
+    data = data || {};
+    return {
+      forward: Boolean(data.forward),
+      proxyPort: Number(data.proxyPort) || null,
+      httpsPort: Number.isInteger(data.httpsPort) ? data.httpsPort : null,
+      setupURLs: list(data.setupURLs).filter(u => typeof u === 'string'),
+    };
+  },
+
+  /** GET /api/devices → [device], by address */
+  async devices() {
+    return list(await call('GET', '/api/devices'), 'devices').map(device).filter(d => d.address);
+  },
+
+  /** PUT /api/devices/{address} {session}: the device's requests go to that session → device */
+  async nameDevice(address, session) {
+    return device(await call('PUT', `/api/devices/${enc(address)}`, { session }) || { address, session, named: true });
+  },
+
+  /** DELETE /api/devices/{address}: back to the session ip-<address> */
+  unnameDevice: address => call('DELETE', `/api/devices/${enc(address)}`),
 
   /** GET /api/sessions/{id}/har → Blob (fetched, so the token header goes with it). */
   async har(id) {

@@ -1,5 +1,6 @@
 // The hlschaos dashboard: sessions, device URLs with QR codes, live request timeline, variant lanes,
-// reaction report, fault controls. Plain ES2020 module, no framework, nothing fetched from the
+// reaction report, fault controls; with forward mode or an HTTPS listener, the forward proxy's devices
+// and the device setup page's QR code. Plain ES2020 module, no framework, nothing fetched from the
 // internet. Every call to the control API goes through api.js.
 
 import { api, ApiError, setTokenPrompt, setToken, token, record as normalizeRecord } from './api.js';
@@ -56,6 +57,9 @@ const state = {
   reportFirstAsk: 0,
   activity: new Map(),       // session id → {count, changedAt}
   qrURL: null,
+  setup: undefined,          // GET /api/setup (null: the API has no such route; undefined: not loaded yet)
+  devices: [],               // forward-proxy devices, by address
+  deviceItems: new Map(),    // address → its list item (kept across refreshes, so a half-typed name survives)
   conn: 'connecting',
   renderQueued: false,
   fullTableRender: true,
@@ -556,9 +560,10 @@ function renderDevices(session) {
     });
     const qr = h('button', { type: 'button', class: 'ghost', title: 'Show this URL in the QR code' }, 'QR');
     qr.addEventListener('click', () => { state.qrURL = prefix; renderDevices(state.sessionInfo); });
+    const tls = prefix.startsWith('https:');
     return h('li', { class: prefix === state.qrURL ? 'in-qr' : '', dataset: { url: full } },
-      h('span', { class: 'tag', title: isLoopbackURL(prefix) ? 'reachable from this machine only' : 'reachable from the network' },
-        isLoopbackURL(prefix) ? 'local' : 'lan'),
+      h('span', { class: 'tag', title: `${isLoopbackURL(prefix) ? 'reachable from this machine only' : 'reachable from the network'}${tls ? ', over HTTPS' : ''}` },
+        `${isLoopbackURL(prefix) ? 'local' : 'lan'}${tls ? ' tls' : ''}`),
       h('span', { class: 'url', title: full }, prefix, path ? h('span', { class: 'path' }, path.replace(/^\/+/, '')) : null),
       qr, copy);
   }));
@@ -599,6 +604,116 @@ function updateKnownPaths() {
     storageSet(STORE.streamPath, paths[0]);
     if (state.sessionInfo) renderDevices(state.sessionInfo);
   }
+}
+
+// ---------------------------------------------------------------- forward-proxy devices and the setup page
+
+/** Devices reach this proxy by their proxy setting or over HTTPS: the devices and the setup page matter. */
+const setupShown = () => Boolean(state.setup && (state.setup.forward || state.setup.httpsPort !== null));
+
+async function loadSetup() {
+  state.setup = await api.setup();
+  $('devices-block').hidden = !setupShown();
+  renderSetup();
+  await refreshDevices();
+}
+
+/** The setup page's QR code beside the device URLs: its first address reachable from the network. */
+function renderSetup() {
+  const urls = setupShown() ? state.setup.setupURLs : [];
+  const url = urls.find(u => !isLoopbackURL(u)) || urls[0] || null;
+  $('setup-card').hidden = !url;
+  $('welcome-setup').hidden = !url;
+  document.querySelector('.top-grid').classList.toggle('with-setup', Boolean(url));
+  const canvas = $('setup-qr');
+  if (!url || canvas.dataset.text === url) return;
+  drawQR(canvas, url, { cssSize: 120, ecl: 'M' });
+  canvas.dataset.text = url;
+  for (const link of [$('setup-url'), $('welcome-setup-url')]) {
+    link.href = url;
+    link.textContent = url;
+  }
+  $('setup-caption').textContent = isLoopbackURL(url)
+    ? 'this machine only: let the proxy listen on the network for devices'
+    : 'scan with the device: root certificate, proxy settings';
+}
+
+async function refreshDevices() {
+  if (!setupShown()) return;
+  state.devices = await api.devices();
+  renderDeviceList();
+}
+
+function renderDeviceList() {
+  const list = $('devices');
+  const items = state.deviceItems;
+  const addresses = new Set(state.devices.map(d => d.address));
+  for (const [address, item] of items) {
+    if (!addresses.has(address)) { item.li.remove(); items.delete(address); }
+  }
+  const wanted = state.devices.map(d => {
+    let item = items.get(d.address);
+    if (!item) { item = deviceItem(d.address); items.set(d.address, item); }
+    updateDeviceItem(item, d);
+    return item.li;
+  });
+  // Reordered only when the order changed: moving an item would take the focus from its name box.
+  if (wanted.some((li, i) => list.children[i] !== li)) list.replaceChildren(...wanted);
+  $('device-count').textContent = state.devices.length;
+  $('devices-empty').hidden = state.devices.length > 0;
+}
+
+/** A device's list item: its session (opens it), address, last request, and a box to name its session. */
+function deviceItem(address) {
+  const item = {};
+  item.name = h('button', { type: 'button', class: 'd-session', title: 'Open this session' });
+  item.name.addEventListener('click', () => { location.hash = `session=${encodeURIComponent(item.device.session)}`; });
+  item.seen = h('span', { class: 'd-seen' });
+  item.input = h('input', {
+    class: 'd-name', name: 'session', placeholder: 'session name, e.g. tv1', pattern: '[A-Za-z0-9._\\-]{1,64}',
+    maxlength: '64', required: true, spellcheck: 'false', 'aria-label': `Session name for ${address}`,
+    title: "The session this device's requests go to: 1–64 letters, digits, '.', '_' or '-'",
+  });
+  item.input.addEventListener('input', () => { item.input.dataset.dirty = '1'; });
+  const save = h('button', { type: 'submit', class: 'small' }, 'Name');
+  item.reset = h('button', { type: 'button', class: 'small ghost d-reset', title: 'Back to the session named after its address' }, 'Reset');
+  const form = h('form', { class: 'd-rename row', autocomplete: 'off' }, item.input, save, item.reset);
+  form.addEventListener('submit', guard(async event => {
+    event.preventDefault();
+    const session = item.input.value.trim();
+    await busy(save, async () => {
+      await api.nameDevice(address, session);
+      delete item.input.dataset.dirty;
+      toast(`${address} now plays in session ${session}`);
+      await refreshDevices();
+    });
+  }));
+  item.reset.addEventListener('click', guard(async () => {
+    await busy(item.reset, async () => {
+      await api.unnameDevice(address);
+      delete item.input.dataset.dirty;
+      item.input.value = '';
+      toast(`${address} plays in the session of its address again`);
+      await refreshDevices();
+    });
+  }));
+  item.li = h('li', { dataset: { address } },
+    h('div', { class: 'd-line' }, item.name, item.seen),
+    h('div', { class: 'd-address', title: 'The address the proxy sees the device at' }, address),
+    form);
+  return item;
+}
+
+function updateDeviceItem(item, device) {
+  item.device = device;
+  item.li.dataset.session = device.session;
+  item.li.classList.toggle('named', device.named);
+  item.li.classList.toggle('selected', device.session === state.selected);
+  item.name.textContent = device.session;
+  item.seen.textContent = device.lastSeen ? ago(device.lastSeen) : 'not seen yet';
+  item.seen.title = device.lastSeen ? `last request at ${clock(device.lastSeen, false)}` : 'named before the device made a request';
+  item.reset.hidden = !device.named;
+  if (document.activeElement !== item.input && !item.input.dataset.dirty) item.input.value = device.named ? device.session : '';
 }
 
 // ---------------------------------------------------------------- records in
@@ -1487,13 +1602,15 @@ function wire() {
     storageSet(STORE.streamPath, pathInput.value.trim());
     if (state.sessionInfo) renderDevices(state.sessionInfo);
   });
-  $('qr-open').addEventListener('click', () => {
-    const text = $('qr').dataset.text;
-    if (!text) return;
-    drawQR($('qr-big'), text, { cssSize: 360, ecl: 'M' });
-    $('qr-big-caption').textContent = text;
-    $('qr-dialog').showModal();
-  });
+  for (const [button, canvas] of [['qr-open', 'qr'], ['setup-qr-open', 'setup-qr']]) {
+    $(button).addEventListener('click', () => {
+      const text = $(canvas).dataset.text;
+      if (!text) return;
+      drawQR($('qr-big'), text, { cssSize: 360, ecl: 'M' });
+      $('qr-big-caption').textContent = text;
+      $('qr-dialog').showModal();
+    });
+  }
 
   // Table.
   for (const id of ['filter-text', 'filter-kind', 'filter-faults']) {
@@ -1535,7 +1652,7 @@ function wire() {
 async function start() {
   wire();
   try {
-    await Promise.all([loadPresets(), refreshSessions()]);
+    await Promise.all([loadPresets(), refreshSessions(), loadSetup()]);
   } catch (error) {
     toast(errorText(error), 'error');
     document.documentElement.dataset.ready = '1';
@@ -1548,7 +1665,12 @@ async function start() {
     history.replaceState(null, '', `#session=${encodeURIComponent(best.id)}`);
     routeFromHash();
   }
-  setInterval(() => { refreshSessions().catch(error => toast(errorText(error), 'error')); }, SESSIONS_POLL_MS);
+  setInterval(() => {
+    refreshSessions().catch(error => toast(errorText(error), 'error'));
+    (state.setup === undefined ? loadSetup() : refreshDevices()).catch(error => {
+      if (!(error instanceof ApiError && error.status === 0)) toast(errorText(error), 'error');
+    });
+  }, SESSIONS_POLL_MS);
   // Keeps "last request … ago", the live dots and the chart's right edge moving.
   setInterval(() => {
     if (!state.selected) return;
