@@ -18,11 +18,24 @@ public struct IPAddress: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The canonical text (RFC 5952 for IPv6: lowercase, no leading zeros, the longest run of two or
+    /// more zero groups as `::`), so that one address has one spelling whatever form it came in.
     public var description: String {
         if isV4 { return bytes[12...].map(String.init).joined(separator: ".") }
-        var groups: [String] = []
-        for index in stride(from: 0, to: 16, by: 2) { groups.append(String(Int(bytes[index]) << 8 | Int(bytes[index + 1]), radix: 16)) }
-        return groups.joined(separator: ":")
+        let groups = stride(from: 0, to: 16, by: 2).map { Int(bytes[$0]) << 8 | Int(bytes[$0 + 1]) }
+        var best = (start: -1, length: 0), run = (start: -1, length: 0)
+        for (index, group) in groups.enumerated() {
+            if group == 0 {
+                run = run.start < 0 ? (index, 1) : (run.start, run.length + 1)
+                if run.length > best.length { best = run }
+            } else {
+                run = (-1, 0)
+            }
+        }
+        let text = groups.map { String($0, radix: 16) }
+        guard best.length >= 2 else { return text.joined(separator: ":") }
+        let head = text[..<best.start].joined(separator: ":"), tail = text[(best.start + best.length)...].joined(separator: ":")
+        return head + "::" + tail
     }
 
     public var isLoopback: Bool { isV4 ? bytes[12] == 127 : bytes == Array(repeating: 0, count: 15) + [1] }

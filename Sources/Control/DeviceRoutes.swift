@@ -11,9 +11,6 @@ import Proxy
 /// CA's root, the configuration profile, the steps per platform) and whether the proxy has forward
 /// mode or an HTTPS listener; the dashboard shows its QR code.
 extension ControlAPI {
-    /// The setup page's path on the proxy's port (`SetupPage` in the proxy serves it).
-    static let setupPath = "/hlschaos/setup"
-
     struct DeviceJSON: Encodable {
         var address: String
         var session: String
@@ -104,15 +101,15 @@ extension ControlAPI {
     func setup() -> Response {
         JSONOutput.response(SetupJSON(
             forward: proxy.forwardEnabled, proxyPort: proxy.port, httpsPort: proxy.httpsPort,
-            setupURLs: configuration.deviceHosts.map { "http://\($0):\(proxy.port)\(Self.setupPath)" }))
+            setupURLs: configuration.deviceHosts.map { "http://\($0):\(proxy.port)\(ProxyControl.setupPath)" }))
     }
 
     private func device(_ address: String) -> DeviceNames.Device? {
         proxy.devices().first { $0.address == address }
     }
 
-    /// The address of the path: an IPv4 address as the proxy writes client addresses (dotted
-    /// decimal, no leading zeros), or an IPv6 address (in lower case).
+    /// The address of the path in its one spelling (`IPAddress.description`: dotted decimal without
+    /// leading zeros, RFC 5952 for IPv6), which is how the proxy keys devices.
     func deviceAddress(_ context: BasicRequestContext) throws(APIError) -> String {
         let raw = context.parameters.get("address") ?? ""
         let text = raw.removingPercentEncoding ?? raw
@@ -127,6 +124,6 @@ extension ControlAPI {
                 "write the IPv4 address \"\(text)\" as \(ip.description), as GET /api/devices lists it",
                 problems: [.init(file: "request", path: "address", message: "expected \(ip.description)")])
         }
-        return ip.isV4 ? text : text.lowercased()
+        return ip.description
     }
 }

@@ -23,9 +23,13 @@ public final class DeviceNames: Sendable {
 
     public init(capacity: Int = 10_000) { self.capacity = capacity }
 
+    /// One spelling per address (`fd00:0::1` and `fd00::1`, `::ffff:1.2.3.4` and `1.2.3.4` are one device).
+    static func key(_ address: String) -> String { IPAddress(address)?.description ?? address.lowercased() }
+
     /// The session of a client that sent no proxy user.
     func session(forAddress address: String) -> String {
-        state.withLockedValue { state in
+        let address = Self.key(address)
+        return state.withLockedValue { state in
             let name = state.names[address]
             let session = name ?? ProxyCredentials.session(forClientAddress: address)
             remember(&state, Device(address: address, session: session, named: name != nil, lastSeen: Date()))
@@ -35,6 +39,7 @@ public final class DeviceNames: Sendable {
 
     /// A client that named its session by its proxy user.
     func saw(address: String, session: String) {
+        let address = Self.key(address)
         state.withLockedValue { remember(&$0, Device(address: address, session: session, named: false, lastSeen: Date())) }
     }
 
@@ -44,6 +49,7 @@ public final class DeviceNames: Sendable {
 
     /// Gives the device at `address` a session name (nil: back to `ip-<address>`).
     public func name(address: String, session: String?) {
+        let address = Self.key(address)
         state.withLockedValue { state in
             state.names[address] = session
             if var device = state.seen[address] {

@@ -19,6 +19,9 @@ public struct ProxyControl: Sendable {
 
     // MARK: - Devices (forward mode)
 
+    /// The device setup page's path on the proxy's port.
+    public static let setupPath = SetupPage.prefix + "setup"
+
     /// Devices seen by the forward proxy and addresses given a session name, by address.
     public func devices() -> [DeviceNames.Device] { server.devices.devices }
 

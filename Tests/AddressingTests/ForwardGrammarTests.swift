@@ -56,6 +56,11 @@ import Testing
 
     @Test func addressesAndNetworks() throws {
         #expect(IPAddress("192.168.1.20")?.description == "192.168.1.20")
+        #expect(IPAddress("FD00:0:0::0001")?.description == "fd00::1")
+        #expect(IPAddress("2001:db8:0:0:1:0:0:1")?.description == "2001:db8::1:0:0:1")
+        #expect(IPAddress("::")?.description == "::")
+        #expect(IPAddress("1:0:2:3:4:5:6:7")?.description == "1:0:2:3:4:5:6:7")
+        #expect(IPAddress("::ffff:10.0.0.1")?.description == "10.0.0.1")
         #expect(IPAddress("::1")?.isLoopback == true)
         #expect(IPAddress("127.9.9.9")?.isLoopback == true)
         #expect(IPAddress("169.254.169.254")?.isLinkLocal == true)
