@@ -85,6 +85,14 @@ int cs_multi_next_done(CURLM *multi, CURL **handle, CURLcode *result) {
     return 0;
 }
 
+// MARK: per-client options
+
+const char *cs_default_ca_bundle(void) {
+    curl_version_info_data *info = curl_version_info(CURLVERSION_NOW);
+    if (info == NULL || info->age < CURLVERSION_SEVENTH) return NULL;
+    return info->cainfo;
+}
+
 uint64_t cs_monotonic_ns(void) {
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);

@@ -100,6 +100,7 @@ final class Transfer: @unchecked Sendable {
         if request.decodeContent { try easy.set(CURLOPT_ACCEPT_ENCODING, "") }
         if request.method == .head { try easy.set(CURLOPT_NOBODY, 1) }
         try easy.set(CURLOPT_ERRORBUFFER, pointer: UnsafeMutableRawPointer(errorBuffer))
+        try loop.sharedOptions.apply(to: easy)
 
         var hasUserAgent = false
         var hasAccept = false

@@ -45,6 +45,11 @@ CURLMcode cs_multi_setopt_long(CURLM *multi, CURLMoption option, long value);
 /// when a CURLMSG_DONE message was read, 0 when the queue is empty.
 int cs_multi_next_done(CURLM *multi, CURL **handle, CURLcode *result);
 
+// MARK: per-client options
+
+/// The CA bundle file this libcurl uses by default (curl_version_info's cainfo), or NULL.
+const char *cs_default_ca_bundle(void);
+
 // MARK: misc
 
 /// Monotonic clock in nanoseconds (CLOCK_MONOTONIC).
