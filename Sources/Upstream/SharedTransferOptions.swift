@@ -1,19 +1,21 @@
 import CurlShim
 
-/// What every transfer of one client applies, built once at client init: the resolve list and the
-/// CA bundle. curl keeps pointers to these (or reads the bundle file when
+/// What every transfer of one client applies, built once at client init: the resolve list, the
+/// CA bundle and the address policy. curl keeps pointers to these (or reads the bundle file when
 /// it opens a TLS connection), not copies, so they live as long as the client's curl loop, which
 /// outlives every transfer.
 final class SharedTransferOptions: Sendable {
     let resolve: ResolveList?
     let caBundle: CABundle?
+    let addressPolicy: AddressPolicy
 
-    /// Throws `.setup` naming the bad resolve entry or the extra CA file.
+    /// Throws `.setup` naming the bad resolve entry, the extra CA file or the bad port.
     init(_ configuration: UpstreamConfiguration, systemCABundle: String?) throws(UpstreamError) {
         resolve = try ResolveList(configuration.resolve)
         caBundle = try configuration.extraCAFile.map { (path) throws(UpstreamError) in
             try CABundle(extraCAFile: path, systemBundlePath: systemCABundle)
         }
+        addressPolicy = try AddressPolicy(configuration.addressGuard)
     }
 
     func apply(to easy: EasyHandleConfigurator) throws(UpstreamError) {

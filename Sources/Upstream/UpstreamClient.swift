@@ -5,7 +5,8 @@ public final class UpstreamClient: Sendable {
     /// Internal for tests that drive transfers and loop commands directly.
     let loop: CurlLoop
 
-    /// Starts the curl thread. Throws `.setup` for a bad `resolve` entry or `extraCAFile`, naming it.
+    /// Starts the curl thread. Throws `.setup` for a bad `resolve` entry, `extraCAFile` or
+    /// `addressGuard` port, naming it.
     public convenience init(configuration: UpstreamConfiguration = .init()) throws(UpstreamError) {
         try self.init(configuration: configuration, systemCABundle: CABundle.defaultSystemBundlePath())
     }

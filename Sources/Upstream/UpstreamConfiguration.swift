@@ -18,6 +18,8 @@ public struct UpstreamConfiguration: Sendable {
     public var resolve: [String: String]
     /// PEM certificates trusted in addition to the system's, for private origins and test CAs.
     public var extraCAFile: String?
+    /// What transfers with `UpstreamRequest.guardAddresses` may not connect to.
+    public var addressGuard: AddressGuard
 
     public init(
         connectTimeout: Duration = .seconds(5),
@@ -28,7 +30,8 @@ public struct UpstreamConfiguration: Sendable {
         userAgentFallback: String = "hlschaos",
         verifyTLS: Bool = true,
         resolve: [String: String] = [:],
-        extraCAFile: String? = nil
+        extraCAFile: String? = nil,
+        addressGuard: AddressGuard = AddressGuard()
     ) {
         self.connectTimeout = connectTimeout
         self.firstByteTimeout = firstByteTimeout
@@ -39,6 +42,7 @@ public struct UpstreamConfiguration: Sendable {
         self.verifyTLS = verifyTLS
         self.resolve = resolve
         self.extraCAFile = extraCAFile
+        self.addressGuard = addressGuard
     }
 }
 
