@@ -36,6 +36,8 @@ final class CurlLoop: @unchecked Sendable {
     let activeCount = Atomic<Int>(0)
     /// Easy handles between transfers, for any thread to take and the curl thread to return.
     let handles: EasyHandlePool
+    /// What every transfer applies; transfers hold this loop, so it outlives them.
+    let sharedOptions: SharedTransferOptions
 
     // Curl thread only.
     /// Keyed by easy handle, but handles are pooled: once a transfer has finished, its handle may
@@ -49,9 +51,10 @@ final class CurlLoop: @unchecked Sendable {
     /// How many hosts' worth of idle connections the cache keeps (the origin and a few CDN hosts).
     static let idleConnectionHosts = 4
 
-    init(configuration: UpstreamConfiguration) throws(UpstreamError) {
+    init(configuration: UpstreamConfiguration, systemCABundle: String?) throws(UpstreamError) {
         let initCode = cs_global_init_once()
         guard initCode == CURLE_OK else { throw .setup("curl_global_init failed: \(curlErrorString(initCode))") }
+        self.sharedOptions = try SharedTransferOptions(configuration, systemCABundle: systemCABundle)
         let wakeDescriptor = cs_wake_descriptor()
         guard wakeDescriptor >= 0 else { throw .setup("eventfd failed: \(String(cString: strerror(errno)))") }
         guard let multi = curl_multi_init() else {

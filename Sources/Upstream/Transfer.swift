@@ -23,6 +23,8 @@ final class Transfer: @unchecked Sendable {
     // Curl thread only (or the setup thread before submission).
     private var headerList: UnsafeMutablePointer<curl_slist>?
     private let errorBuffer: UnsafeMutablePointer<CChar>
+    /// Guarded transfers only: the policy and the refusal the callbacks record.
+    private let addressGuard: UnsafeMutablePointer<cs_address_guard>?
     private var parser = ResponseHeadParser()
     private var handleReleased = false
     /// The head was delivered or the fetch failed: header lines now are trailers.
@@ -63,6 +65,14 @@ final class Transfer: @unchecked Sendable {
         self.connectTimeout = configuration.connectTimeout
         self.errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
+        if request.guardAddresses {
+            let state = UnsafeMutablePointer<cs_address_guard>.allocate(capacity: 1)
+            state.initialize(to: cs_address_guard())
+            state.pointee.policy = loop.sharedOptions.addressPolicy.pointer
+            self.addressGuard = state
+        } else {
+            self.addressGuard = nil
+        }
         do {
             try configure(request, configuration)
         } catch {
@@ -74,6 +84,7 @@ final class Transfer: @unchecked Sendable {
     deinit {
         releaseHandle()
         errorBuffer.deallocate()
+        addressGuard?.deallocate()
     }
 
     // MARK: setup
@@ -100,6 +111,11 @@ final class Transfer: @unchecked Sendable {
         if request.decodeContent { try easy.set(CURLOPT_ACCEPT_ENCODING, "") }
         if request.method == .head { try easy.set(CURLOPT_NOBODY, 1) }
         try easy.set(CURLOPT_ERRORBUFFER, pointer: UnsafeMutableRawPointer(errorBuffer))
+        try loop.sharedOptions.apply(to: easy)
+        // A pooled handle was reset (curl_easy_reset): an earlier transfer's guard is gone.
+        if let addressGuard, cs_easy_set_address_guard(handle, addressGuard) != CURLE_OK {
+            throw .setup("curl rejected the address guard callbacks for \(request.url)")
+        }
 
         var hasUserAgent = false
         var hasAccept = false
@@ -396,6 +412,10 @@ final class Transfer: @unchecked Sendable {
             finishBody(.success(()))
             return
         }
+        if let refused = refusal(code) {
+            fail(refused)
+            return
+        }
         let context = CurlErrorMapping.Context(
             url: url,
             detail: String(cString: errorBuffer),
@@ -405,6 +425,20 @@ final class Transfer: @unchecked Sendable {
             connected: handle.curlInfoOff(CURLINFO_CONNECT_TIME_T) > 0
         )
         fail(CurlErrorMapping.error(for: code, context))
+    }
+
+    /// The guard's refusal, when it is why the transfer failed: curl reports a refused socket as
+    /// COULDNT_CONNECT (like a closed port) and a refused reused connection as ABORTED_BY_CALLBACK.
+    private func refusal(_ code: CURLcode) -> UpstreamError? {
+        guard let addressGuard, code == CURLE_COULDNT_CONNECT || code == CURLE_ABORTED_BY_CALLBACK,
+              let refusal = AddressRefusal(rawValue: addressGuard.pointee.verdict)
+        else { return nil }
+        let address = withUnsafeBytes(of: addressGuard.pointee.address) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        var reason = refusal.reason
+        if lastRedirectNs > 0, let effective = handle.curlInfoString(CURLINFO_EFFECTIVE_URL) {
+            reason += " (reached by a redirect to \(effective))"
+        }
+        return .refusedAddress(url: url, address: address, reason: reason)
     }
 
     /// Ends the transfer with `error` (the curl thread has removed the handle).

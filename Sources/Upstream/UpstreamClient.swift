@@ -5,10 +5,16 @@ public final class UpstreamClient: Sendable {
     /// Internal for tests that drive transfers and loop commands directly.
     let loop: CurlLoop
 
-    /// Starts the curl thread.
-    public init(configuration: UpstreamConfiguration = .init()) throws(UpstreamError) {
+    /// Starts the curl thread. Throws `.setup` for a bad `resolve` entry, `extraCAFile` or
+    /// `addressGuard` port, naming it.
+    public convenience init(configuration: UpstreamConfiguration = .init()) throws(UpstreamError) {
+        try self.init(configuration: configuration, systemCABundle: CABundle.defaultSystemBundlePath())
+    }
+
+    /// `systemCABundle`: the bundle `extraCAFile` adds to (tests give their own).
+    init(configuration: UpstreamConfiguration, systemCABundle: String?) throws(UpstreamError) {
         self.configuration = configuration
-        self.loop = try CurlLoop(configuration: configuration)
+        self.loop = try CurlLoop(configuration: configuration, systemCABundle: systemCABundle)
         loop.start()
     }
 

@@ -12,6 +12,14 @@ public struct UpstreamConfiguration: Sendable {
     /// Sent as User-Agent when the request carries none.
     public var userAgentFallback: String
     public var verifyTLS: Bool
+    /// "host:port" → address (IPv4, or IPv6 without brackets), applied to every transfer like
+    /// curl's `--resolve`: pins a CDN edge, or gives a made-up name to a test origin. The URL keeps
+    /// the name, so TLS still verifies it. Checked at client init (`validateResolve`).
+    public var resolve: [String: String]
+    /// PEM certificates trusted in addition to the system's, for private origins and test CAs.
+    public var extraCAFile: String?
+    /// What transfers with `UpstreamRequest.guardAddresses` may not connect to.
+    public var addressGuard: AddressGuard
 
     public init(
         connectTimeout: Duration = .seconds(5),
@@ -20,7 +28,10 @@ public struct UpstreamConfiguration: Sendable {
         maxConnectionsPerHost: Int = 32,
         bufferHighWatermark: Int = 512 * 1024,
         userAgentFallback: String = "hlschaos",
-        verifyTLS: Bool = true
+        verifyTLS: Bool = true,
+        resolve: [String: String] = [:],
+        extraCAFile: String? = nil,
+        addressGuard: AddressGuard = AddressGuard()
     ) {
         self.connectTimeout = connectTimeout
         self.firstByteTimeout = firstByteTimeout
@@ -29,6 +40,9 @@ public struct UpstreamConfiguration: Sendable {
         self.bufferHighWatermark = bufferHighWatermark
         self.userAgentFallback = userAgentFallback
         self.verifyTLS = verifyTLS
+        self.resolve = resolve
+        self.extraCAFile = extraCAFile
+        self.addressGuard = addressGuard
     }
 }
 

@@ -14,6 +14,9 @@ public enum UpstreamError: Error, Sendable, CustomStringConvertible, Equatable {
     /// Broken mid-body, malformed response, bad URL, and anything else curl reports.
     case transfer(url: String, message: String)
     case tooLarge(url: String, limit: Int)
+    /// A guarded request (`UpstreamRequest.guardAddresses`) would have connected to an address the
+    /// address guard forbids; no request was sent there. `address` is "192.0.2.1:80" or "[::1]:8080".
+    case refusedAddress(url: String, address: String, reason: String)
     case cancelled
     /// The request could not even be set up (curl_easy_init failed, invalid header, client shut down…).
     case setup(String)
@@ -45,6 +48,8 @@ public enum UpstreamError: Error, Sendable, CustomStringConvertible, Equatable {
             return "upstream timed out \(what) (\(message)) for \(url)"
         case let .transfer(url, message):
             return "upstream transfer failed (\(message)) for \(url)"
+        case let .refusedAddress(url, address, reason):
+            return "refused to connect to \(address), \(reason), for \(url); to allow it, set forward.allowPrivateTargets in the configuration"
         case let .tooLarge(url, limit):
             return "upstream body larger than \(limit) bytes for \(url)"
         case .cancelled:

@@ -19,6 +19,9 @@ public struct UpstreamRequest: Sendable {
     public var decodeContent: Bool
     /// Overrides `UpstreamConfiguration.totalTimeout` for this request.
     public var totalTimeout: Duration?
+    /// Refuse to connect to what `UpstreamConfiguration.addressGuard` forbids (forward-proxy
+    /// fetches of URLs that devices ask for): fails with `.refusedAddress`, before any packet is sent.
+    public var guardAddresses: Bool
 
     public init(
         url: String,
@@ -26,7 +29,8 @@ public struct UpstreamRequest: Sendable {
         headers: [(name: String, value: String)] = [],
         followRedirects: Bool = false,
         decodeContent: Bool = false,
-        totalTimeout: Duration? = nil
+        totalTimeout: Duration? = nil,
+        guardAddresses: Bool = false
     ) {
         self.url = url
         self.method = method
@@ -34,5 +38,6 @@ public struct UpstreamRequest: Sendable {
         self.followRedirects = followRedirects
         self.decodeContent = decodeContent
         self.totalTimeout = totalTimeout
+        self.guardAddresses = guardAddresses
     }
 }

@@ -45,6 +45,52 @@ CURLMcode cs_multi_setopt_long(CURLM *multi, CURLMoption option, long value);
 /// when a CURLMSG_DONE message was read, 0 when the queue is empty.
 int cs_multi_next_done(CURLM *multi, CURL **handle, CURLcode *result);
 
+// MARK: per-client options
+
+/// The CA bundle file this libcurl uses by default (curl_version_info's cainfo), or NULL.
+const char *cs_default_ca_bundle(void);
+
+// MARK: address guard
+
+/// Why the address guard refused an address (0: it did not).
+typedef enum {
+    CS_ADDRESS_ALLOWED = 0,
+    CS_ADDRESS_LINK_LOCAL = 1,
+    CS_ADDRESS_METADATA = 2,
+    CS_ADDRESS_OWN_PORT_LOOPBACK = 3,
+    CS_ADDRESS_OWN_PORT_UNSPECIFIED = 4,
+    CS_ADDRESS_OWN_PORT_INTERFACE = 5,
+} cs_address_verdict;
+
+/// What a guarded transfer may not connect to. Made once per client; read-only afterwards, so
+/// the curl thread reads it without a lock.
+typedef struct cs_address_policy cs_address_policy;
+
+/// A policy refusing link-local and metadata addresses (when `refuse_link_local`) and `ports`
+/// on loopback, the unspecified address and this machine's interface addresses (read now with
+/// getifaddrs). NULL with errno set when getifaddrs or an allocation fails.
+cs_address_policy *cs_address_policy_create(int refuse_link_local, const int *ports, size_t port_count);
+void cs_address_policy_free(cs_address_policy *policy);
+/// The verdict for a numeric IPv4 or IPv6 address (no brackets) and port; -1 when `address`
+/// is not one.
+int cs_address_policy_check_text(const cs_address_policy *policy, const char *address, int port);
+/// How many interface addresses the policy holds (tests).
+size_t cs_address_policy_interface_count(const cs_address_policy *policy);
+
+/// One guarded transfer's state: the policy, and the first refusal, written by the callbacks on
+/// the curl thread and read there when the transfer ends.
+typedef struct {
+    const cs_address_policy *policy;
+    int verdict;
+    /// "192.0.2.1:80" or "[2001:db8::1]:443".
+    char address[64];
+} cs_address_guard;
+
+/// Guards a transfer: CURLOPT_OPENSOCKETFUNCTION refuses a new connection to a refused address
+/// before its socket exists (after DNS, for every redirect), CURLOPT_PREREQFUNCTION refuses a
+/// request on a reused connection that was opened to one by an unguarded transfer.
+CURLcode cs_easy_set_address_guard(CURL *handle, cs_address_guard *guard);
+
 // MARK: misc
 
 /// Monotonic clock in nanoseconds (CLOCK_MONOTONIC).
