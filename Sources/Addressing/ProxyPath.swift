@@ -73,6 +73,9 @@ public struct ProxyPath: Equatable, Sendable {
         }
     }
 
+    /// A forward-proxy request (its URIs are written back on their own hosts).
+    public var isForward: Bool { if case .forward = route { true } else { false } }
+
     /// The upstream a rewritten or forward request names (nil for an entry path, which a configured
     /// origin resolves).
     public var upstream: UpstreamLocation? {

@@ -1,6 +1,7 @@
 import Addressing
 import Chaos
 import JSON
+import Upstream
 
 /// The `forward` and `https` objects of the configuration file.
 extension ConfigFile.Reader {
@@ -102,6 +103,23 @@ extension ConfigFile.Reader {
             return problem("https", "give both \"certificate\" and \"key\" (PEM files), or neither to use a certificate from the local CA")
         }
         configuration.https = settings
+    }
+
+    /// `"resolve": {"cdn.example.com:443": "203.0.113.7"}`: libcurl connects there instead of resolving.
+    mutating func resolve(_ value: JSONValue, into configuration: inout ProxyConfiguration) {
+        guard case .object(let members) = value else {
+            return problem("resolve", "expected an object of \"HOST:PORT\": \"ADDRESS\", got \(value.typeName)")
+        }
+        var entries: [String: String] = [:]
+        for member in members where !member.key.hasPrefix("//") {
+            guard case .string(let address) = member.value else {
+                problem("resolve.\(member.key)", "expected an IP address string, got \(member.value.typeName)")
+                continue
+            }
+            entries[member.key] = address
+        }
+        for message in UpstreamConfiguration.validateResolve(entries) { problem("resolve", message) }
+        configuration.upstream.resolve = entries
     }
 
     mutating func strings(_ key: String, _ value: JSONValue) -> [String]? {

@@ -23,6 +23,7 @@ public enum ConfigFile {
         "maxSessions", "maxPresetsPerURL", "engineCacheSize", "playlistHistoryBytes", "rewriteCacheBytes",
         "maxLearnedHosts", "events", "eventsMaxBytes", "recordBufferSize", "control", "controlToken",
         "record", "recordRedact", "recordMaxBytes", "recordings", "forward", "https", "dataDir",
+        "resolve", "upstreamCAFile",
     ]
 
     public static func load(path: String) throws(Problems) -> ProxyConfiguration {
@@ -149,6 +150,11 @@ public enum ConfigFile {
                 forward(value, into: &configuration)
             case "https":
                 https(value, into: &configuration)
+            case "resolve":
+                resolve(value, into: &configuration)
+            case "upstreamCAFile":
+                if case .null = value { configuration.upstream.extraCAFile = nil; return }
+                if let text = string(key, value) { configuration.upstream.extraCAFile = text }
             case "dataDir":
                 if case .null = value { configuration.dataDirectory = nil; return }
                 if let text = string(key, value) { configuration.dataDirectory = text }

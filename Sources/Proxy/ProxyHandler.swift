@@ -305,7 +305,10 @@ struct ProxyHandler: Sendable {
             headers: HeaderPolicy.upstreamRequestHeaders(from: head.headers, isPlaylist: expectsPlaylist),
             followRedirects: true,
             decodeContent: expectsPlaylist,
-            totalTimeout: expectsPlaylist ? .milliseconds(Int64(configuration.playlistTimeout * 1000)) : nil)
+            totalTimeout: expectsPlaylist ? .milliseconds(Int64(configuration.playlistTimeout * 1000)) : nil,
+            // A device may name any URL in forward mode: libcurl refuses this machine's listeners and
+            // link-local addresses at connect time, after DNS and after every redirect.
+            guardAddresses: exchange.path.isForward && !configuration.forward.allowPrivateTargets)
         exchange.draft.upstream = RequestRecord.Upstream(url: exchange.location.url)
         do {
             let response = try await upstream.fetch(request)
@@ -334,6 +337,10 @@ struct ProxyHandler: Sendable {
 
     private func sendUpstreamFailure(_ error: UpstreamError, client: ClientChannel) async throws {
         if case .cancelled = error { throw CancellationError() }
+        if case .refusedAddress = error {
+            try await client.sendText(.forbidden, "hlschaos: \(error)")
+            return
+        }
         let status: HTTPResponseStatus = error.isTimeout ? .gatewayTimeout : .badGateway
         logger.info("upstream failed", metadata: ["uri": "\(client.requestHead.uri)", "error": "\(error)"])
         try await client.sendText(status, "hlschaos: upstream \(error.isTimeout ? "timed out" : "failed"): \(error)")

@@ -3,6 +3,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import Proxy
+import Upstream
 import BundleFormat
 
 struct ServeCommand: AsyncParsableCommand {
@@ -95,6 +96,12 @@ struct ProxyOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Private key (PEM) of --tls-cert.", valueName: "FILE"))
     var tlsKey: String?
 
+    @Option(name: .customLong("resolve"), help: ArgumentHelp("Connect to ADDRESS for HOST:PORT instead of resolving HOST, as curl --resolve does: pin a CDN edge, or give a name to a test origin. Repeatable.", valueName: "HOST:PORT:ADDRESS"))
+    var resolve: [String] = []
+
+    @Option(help: ArgumentHelp("Trust the CA certificates of FILE (PEM) for origins, besides the system's: a private origin's CA.", valueName: "FILE"))
+    var upstreamCAFile: String?
+
     @Option(help: ArgumentHelp("Where hlschaos keeps its local certificate authority (default: $XDG_DATA_HOME/hlschaos, else ~/.local/share/hlschaos).", valueName: "DIR"))
     var dataDir: String?
 
@@ -166,6 +173,15 @@ extension ProxyOptions {
             configuration.forward.intercept += intercept
         }
         if let dataDir { configuration.dataDirectory = dataDir }
+        if let upstreamCAFile { configuration.upstream.extraCAFile = upstreamCAFile }
+        for entry in resolve {
+            // HOST:PORT:ADDRESS, the address possibly an IPv6 literal in brackets.
+            let parts = entry.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
+            guard parts.count == 3 else { throw CLIError("--resolve \"\(entry)\" must be HOST:PORT:ADDRESS, for example cdn.example.com:443:203.0.113.7") }
+            let address = parts[2].hasPrefix("[") && parts[2].hasSuffix("]") ? String(parts[2].dropFirst().dropLast()) : parts[2]
+            configuration.upstream.resolve[parts[0] + ":" + parts[1]] = address
+        }
+        if let problem = UpstreamConfiguration.validateResolve(configuration.upstream.resolve).first { throw CLIError("--resolve: \(problem)") }
         if (tlsCert == nil) != (tlsKey == nil) { throw CLIError("--tls-cert and --tls-key go together (a PEM certificate chain and its private key)") }
         if let httpsPort {
             guard (0...65535).contains(httpsPort) else { throw CLIError("--https-port \(httpsPort) is not a port number (0–65535)") }

@@ -36,6 +36,9 @@ import Testing
         #expect(configuration.forward.intercept == ["*.cdn.example.com", "origin.example.com"])
         #expect(configuration.https == .init(port: 8443, certificateFile: "c.pem", keyFile: "k.pem"))
         #expect(configuration.dataDirectory == "/var/lib/hlschaos")
+        let upstream = try ConfigFile.parse(Array(#"{"resolve": {"cdn.example.com:443": "127.0.0.1"}, "upstreamCAFile": "ca.pem"}"#.utf8), file: "u.json")
+        #expect(upstream.upstream.resolve == ["cdn.example.com:443": "127.0.0.1"] && upstream.upstream.extraCAFile == "ca.pem")
+        #expect(throws: ConfigFile.Problems.self) { try ConfigFile.parse(Array(#"{"resolve": {"cdn.example.com": "127.0.0.1"}}"#.utf8), file: "r.json") }
         let bad = #"{"forward": {"enabled": "yes", "users": {"bad user": "x", "tv2": ""}, "password": "", "allowNetworks": ["192.168.1.0/33"], "intercept": ["*.*"], "tunel": true}, "https": {"certificate": "c.pem"}}"#
         #expect {
             try ConfigFile.parse(Array(bad.utf8), file: "bad.json")
@@ -54,7 +57,7 @@ import Testing
 
     @Test func theExampleDocumentsEveryKey() throws {
         let text = try String(contentsOfFile: Self.example, encoding: .utf8)
-        #expect(ConfigFile.keys.count == 35)
+        #expect(ConfigFile.keys.count == 37)
         for key in ConfigFile.keys {
             #expect(text.contains("\"\(key)\":"), "\(key) has no value")
             #expect(text.contains("\"//\(key)\":"), "\(key) has no comment")
