@@ -30,6 +30,10 @@ let package = Package(
         // TLS towards devices (HTTPS listener, intercepted CONNECT) and HTTP/2 (issue 22).
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.0"),
         .package(url: "https://github.com/apple/swift-nio-http2", from: "1.46.0"),
+        // The local certificate authority (issue 22): X.509 certificates, P-256 keys, DER.
+        .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-asn1", from: "1.3.0"),
     ],
     targets: [
         // libcurl, found through pkg-config (Debian: libcurl4-openssl-dev).
@@ -86,7 +90,7 @@ let package = Package(
         .target(
             name: "Proxy",
             dependencies: [
-                "HLS", "Addressing", "Chaos", "Records", "JSON", "Upstream", "Presets", "BundleFormat", logging,
+                "HLS", "Addressing", "Chaos", "Records", "JSON", "Upstream", "Presets", "BundleFormat", "CertificateAuthority", logging,
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOTLS", package: "swift-nio"),
                 .product(name: "NIOHTTP2", package: "swift-nio-http2"),
@@ -110,6 +114,16 @@ let package = Package(
             // The dashboard's files (Dashboard/) and the OpenAPI document (openapi.json) are compiled in.
             plugins: ["EmbedFiles"]
         ),
+        // The local certificate authority: a root made on first use and kept in a data folder, leaf
+        // certificates for host names and addresses on demand, the root as an Apple profile.
+        .target(
+            name: "CertificateAuthority",
+            dependencies: [
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ]
+        ),
         // Real players: launching, watching and reading them (process groups, watchdog, drivers).
         .target(name: "Players", dependencies: ["PlayerReports"]),
         // A scenario's expectations checked against request records, the reaction report and a
@@ -125,7 +139,7 @@ let package = Package(
             name: "hlschaos",
             dependencies: [
                 "HLS", "Addressing", "Chaos", "Upstream", "CurlShim", "Proxy", "DemoOrigin", "Control", "Players", "Runs",
-                "BundleFormat", "Recorder", "Replay", "HAR", "Records", logging,
+                "BundleFormat", "Recorder", "Replay", "HAR", "Records", "CertificateAuthority", logging,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ] + nio
         ),
@@ -167,11 +181,12 @@ let package = Package(
             name: "ProxyTests",
             dependencies: [
                 "Proxy", "Addressing", "DemoOrigin", "Upstream", "HLS", "Chaos", "Records", "BundleFormat", "Players", "TestSupport",
+                "CertificateAuthority", .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ] + nio
         ),
         .testTarget(
             name: "ControlTests",
-            dependencies: ["Control", "JSON", "Proxy", "Addressing", "DemoOrigin", "Upstream", "Chaos", "Records", "BundleFormat", "TestSupport"] + nio
+            dependencies: ["Control", "JSON", "Proxy", "Addressing", "CertificateAuthority", "DemoOrigin", "Upstream", "Chaos", "Records", "BundleFormat", "TestSupport"] + nio
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,3 +1,4 @@
+import CertificateAuthority
 import Chaos
 import Foundation
 import Logging
@@ -42,7 +43,7 @@ public final class ProxyServer: Sendable {
         configuration: ProxyConfiguration,
         upstream: UpstreamClient,
         rules: RuleBook? = nil,
-        certificates: (any CertificateIssuer)? = nil,
+        certificates: LocalCA? = nil,
         devices: DeviceNames = DeviceNames(),
         ownPorts: ListeningPorts = ListeningPorts(),
         clock: any ChaosClock = SystemChaosClock(),
@@ -82,7 +83,9 @@ public final class ProxyServer: Sendable {
             forwarding: forwarding,
             setupPage: SetupPage(
                 root: certificates.map {
-                    SetupPage.Root(pem: $0.rootPEM, der: $0.rootDER, mobileconfig: $0.mobileconfig, fingerprint: $0.fingerprintSHA256, commonName: $0.commonName)
+                    SetupPage.Root(
+                        pem: $0.rootPEM, der: $0.rootDER, mobileconfig: AppleProfile.mobileconfig(for: $0), fingerprint: $0.fingerprintSHA256,
+                        commonName: $0.commonName)
                 },
                 forward: configuration.forward.enabled),
             ownPorts: ownPorts, logger: logger)
@@ -145,7 +148,7 @@ public final class ProxyServer: Sendable {
     /// The HTTPS listener's TLS: the user's certificate and key, or a leaf of the local CA naming
     /// this machine (its host name, localhost and its addresses).
     private static func httpsContext(
-        _ https: ProxyConfiguration.HTTPSSettings, certificates: (any CertificateIssuer)?, host: String
+        _ https: ProxyConfiguration.HTTPSSettings, certificates: LocalCA?, host: String
     ) throws -> NIOSSLContext {
         do {
             if let certificate = https.certificateFile, let key = https.keyFile {

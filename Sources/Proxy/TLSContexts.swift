@@ -1,33 +1,20 @@
 import Addressing
+import CertificateAuthority
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOSSL
-
-/// Makes server certificates: leaves signed by the local certificate authority (`hlschaos ca`),
-/// and the root that devices install from the setup page.
-public protocol CertificateIssuer: Sendable {
-    /// A chain (leaf first, PEM) and its private key (PKCS#8 PEM) for these DNS names or IP literals.
-    func leaf(forNames names: [String]) throws -> (chainPEM: [String], privateKeyPEM: String)
-    var rootPEM: String { get }
-    var rootDER: [UInt8] { get }
-    /// "AB:CD:…", as devices show it.
-    var fingerprintSHA256: String { get }
-    var commonName: String { get }
-    /// An iOS/macOS configuration profile that installs the root.
-    var mobileconfig: [UInt8] { get }
-}
 
 /// The server TLS the proxy speaks to devices: one context for the HTTPS listener, and one per
 /// intercepted host (kept in a bounded cache) whose leaf names that host, or the name the client
 /// asks for by SNI when it differs. ALPN offers `h2` and `http/1.1` on all of them.
 final class TLSContexts: Sendable {
-    let issuer: any CertificateIssuer
+    let issuer: LocalCA
     /// Contexts by host, and the hosts in the order they were added (the oldest goes first).
     private let cache = NIOLockedValueBox((contexts: [String: NIOSSLContext](), order: [String]()))
     static let capacity = 512
     static let applicationProtocols = ["h2", "http/1.1"]
 
-    init(issuer: any CertificateIssuer) {
+    init(issuer: LocalCA) {
         self.issuer = issuer
     }
 
@@ -48,7 +35,7 @@ final class TLSContexts: Sendable {
     }
 
     /// A context serving a leaf for `names` (the HTTPS listener's, from the local CA).
-    static func context(issuer: any CertificateIssuer, names: [String], sni: Bool = false) throws -> NIOSSLContext {
+    static func context(issuer: LocalCA, names: [String], sni: Bool = false) throws -> NIOSSLContext {
         let leaf = try issuer.leaf(forNames: names)
         var configuration = try serverConfiguration(chainPEM: leaf.chainPEM, keyPEM: leaf.privateKeyPEM)
         if sni {

@@ -1,4 +1,5 @@
 @preconcurrency import Dispatch
+import CertificateAuthority
 import Control
 import Foundation
 import Logging
@@ -32,10 +33,17 @@ struct ProxyRunner {
             logger.info("rules for every session: \(rules.scenarios.map(\.name).joined(separator: ", "))")
         }
         MallocTuning.keepFreedMemoryForReuse()
-        let upstream = try UpstreamClient(configuration: configuration.upstream)
+        let certificates = try loadCertificateAuthority()
+        var upstreamConfiguration = configuration.upstream
+        // Forward fetches must not loop into this process (the ports bound by number; a port 0 is
+        // checked by the proxy once it is known).
+        upstreamConfiguration.addressGuard.ownPorts = [configuration.port, configuration.https?.port ?? 0].filter { $0 > 0 }
+        let upstream: UpstreamClient
+        do { upstream = try UpstreamClient(configuration: upstreamConfiguration) } catch { throw CLIError("\(error)") }
         let server: ProxyServer
         do {
-            server = try await ProxyServer.bind(configuration: configuration, upstream: upstream, rules: rules, logger: logger)
+            server = try await ProxyServer.bind(
+                configuration: configuration, upstream: upstream, rules: rules, certificates: certificates, logger: logger)
         } catch {
             await upstream.shutdown()
             throw CLIError(String(describing: error))
@@ -86,6 +94,23 @@ struct ProxyRunner {
 }
 
 extension ProxyRunner {
+    /// The local CA when something terminates TLS (forward mode, the HTTPS listener without a
+    /// certificate of the user's): made on first use under the data folder.
+    private func loadCertificateAuthority() throws -> LocalCA? {
+        guard configuration.needsCertificates else { return nil }
+        let directory = LocalCA.directory(inDataDirectory: configuration.dataDirectory ?? LocalCA.defaultDataDirectory)
+        let ca: LocalCA
+        do { ca = try LocalCA.loadOrCreate(directory: directory) } catch {
+            throw CLIError("the local certificate authority could not be loaded: \(error)")
+        }
+        if ca.isNew {
+            logger.notice("made a new local certificate authority in \(directory) (SHA-256 \(ca.fingerprintSHA256)); devices install its root from http://<this machine>:\(configuration.port)\(ProxyControl.setupPath)")
+        } else {
+            logger.info("local certificate authority \(directory) (SHA-256 \(ca.fingerprintSHA256))")
+        }
+        return ca
+    }
+
     /// The control API next to the proxy; it lives as long as the proxy. An address asked for with
     /// `--control` or the config file that cannot be used stops start-up; when the default one is
     /// taken (another hlschaos runs), the proxy runs without a control API and says so.

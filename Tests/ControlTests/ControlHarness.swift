@@ -1,3 +1,4 @@
+import CertificateAuthority
 import Addressing
 import Chaos
 import Control
@@ -32,7 +33,7 @@ final class ControlHarness: Sendable {
         ruleFiles: [String] = [],
         presetDirectory: String? = rulesDirectory,
         maxEventStreams: Int = 64,
-        certificates: (any CertificateIssuer)? = nil,
+        certificates: LocalCA? = nil,
         configure: (inout ProxyConfiguration) -> Void = { _ in }
     ) async throws -> ControlHarness {
         let demo = try await DemoOriginServer.start(origin: DemoOrigin())

@@ -9,7 +9,7 @@ import TestSupport
 /// proxy with an HTTPS listener.
 @Suite struct DeviceAPITests {
     @Test func aForwardDeviceIsListedAndANameMovesItsRequestsToThatSession() async throws {
-        let harness = try await ControlHarness.start(certificates: PlainHTTPOnlyIssuer()) { $0.forward.enabled = true }
+        let harness = try await ControlHarness.start { $0.forward.enabled = true }
         try await harness.use { harness in
             let api = harness.api
             let port = harness.proxyPort
@@ -171,18 +171,6 @@ import TestSupport
               let records = page.object?["records"] as? [[String: Any]] else { return 0 }
         return records.filter { $0["kind"] as? String == "master" }.count
     }
-}
-
-/// Forward mode starts only with a certificate issuer (intercepted CONNECTs need one). These tests
-/// send plain-HTTP forward requests only, so nothing is ever issued: a leaf is refused.
-struct PlainHTTPOnlyIssuer: CertificateIssuer {
-    struct NoTLSInThisTest: Error {}
-    func leaf(forNames names: [String]) throws -> (chainPEM: [String], privateKeyPEM: String) { throw NoTLSInThisTest() }
-    var rootPEM: String { "" }
-    var rootDER: [UInt8] { [] }
-    var fingerprintSHA256: String { "" }
-    var commonName: String { "hlschaos test (issues nothing)" }
-    var mobileconfig: [UInt8] { [] }
 }
 
 /// A self-signed certificate for localhost and 127.0.0.1 made by openssl, for `--tls-cert`/`--tls-key`.

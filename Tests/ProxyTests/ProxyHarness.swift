@@ -1,4 +1,5 @@
 import Addressing
+import CertificateAuthority
 import Chaos
 import DemoOrigin
 import Foundation
@@ -21,6 +22,7 @@ final class ProxyHarness: Sendable {
         rules: [String] = [],
         presets: String? = nil,
         clock: any ChaosClock = SystemChaosClock(),
+        certificates: LocalCA? = nil,
         configure: (inout ProxyConfiguration) -> Void = { _ in }
     ) async throws -> ProxyHarness {
         var configuration = ProxyConfiguration()
@@ -31,7 +33,8 @@ final class ProxyHarness: Sendable {
         let ruleFiles = try rules.map(writeTemporaryRuleFile)
         let book = try RuleBook(ruleFiles: ruleFiles, presetDirectory: presets)
         let upstream = try UpstreamClient(configuration: configuration.upstream)
-        let server = try await ProxyServer.bind(configuration: configuration, upstream: upstream, rules: book, clock: clock)
+        let server = try await ProxyServer.bind(
+            configuration: configuration, upstream: upstream, rules: book, certificates: certificates, clock: clock)
         let runTask = Task { await server.run() }
         return ProxyHarness(server: server, upstream: upstream, runTask: runTask, demo: demo)
     }
