@@ -27,6 +27,10 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.0.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.9.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0"),
+        // The local certificate authority (issue 22): X.509 certificates, P-256 keys, DER.
+        .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-asn1", from: "1.3.0"),
     ],
     targets: [
         // libcurl, found through pkg-config (Debian: libcurl4-openssl-dev).
@@ -99,6 +103,16 @@ let package = Package(
             // The dashboard's files (Dashboard/) and the OpenAPI document (openapi.json) are compiled in.
             plugins: ["EmbedFiles"]
         ),
+        // The local certificate authority: a root made on first use and kept in a data folder, leaf
+        // certificates for host names and addresses on demand, the root as an Apple profile.
+        .target(
+            name: "CertificateAuthority",
+            dependencies: [
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ]
+        ),
         // Real players: launching, watching and reading them (process groups, watchdog, drivers).
         .target(name: "Players", dependencies: ["PlayerReports"]),
         // A scenario's expectations checked against request records, the reaction report and a
@@ -114,7 +128,7 @@ let package = Package(
             name: "hlschaos",
             dependencies: [
                 "HLS", "Addressing", "Chaos", "Upstream", "CurlShim", "Proxy", "DemoOrigin", "Control", "Players", "Runs",
-                "BundleFormat", "Recorder", "Replay", "HAR", "Records", logging,
+                "BundleFormat", "Recorder", "Replay", "HAR", "Records", "CertificateAuthority", logging,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ] + nio
         ),
@@ -123,6 +137,7 @@ let package = Package(
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "HLSTests", dependencies: ["HLS", "TestSupport"], resources: [.copy("Corpus")]),
         .testTarget(name: "AddressingTests", dependencies: ["Addressing"]),
+        .testTarget(name: "CertificateAuthorityTests", dependencies: ["CertificateAuthority", "TestSupport"]),
         // Package.swift against the sources: every import declared, the pure modules free of I/O.
         .testTarget(name: "ModuleGraphTests"),
         .testTarget(name: "ChaosTests", dependencies: ["Chaos", "HLS", "JSON", "Addressing"]),
