@@ -2,7 +2,8 @@
 # Installs what hlschaos needs on Debian/Ubuntu, skipping what is already there.
 #   scripts/install-deps.sh build     libcurl headers and pkg-config (enough to build and run the demo)
 #   scripts/install-deps.sh test      + ffmpeg, GStreamer, VLC, mpv, Chromium + chromedriver, selenium,
-#                                     schemathesis, zbar + pyzbar + Pillow (QR codes)
+#                                     schemathesis, zbar + pyzbar + Pillow (QR codes), the openssl and
+#                                     curl commands (they judge the local CA's certificates)
 #   scripts/install-deps.sh bench     + nginx and wrk
 set -euo pipefail
 level=${1:-build}
@@ -13,7 +14,7 @@ case "$level" in
   build) ;;
   test) apt_packages+=(ffmpeg gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
                       gstreamer1.0-plugins-bad gstreamer1.0-libav vlc-bin vlc-plugin-base mpv
-                      chromium chromium-driver libzbar0) ;;
+                      chromium chromium-driver libzbar0 openssl curl) ;;
   bench) apt_packages+=(nginx-light wrk ffmpeg) ;;
   *) echo "usage: $0 build|test|bench" >&2; exit 2 ;;
 esac

@@ -39,7 +39,7 @@ struct CAFiles {
         do {
             if !parent.isEmpty { try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true) }
         } catch {
-            throw notWritable(parent, reason: "cannot be made")
+            throw LocalCA.Error(.directoryNotWritable, path: directory, "the CA folder \(directory) cannot be made (\(error.localizedDescription)): fix the folders above it, or give another data folder (--data-dir)")
         }
         guard mkdir(directory, 0o700) == 0 || errno == EEXIST else { throw notWritable(directory, reason: "cannot be made") }
         _ = chmod(directory, 0o700)

@@ -118,7 +118,7 @@ public final class LocalCA: Sendable {
         let certificatePath = files.certificatePath
         let remake = "restore it from a backup, or make a new CA with `hlschaos ca rotate` (devices must then install the new root)"
         if let mode = files.permissions(keyPath), mode & 0o077 != 0 {
-            throw Error(.keyExposed, path: keyPath, "\(keyPath) is open to other users (mode \(String(mode, radix: 8))), and whoever reads it can make certificates your devices trust: run `chmod 600 \(keyPath)`")
+            throw Error(.keyExposed, path: keyPath, "\(keyPath) is open to other users (mode 0\(String(mode, radix: 8))), and whoever reads it can make certificates your devices trust: run `chmod 600 \(keyPath)`")
         }
         let key: P256.Signing.PrivateKey
         do {

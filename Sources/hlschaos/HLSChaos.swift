@@ -7,7 +7,7 @@ struct HLSChaos: AsyncParsableCommand {
         abstract: "HLS fault-injection reverse proxy.",
         subcommands: [
             DemoCommand.self, ServeCommand.self, RecordCommand.self, ReplayCommand.self, ImportHARCommand.self, RunCommand.self,
-            MatrixCommand.self, InspectCommand.self, ValidateCommand.self,
+            MatrixCommand.self, InspectCommand.self, ValidateCommand.self, CACommand.self,
         ]
     )
 }
