@@ -35,25 +35,27 @@ struct DemoCommand: AsyncParsableCommand {
             // Written unbuffered: through a pipe (tee, CI logs) print() would hold the URLs until exit.
             let banner = Self.banner(
                 proxyPort: server.port, originURL: origin.baseURL, listenHost: configuration.host,
-                controlURL: control.map(\.url), controlNeedsToken: control?.configuration.token != nil)
+                controlURL: control.map(\.url), controlNeedsToken: control?.configuration.token != nil,
+                httpsPort: server.httpsPort, forward: configuration.forward.enabled)
             FileHandle.standardOutput.write(Data((banner + "\n").utf8))
         }
         try? await origin.shutdown()
     }
 
     static func banner(
-        proxyPort: Int, originURL: String, listenHost: String, controlURL: String? = nil, controlNeedsToken: Bool = false
+        proxyPort: Int, originURL: String, listenHost: String, controlURL: String? = nil, controlNeedsToken: Bool = false,
+        httpsPort: Int? = nil, forward: Bool = false
     ) -> String {
         let hosts = ["localhost"] + (listenHost == "127.0.0.1" || listenHost == "localhost" ? [] : reachableAddresses())
         var lines = ["hlschaos demo: origin \(originURL), proxy on port \(proxyPort)", ""]
         for (path, title) in DemoOrigin.catalogue {
             lines.append("  \(title)")
-            for host in hosts { lines.append("    http://\(host):\(proxyPort)\(path)") }
+            for url in entryURLs(hosts: hosts, proxyPort: proxyPort, httpsPort: httpsPort, path: path) { lines.append("    " + url) }
         }
         lines.append("")
         lines += deviceHelp(
             example: hosts.dropFirst().first ?? "localhost", proxyPort: proxyPort, entryPath: "/vod/ts/master.m3u8",
-            controlURL: controlURL, controlNeedsToken: controlNeedsToken)
+            controlURL: controlURL, controlNeedsToken: controlNeedsToken, httpsPort: httpsPort, forward: forward)
         return lines.joined(separator: "\n")
     }
 }

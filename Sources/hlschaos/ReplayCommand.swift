@@ -76,7 +76,8 @@ struct ReplayCommand: AsyncParsableCommand {
             try await runner.run { proxy, control in
                 let banner = Self.banner(
                     origin: origin, originURL: server.baseURL, proxyPort: proxy.port, listenHost: configuration.host,
-                    controlURL: control.map(\.url), controlNeedsToken: control?.configuration.token != nil)
+                    controlURL: control.map(\.url), controlNeedsToken: control?.configuration.token != nil,
+                    httpsPort: proxy.httpsPort, forward: configuration.forward.enabled)
                 FileHandle.standardOutput.write(Data((banner + "\n").utf8))
             }
         } catch {
@@ -88,7 +89,7 @@ struct ReplayCommand: AsyncParsableCommand {
 
     static func banner(
         origin: ReplayOrigin, originURL: String, proxyPort: Int, listenHost: String, controlURL: String? = nil,
-        controlNeedsToken: Bool = false
+        controlNeedsToken: Bool = false, httpsPort: Int? = nil, forward: Bool = false
     ) -> String {
         let bundle = origin.bundle
         let manifest = bundle.manifest
@@ -102,7 +103,7 @@ struct ReplayCommand: AsyncParsableCommand {
             "",
             "  Entry \(origin.entryURL)",
         ]
-        for host in hosts { lines.append("    http://\(host):\(proxyPort)\(origin.entryPath)") }
+        for url in entryURLs(hosts: hosts, proxyPort: proxyPort, httpsPort: httpsPort, path: origin.entryPath) { lines.append("    " + url) }
         if !origin.entryAtRoot {
             lines.append("  (recorded through an hlschaos proxy: its paths would read as this proxy's own, so its host is under /_host/)")
         }
@@ -124,7 +125,7 @@ struct ReplayCommand: AsyncParsableCommand {
         }
         lines += deviceHelp(
             example: hosts.dropFirst().first ?? "localhost", proxyPort: proxyPort, entryPath: origin.entryPath,
-            controlURL: controlURL, controlNeedsToken: controlNeedsToken)
+            controlURL: controlURL, controlNeedsToken: controlNeedsToken, httpsPort: httpsPort, forward: forward)
         return lines.joined(separator: "\n")
     }
 }

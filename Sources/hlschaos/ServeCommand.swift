@@ -29,6 +29,14 @@ struct ServeCommand: AsyncParsableCommand {
         try await runner.run { server, control in
             let entry = configuration.defaultOrigin.map { "\($0.url) as http://<this machine>:\(server.port)/" } ?? ""
             logger.info("hlschaos listening on \(configuration.host):\(server.port) \(entry)")
+            if let httpsPort = server.httpsPort { logger.info("HTTPS (HTTP/2 and HTTP/1.1) on \(configuration.host):\(httpsPort)") }
+            if configuration.forward.enabled {
+                let intercept = configuration.forward.intercept.isEmpty ? "origins and the hosts their playlists name" : configuration.forward.intercept.joined(separator: ", ")
+                logger.info("forward proxy on port \(server.port): TLS intercepted for \(intercept); other CONNECTs \(configuration.forward.tunnel ? "tunnelled" : "refused")")
+            }
+            if configuration.forward.enabled || server.httpsPort != nil {
+                logger.info("device setup page: http://<this machine>:\(server.port)\(ProxyControl.setupPath)")
+            }
             if let control {
                 let token = control.configuration.token == nil ? "" : ", bearer token required"
                 logger.info("control API on \(control.url) (routes: \(control.url)/api/openapi.json\(token))")
