@@ -16,9 +16,11 @@ swift test --skip-build --filter "$players" "$@"
 # The dashboard in headless Chromium against a real demo and control API (skipped with a filter).
 if [ "$#" -eq 0 ]; then
   log=$(mktemp)
-  .build/debug/hlschaos demo --host 127.0.0.1 --port 0 --control 127.0.0.1:0 >"$log" 2>&1 &
+  data=$(mktemp -d)
+  # Forward mode and an HTTPS listener: the dashboard then shows the devices panel and the setup QR.
+  .build/debug/hlschaos demo --host 127.0.0.1 --port 0 --control 127.0.0.1:0 --forward --https-port 0 --data-dir "$data" >"$log" 2>&1 &
   demo=$!
-  trap 'kill $demo 2>/dev/null || true; rm -f "$log"' EXIT
+  trap 'kill $demo 2>/dev/null || true; rm -rf "$log" "$data"' EXIT
   for _ in $(seq 100); do grep -q "Control API:" "$log" && break; sleep 0.2; done
   proxy_port=$(sed -n 's/.*proxy on port \([0-9]*\).*/\1/p' "$log")
   control=$(sed -n 's/.*Control API: *\(http:[^ ]*\).*/\1/p' "$log")
