@@ -4,7 +4,7 @@
 #   scripts/install-deps.sh test      + ffmpeg, GStreamer, VLC, mpv, Chromium + chromedriver, selenium,
 #                                     schemathesis, zbar + pyzbar + Pillow (QR codes), the openssl and
 #                                     curl commands (they judge the local CA's certificates)
-#   scripts/install-deps.sh bench     + nginx and wrk
+#   scripts/install-deps.sh bench     + nginx, wrk and h2load (nghttp2-client)
 set -euo pipefail
 level=${1:-build}
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -15,7 +15,7 @@ case "$level" in
   test) apt_packages+=(ffmpeg gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
                       gstreamer1.0-plugins-bad gstreamer1.0-libav vlc-bin vlc-plugin-base mpv
                       chromium chromium-driver libzbar0 openssl curl) ;;
-  bench) apt_packages+=(nginx-light wrk ffmpeg) ;;
+  bench) apt_packages+=(nginx-light wrk nghttp2-client ffmpeg) ;;
   *) echo "usage: $0 build|test|bench" >&2; exit 2 ;;
 esac
 

@@ -33,10 +33,11 @@ http {
 NGINX
 }
 
-# wait_for URL: until it answers 2xx (10 s at most).
+# wait_for URL [CURL OPTIONS]: until it answers 2xx (10 s at most).
 wait_for() {
-  for _ in $(seq 50); do curl -sf "$1" -o /dev/null && return 0; sleep 0.2; done
-  echo "no answer from $1" >&2
+  local url=$1; shift
+  for _ in $(seq 50); do curl -sf "$@" "$url" -o /dev/null && return 0; sleep 0.2; done
+  echo "no answer from $url" >&2
   return 1
 }
 
