@@ -26,9 +26,6 @@ final class ConnectionSetup: Sendable {
 
     enum Name {
         static let timeouts = "hlschaos.timeouts"
-        static let encoder = "hlschaos.encoder"
-        static let validator = "hlschaos.validator"
-        static let decoder = "hlschaos.decoder"
         static let client = "hlschaos.client"
     }
 
@@ -41,9 +38,12 @@ final class ConnectionSetup: Sendable {
         // itself (cheaper than NIO's pipelining handler, which re-arms epoll per request) and answers
         // a malformed request itself, after the responses queued before it. The decoder hands on what
         // it read after a CONNECT, so that a TLS handshake sent early is not lost.
-        try sync.addHandler(HTTPResponseEncoder(), name: Name.encoder)
-        try sync.addHandler(ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .forwardBytes)), name: Name.decoder)
-        try sync.addHandler(NIOHTTPResponseHeadersValidator(), name: Name.validator)
+        // NIO's own setup pairs the decoder with the encoder (which then frames responses to HEAD
+        // without a body). An upgrade configuration without upgraders makes the decoder hand on what
+        // it read after a CONNECT, so a TLS handshake sent early is not lost; its handler leaves the
+        // pipeline after the first request.
+        try sync.configureHTTPServerPipeline(
+            withPipeliningAssistance: false, withServerUpgrade: (upgraders: [], completionHandler: { _ in }), withErrorHandling: false)
         try sync.addHandler(
             ClientConnectionHandler(setup: self, way: way, timeouts: timeouts, eventLoop: channel.eventLoop), name: Name.client)
     }
@@ -91,7 +91,9 @@ final class ConnectionSetup: Sendable {
         let pipeline = channel.pipeline
         let sync = pipeline.syncOperations
         do {
-            for name in [Name.timeouts, Name.validator, Name.encoder] { sync.removeHandler(name: name, promise: nil) }
+            sync.removeHandler(name: Name.timeouts, promise: nil)
+            sync.removeHandler(try sync.handler(type: NIOHTTPResponseHeadersValidator.self), promise: nil)
+            sync.removeHandler(try sync.handler(type: HTTPResponseEncoder.self), promise: nil)
             channel.writeAndFlush(channel.allocator.buffer(string: "HTTP/1.1 200 Connection Established\r\n\r\n"), promise: nil)
             switch plan {
             case .tunnel(let upstream):
@@ -102,7 +104,7 @@ final class ConnectionSetup: Sendable {
                 try addTLS(to: channel, context: tls, way: .intercepted(target, identity))
             }
             sync.removeHandler(context: context, promise: nil)
-            sync.removeHandler(name: Name.decoder, promise: nil)
+            sync.removeHandler(try sync.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self), promise: nil)
         } catch {
             channel.close(promise: nil)
             if case .tunnel(let upstream) = plan { upstream.close(promise: nil) }
