@@ -133,7 +133,10 @@ let package = Package(
         // verdicts, JUnit/JSON/HTML, the conformance matrix.
         .target(
             name: "Runs",
-            dependencies: ["Proxy", "Addressing", "Chaos", "Records", "HAR", "Players", "PlayerReports", "Verdicts", "DemoOrigin", "Upstream", logging]
+            dependencies: [
+                "Proxy", "Addressing", "Chaos", "Records", "HAR", "Players", "PlayerReports", "Verdicts", "DemoOrigin", "Upstream",
+                "CertificateAuthority", .product(name: "NIOSSL", package: "swift-nio-ssl"), logging,
+            ]
         ),
         .executableTarget(
             name: "hlschaos",
@@ -171,7 +174,7 @@ let package = Package(
             ] + nio
         ),
         .testTarget(name: "PlayersTests", dependencies: ["Players", "PlayerReports", "Chaos", "TestSupport", "DemoOrigin"]),
-        .testTarget(name: "RunsTests", dependencies: ["Runs", "Verdicts", "Players", "PlayerReports", "Records", "Chaos"]),
+        .testTarget(name: "RunsTests", dependencies: ["Runs", "Verdicts", "Players", "PlayerReports", "Records", "Chaos", "Proxy", logging]),
         .testTarget(name: "VerdictsTests", dependencies: ["Verdicts", "Chaos", "Records", "PlayerReports"]),
         .testTarget(name: "UpstreamTests", dependencies: ["Upstream", "TestSupport"] + nio),
         .testTarget(name: "DemoOriginTests", dependencies: ["DemoOrigin", "HLS"] + nio),

@@ -10,7 +10,7 @@ swift build --build-tests
 # test process, and CPU-heavy unit tests running beside them would starve it. So does the stream
 # recorder's suite, which times live playlist reloads. They prove every driver and every fault
 # family; the full preset × player sweep is run on demand (docs/testing.md).
-players='PlayerTests|PresetPlaybackTests|PlayersTests|RunCommandTests|RecordReplayPlaybackTests|HARImportEndToEndTests|StreamRecorderTests'
+players='PlayerTests|PresetPlaybackTests|PlayersTests|RunCommandTests|RecordReplayPlaybackTests|HARImportEndToEndTests|StreamRecorderTests|ForwardPlayerTests'
 swift test --skip-build --skip "$players" "$@"
 swift test --skip-build --filter "$players" "$@"
 # The dashboard in headless Chromium against a real demo and control API (skipped with a filter).

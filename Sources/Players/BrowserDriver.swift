@@ -24,6 +24,8 @@ public struct BrowserDriver: PlayerDriver {
     public static var all: [BrowserDriver] { [hlsjs, vhs] }
 
     public var name: String { engine.id }
+    /// Chromium's `--proxy-server`, with the proxy's root in the NSS database of a HOME of its own.
+    public var playsThroughProxy: Bool { true }
 
     public var summary: String {
         switch engine.id {
@@ -102,15 +104,24 @@ public struct BrowserDriver: PlayerDriver {
             result: directory.appendingPathComponent("\(name)-result.json"),
             stderr: directory.appendingPathComponent("\(name)-harness.log"))
         let rate = request.live ? 1 : self.rate
+        var environment = ["PYTHONDONTWRITEBYTECODE": "1", "PYTHONUNBUFFERED": "1"]
+        if let proxy = request.proxy {
+            do {
+                environment["HOME"] = try await BrowserTrust.home(trusting: proxy.caFile, in: directory).path
+            } catch {
+                return failed("cannot trust the proxy's root: \(error)")
+            }
+        }
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             try Data(BrowserHarness.script.utf8).write(to: files.harness)
             try Data(BrowserPages.page(for: engine, url: request.url, rate: rate).utf8).write(to: files.page)
-            let config: [String: Any] = [
+            var config: [String: Any] = [
                 "engine": engine.id, "url": request.url, "seconds": request.timeout, "live": request.live, "rate": rate,
                 "page": files.page.path, "engineFile": engineFile.path, "engineName": engine.isModule ? "engine.mjs" : "engine.js",
                 "output": files.result.path, "chromium": tools.chromium, "chromedriver": tools.chromedriver,
             ]
+            if let proxy = request.proxy { config["proxy"] = proxy.url }
             try JSONSerialization.data(withJSONObject: config, options: [.prettyPrinted, .sortedKeys]).write(to: files.config)
         } catch {
             return failed("cannot write the harness into \(directory.path): \(error)")
@@ -120,7 +131,7 @@ public struct BrowserDriver: PlayerDriver {
         do {
             run = try await ProcessRunner.run(.init(
                 tools.python, [files.harness.path, files.config.path],
-                environment: ["PYTHONDONTWRITEBYTECODE": "1", "PYTHONUNBUFFERED": "1"],
+                environment: environment,
                 workingDirectory: directory.path, timeout: request.timeout + startupAllowance))
         } catch {
             return failed("the browser harness could not start: \(error)")

@@ -6,7 +6,9 @@ import Foundation
 ///
 /// `python3 browser-harness.py CONFIG.json` where CONFIG is
 /// `{"page": path, "engineFile": path, "engineName": "engine.mjs", "url", "seconds", "live",
-///   "rate", "output": path, "chromium": path, "chromedriver": path}`.
+///   "rate", "output": path, "chromium": path, "chromedriver": path, "proxy": url (optional)}`.
+/// With `proxy`, Chromium fetches through it (`--proxy-server`; the page on 127.0.0.1 is not
+/// proxied, loopback never is) and trusts what the HOME it was started with trusts.
 /// It copies the page and the engine into a throwaway directory served on 127.0.0.1 (the stream
 /// is therefore fetched cross-origin: its server must send `Access-Control-Allow-Origin`), opens
 /// the page, polls it every 0.2 s until `ended` (VOD or live), a fatal error or `seconds` after the
@@ -80,6 +82,8 @@ def main():
                      "--autoplay-policy=no-user-gesture-required", "--mute-audio", "--no-first-run",
                      "--disable-background-networking", "--user-data-dir=" + os.path.join(root, "profile")):
             options.add_argument(flag)
+        if config.get("proxy"):
+            options.add_argument("--proxy-server=" + config["proxy"])
         options.set_capability("goog:loggingPrefs", {"browser": "SEVERE"})
         options.binary_location = config["chromium"]
         driver = webdriver.Chrome(service=Service(config["chromedriver"]), options=options)

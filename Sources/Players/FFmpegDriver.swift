@@ -11,8 +11,15 @@ import PlayerReports
 /// another variant (`-map 0:p:N:v:0`). Failed segments are skipped; a playlist or
 /// key that cannot be opened ends the run with a failure. A live run is stopped at the time limit,
 /// or ends by itself after `duration` seconds of media.
+///
+/// Through a forward proxy (`PlayRequest.proxy`): `-http_proxy URL -ca_file ROOT -tls_verify 1`.
+/// The hls demuxer hands `http_proxy` on to every playlist, key and segment it opens, but not
+/// the TLS options (lavf's `save_avio_options` copies headers, http_proxy, user_agent, cookies,
+/// referer, rw_timeout only): the master playlist's certificate is verified against the root, the
+/// nested opens go through the proxy unverified (tls_verify is off by default).
 public struct FFmpegDriver: PlayerDriver {
     public let name = "ffmpeg"
+    public var playsThroughProxy: Bool { true }
     public var summary: String { "ffmpeg (lavf HLS demuxer, decodes to null as fast as it can; no ABR)" }
     public var executable: String
     /// A variant index (0-based, master order) instead of the first video stream.
@@ -49,13 +56,14 @@ public struct FFmpegDriver: PlayerDriver {
     }
 
     /// The command line, without the executable.
-    func arguments(url: String, pickyOption: Bool) -> [String] {
+    func arguments(url: String, pickyOption: Bool, proxy: PlayerProxy? = nil) -> [String] {
         var arguments = ["-hide_banner", "-nostdin", "-nostats", "-v", "repeat+level+info"]
         if pickyOption { arguments += ["-extension_picky", "0"] }
         arguments += ["-rw_timeout", String(Int(readTimeout * 1_000_000))]
         // An input option: it limits what is read, so every stream gets the whole span (as an
         // output option, video would lose the frames before the audio's earlier first timestamp).
         if let duration { arguments += ["-t", OutcomeRules.seconds(duration)] }
+        if let proxy { arguments += ["-http_proxy", proxy.url, "-ca_file", proxy.caFile, "-tls_verify", "1"] }
         arguments += ["-i", url]
         if let program {
             arguments += ["-map", "0:p:\(program):v:0?", "-map", "0:p:\(program):a:0?"]
@@ -86,7 +94,7 @@ public struct FFmpegDriver: PlayerDriver {
     public func playback(_ request: PlayRequest) async -> Playback {
         var output: (stderr: [LogLine], frames: Int?) = ([], nil)
         let report = await playInstalled {
-            let arguments = arguments(url: request.url, pickyOption: await supportsExtensionPicky())
+            let arguments = arguments(url: request.url, pickyOption: await supportsExtensionPicky(), proxy: request.proxy)
             return try await PlayerProcess.run(.init(executable, arguments, timeout: request.timeout), in: request.workDirectory, name: name)
         } read: { run, version in
             let parsed = FFmpegLog.parse(stderr: run.stderr, progress: run.stdout)

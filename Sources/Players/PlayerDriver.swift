@@ -16,10 +16,26 @@ public protocol PlayerDriver: Sendable {
     func availability() async -> PlayerAvailability
     /// Plays `request.url` until it ends, fails, stalls or the time runs out.
     func play(_ request: PlayRequest) async -> PlayerReport
+    /// Whether it honours `PlayRequest.proxy`: fetches through an HTTP proxy (CONNECT for https)
+    /// and trusts the proxy's CA root given as a file. Runs `--via forward` need it.
+    var playsThroughProxy: Bool { get }
 }
 
 extension PlayerDriver {
     public var expectationName: String { name }
+    public var playsThroughProxy: Bool { false }
+}
+
+/// The forward proxy a player fetches through, as a device would have it set: every request goes
+/// to `url` (https ones as `CONNECT` tunnels), and TLS is verified against `caFile` (the proxy's
+/// local CA root, PEM), which signs the certificates of the hosts it intercepts.
+public struct PlayerProxy: Sendable, Equatable {
+    /// "http://127.0.0.1:<port>"
+    public var url: String
+    /// The root certificate the player must trust, PEM.
+    public var caFile: String
+
+    public init(url: String, caFile: String) { self.url = url; self.caFile = caFile }
 }
 
 public enum PlayerAvailability: Sendable, Equatable {
@@ -37,8 +53,10 @@ public struct PlayRequest: Sendable {
     public var live: Bool
     /// A directory of the run's own for logs and scratch files (kept as evidence).
     public var workDirectory: URL
+    /// Fetch through this forward proxy (only for drivers whose `playsThroughProxy` is true).
+    public var proxy: PlayerProxy?
 
-    public init(url: String, timeout: Double, live: Bool, workDirectory: URL) {
-        self.url = url; self.timeout = timeout; self.live = live; self.workDirectory = workDirectory
+    public init(url: String, timeout: Double, live: Bool, workDirectory: URL, proxy: PlayerProxy? = nil) {
+        self.url = url; self.timeout = timeout; self.live = live; self.workDirectory = workDirectory; self.proxy = proxy
     }
 }

@@ -53,6 +53,7 @@ struct CellRunner {
         let session = Self.sessionID(scenario: plan.scenario.name, player: plan.player.name, index: index)
         let proxy = harness.proxy.control
         proxy.openSession(session, scenario: plan.scenario)
+        harness.prepare(session: session)
         let url = harness.sessionURL(session, path: plan.path)
         let evidence = self.evidence?.root.appendingPathComponent(session)
         let scratch = evidence ?? FileManager.default.temporaryDirectory.appendingPathComponent("hlschaos-\(session)-\(UUID().uuidString)")
@@ -60,8 +61,10 @@ struct CellRunner {
         defer { if evidence == nil { try? FileManager.default.removeItem(at: scratch) } }
 
         let playing = Date()
-        let report = await plan.player.play(PlayRequest(url: url, timeout: plan.timeout, live: plan.live, workDirectory: scratch))
+        let report = await plan.player.play(PlayRequest(
+            url: url, timeout: plan.timeout, live: plan.live, workDirectory: scratch, proxy: harness.playerProxy))
         let records = await settledRecords(session)
+        harness.finish(session: session)
         // A live run is judged at its planned end, so that a player that quit early has stopped
         // fetching by then; a VOD run when the player is done, and every quiet player has stopped.
         let ended = plan.live ? max(Date(), playing.addingTimeInterval(plan.timeout)) : Date()

@@ -1,9 +1,10 @@
 import Foundation
 import Players
 
-/// Plays every cell through one harness, several at once (`jobs`), and returns the results in
-/// plan order. A player that is not installed gives `couldNotRun` cells naming the command that
-/// installs it; the others still run.
+/// Plays every cell through one harness, several at once (`jobs`; one at a time through a forward
+/// harness), and returns the results in plan order. A player that is not installed, or cannot play
+/// through a forward proxy when the harness is one, gives `couldNotRun` cells naming what to do;
+/// the others still run.
 public enum ChaosRun {
     public static func run(
         _ plans: [CellPlan], harness: RunHarness, evidence: EvidenceLocation?, jobs: Int, creatorVersion: String,
@@ -12,6 +13,10 @@ public enum ChaosRun {
         var missing: [String: String] = [:]
         var checked: Set<String> = []
         for plan in plans where checked.insert(plan.player.name).inserted {
+            if harness.route == .forward && !plan.player.playsThroughProxy {
+                missing[plan.player.name] = Self.notThroughProxy(plan.player.name)
+                continue
+            }
             if case .missing(let reason, let install) = await plan.player.availability() {
                 missing[plan.player.name] = "\(plan.player.name) is not available (\(reason)); install it with: \(install)"
             }
@@ -36,7 +41,7 @@ public enum ChaosRun {
                     return
                 }
             }
-            for _ in 0..<max(1, jobs) { startNext() }
+            for _ in 0..<max(1, min(jobs, harness.concurrentCells ?? jobs)) { startNext() }
             for await (index, result) in group {
                 results[index] = result
                 onResult(result)
@@ -44,6 +49,11 @@ public enum ChaosRun {
             }
         }
         return results.compactMap { $0 }
+    }
+
+    static func notThroughProxy(_ player: String) -> String {
+        "\(player) is not supported with --via forward yet (hlschaos cannot give it a proxy and the local CA's root); "
+            + "players that are: \(PlayerCatalog.all.filter(\.playsThroughProxy).map(\.name).joined(separator: ", "))"
     }
 
     /// 0 when every cell passed, 2 when any could not run, else 1.

@@ -14,11 +14,14 @@ struct RunCommand: AsyncParsableCommand {
         discussion: """
             Starts the proxy (and the demo origin), opens a fresh session per scenario × player with the scenario, plays the session's URL with the player, then checks the scenario's "expect" list against the proxy's records of that session and what the player reported. Prints PASS/FAIL with the evidence; exits 0 when every expectation holds, 1 when any fails, 2 when a run could not happen (a missing player, a bad scenario).
 
+            --via forward plays the demo as a device with a proxy setting does: the demo origin is served over HTTPS as \(RunHarness.demoHost), the player opens that URL with the proxy as its HTTP proxy and trusts a fresh local CA of the run's own, and the proxy intercepts the name (with --url: the URL's host). Cells then run one at a time (a cell's session is the players' address, 127.0.0.1). Players that can: \(PlayerCatalog.all.filter(\.playsThroughProxy).map(\.name).joined(separator: ", ")).
+
             Players: \(PlayerCatalog.names.joined(separator: ", ")), or a command with {url} in it (its exit status is the evidence), e.g. --player 'my-player --url {url}'. A command is named after its program (my-player; a second one my-player-2) in verdicts, JUnit and reports, or as you name it: --player 'fast=my-player --fast --url {url}'. Expectations name every command "command".
 
             Examples:
               hlschaos run status-503 --player hlsjs --player ffmpeg --junit junit.xml
               hlschaos run stale-live-freeze --stream live --player gstreamer
+              hlschaos run status-503 --via forward --player hlsjs --player ffmpeg
               hlschaos run my-scenario.json --url https://cdn.example.com/master.m3u8 --player hlsjs
             """)
 
@@ -39,6 +42,9 @@ struct RunCommand: AsyncParsableCommand {
 
     @Option(help: "Play this playlist URL instead of the demo (through the proxy).")
     var url: String?
+
+    @Option(help: ArgumentHelp("How players reach the proxy: reverse (its /s/<session>/ URLs) or forward (the origin's https URL with the proxy as their HTTP proxy, TLS intercepted).", valueName: "reverse|forward"))
+    var via: String = "reverse"
 
     @Option(help: "How long each player may run (60s, 2m).")
     var timeout: String = "60s"
@@ -70,6 +76,9 @@ struct RunCommand: AsyncParsableCommand {
 
     private func execute() async throws -> Int32 {
         try ScenarioArguments.checkJobs(jobs)
+        guard let route = RunRoute(rawValue: via) else {
+            throw CLIError("--via \(via): choose reverse (the proxy's own URLs) or forward (the proxy as the players' HTTP proxy)")
+        }
         if demo && url != nil { throw CLIError("--demo and --url: choose one stream") }
         if url != nil && (stream != nil || flavour != nil) { throw CLIError("--stream and --flavour choose a demo stream; they do not go with --url") }
         let seconds = try ScenarioArguments.seconds(timeout, option: "--timeout")
@@ -98,7 +107,7 @@ struct RunCommand: AsyncParsableCommand {
         }
         let harness: RunHarness
         do {
-            harness = try await RunHarness.start(source: source, rules: book, logger: logger)
+            harness = try await RunHarness.start(source: source, rules: book, logger: logger, via: route)
         } catch {
             throw CLIError(String(describing: error))
         }
@@ -117,6 +126,11 @@ struct RunCommand: AsyncParsableCommand {
         FileHandle.standardOutput.write(Data((summary + "\n").utf8))
         try write(results, summary: summary, seconds: elapsed, started: started, evidence: output)
         return ChaosRun.exitCode(results)
+    }
+
+    private func jobsText(_ harness: RunHarness) -> String {
+        guard let limit = harness.concurrentCells, limit < jobs else { return "\(jobs) at a time" }
+        return "\(limit) at a time (--via forward: a cell's session is the players' address)"
     }
 
     private func write(_ results: [CellResult], summary: String, seconds: Double, started: Date, evidence: URL) throws {

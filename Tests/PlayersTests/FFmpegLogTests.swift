@@ -113,6 +113,15 @@ import Testing
         #expect(FFmpegDriver(duration: 2.5).arguments(url: "u", pickyOption: false).contains("2.5"))
     }
 
+    /// Through a forward proxy: the proxy for every open (lavf's hls passes http_proxy on), and the
+    /// root the first open verifies against, all before `-i`.
+    @Test func theCommandLineThroughAForwardProxy() {
+        let proxy = PlayerProxy(url: "http://127.0.0.1:8080", caFile: "/data/ca/root.pem")
+        let arguments = FFmpegDriver().arguments(url: "https://cdn.test/m.m3u8", pickyOption: false, proxy: proxy).joined(separator: " ")
+        #expect(arguments.contains("-http_proxy http://127.0.0.1:8080 -ca_file /data/ca/root.pem -tls_verify 1 -i https://cdn.test/m.m3u8"))
+        #expect(!FFmpegDriver().arguments(url: "u", pickyOption: false).contains("-http_proxy"))
+    }
+
     /// Tags and the indentation after them go: what is left is ffmpeg's message.
     @Test func aLineTakenApart() {
         #expect(FFmpegLog.split("[hls @ 0x55d1] [warning] Failed to open segment 8 of playlist 4") == ("warning", "Failed to open segment 8 of playlist 4"))
