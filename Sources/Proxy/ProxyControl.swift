@@ -17,6 +17,10 @@ public struct ProxyControl: Sendable {
     /// Whether forward mode is on (`--forward`): devices then reach the proxy through their proxy setting.
     public var forwardEnabled: Bool { server.configuration.forward.enabled }
 
+    /// Tells the proxy about another listener of this process (the control API): forward requests
+    /// and CONNECTs to it are refused like those to the proxy's own ports.
+    public func addOwnListener(port: Int) { server.ownPorts.add(port) }
+
     // MARK: - Devices (forward mode)
 
     /// The device setup page's path on the proxy's port.

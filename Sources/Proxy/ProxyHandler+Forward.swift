@@ -1,3 +1,4 @@
+import Foundation
 import Addressing
 import NIOConcurrencyHelpers
 import NIOCore
@@ -16,6 +17,10 @@ extension ProxyHandler {
         let tls: TLSContexts?
         /// This process's listening ports: forward requests must not loop back into them.
         let ownPorts: ListeningPorts
+        /// This machine's addresses (read at start): with a listener on all interfaces, they reach it too.
+        let ownAddresses: Set<IPAddress> = Set(MachineNames.reachableAddresses().compactMap {
+            IPAddress($0.trimmingCharacters(in: CharacterSet(charactersIn: "[]")))
+        })
     }
 
     /// The setup page's path when `target` asks for it: `/hlschaos/…`, or through a device's proxy
@@ -207,7 +212,7 @@ extension ProxyHandler.Forwarding {
         if ip?.isLinkLocal == true || host == "metadata.google.internal" {
             return "\(host) is a link-local address (such as a cloud metadata service); forward requests may not go there (set forward.allowPrivateTargets in the configuration to allow it)"
         }
-        let local = ip.map { $0.isLoopback || $0.isUnspecified } ?? (host == "localhost" || host.hasSuffix(".localhost"))
+        let local = ip.map { $0.isLoopback || $0.isUnspecified || ownAddresses.contains($0) } ?? (host == "localhost" || host.hasSuffix(".localhost"))
         if local, ownPorts.contains(port) {
             return "\(host):\(port) is one of hlschaos's own listeners; a forward request there would loop through the proxy (set forward.allowPrivateTargets in the configuration to allow it)"
         }

@@ -29,6 +29,8 @@ public final class ProxyServer: Sendable {
     public let httpsPort: Int?
     /// Devices seen by the forward proxy, and the session names given to their addresses.
     let devices: DeviceNames
+    /// This process's listening ports (forward requests may not reach them).
+    let ownPorts: ListeningPorts
     private let serverChannel: Channel
     private let httpsChannel: Channel?
     private let connections: ConnectionRegistry
@@ -120,7 +122,7 @@ public final class ProxyServer: Sendable {
         }
         return ProxyServer(
             configuration: configuration, rules: rules, records: records, recorder: recorder, clock: clock, apiLayers: control,
-            sessions: sessions, allowlist: allowlist, devices: devices,
+            sessions: sessions, allowlist: allowlist, devices: devices, ownPorts: ownPorts,
             connections: connections, channel: channel, httpsChannel: httpsChannel)
     }
 
@@ -168,9 +170,11 @@ public final class ProxyServer: Sendable {
     private init(
         configuration: ProxyConfiguration, rules: RuleBook, records: RecordLog, recorder: ProxyRecorder, clock: any ChaosClock,
         apiLayers: ControlLayers, sessions: SessionStore,
-        allowlist: HostAllowlist, devices: DeviceNames, connections: ConnectionRegistry, channel: Channel, httpsChannel: Channel?
+        allowlist: HostAllowlist, devices: DeviceNames, ownPorts: ListeningPorts, connections: ConnectionRegistry, channel: Channel,
+        httpsChannel: Channel?
     ) {
         self.devices = devices
+        self.ownPorts = ownPorts
         self.httpsChannel = httpsChannel
         self.httpsPort = httpsChannel?.localAddress?.port
         self.configuration = configuration

@@ -120,7 +120,9 @@ extension ProxyRunner {
         var controlLogger = Logger(label: "hlschaos.control")
         controlLogger.logLevel = logger.logLevel
         do {
-            return try await ControlServer.start(proxy: server, configuration: settings, logger: controlLogger)
+            let control = try await ControlServer.start(proxy: server, configuration: settings, logger: controlLogger)
+            server.control.addOwnListener(port: control.port)
+            return control
         } catch {
             guard control.explicit else {
                 logger.warning("running without the control API: \(error)")

@@ -159,6 +159,21 @@ import TestSupport
         await forward.stop()
     }
 
+    @Test func otherListenersOfThisProcessAreRefusedToo() async throws {
+        // The control API is such a listener: serve and demo hand its port to the proxy.
+        let other = try await EchoServer.start()
+        let forward = try await ForwardHarness.start()
+        let before = try await RawHTTP.get(port: forward.proxyPort, "127.0.0.1:\(other.port)", method: "CONNECT", readTimeout: 5)
+        #expect(before.status == 200)
+        forward.proxy.server.control.addOwnListener(port: other.port)
+        let after = try await RawHTTP.get(port: forward.proxyPort, "127.0.0.1:\(other.port)", method: "CONNECT")
+        #expect(after.status == 403)
+        let absolute = try await forward.curl("http://localhost:\(other.port)/api/sessions")
+        #expect(absolute.status == 403)
+        await forward.stop()
+        try await other.stop()
+    }
+
     @Test func theSetupPageServesTheRootInThreeFormsAndNeverTheKey() async throws {
         let forward = try await ForwardHarness.start()
         let page = try await RawHTTP.get(port: forward.proxyPort, "/hlschaos/setup")
