@@ -27,13 +27,27 @@ on a fresh proxy, bisected down to the one that does it, and then to its single 
 
 With --binary the proxy is started as
   hlschaos demo --host 127.0.0.1 --port 0 --rules <redirect-loop scenario> --origin evil=<misbehaving origin>
+         --forward --config <forward settings> --control 127.0.0.1:<free port>
 (the misbehaving origin is a small server in this script; --no-evil-origin leaves it out).
-Everything stays on 127.0.0.1. Exit status: 0 no finding, 1 findings (printed, and written to
+Everything stays on loopback. Exit status: 0 no finding, 1 findings (printed, and written to
 --out as finding-NNN.json + .bin with the exact bytes sent), 2 the fuzzer could not run.
+
+Forward mode (off with --no-forward; with --port, on with --forward): a share of the cases
+(--forward-share, 0.3) are forward-proxy connections, some from 127.0.0.2, which the fuzzer's
+config leaves outside forward.allowNetworks (users fz0, tv1, loop1 and a shared password):
+hostile CONNECT lines, CONNECTs whose tunnel goes to an echo server on 127.0.0.3 (the bytes must
+come back unchanged) or to the demo origin (an HTTP request through it must get the origin's 200),
+the tunnel's bytes sent in the CONNECT's own write or after the 200; absolute-form GET/HEAD with
+damaged hlschaos= tags and hop counters; odd Proxy-Authorization headers. Each such request carries
+the statuses the proxy may answer (a model of its order of decisions: parse 400, credentials
+407/400, own listener or link-local 403, presets 400/404, upstream 502), and any other status is a
+finding, as is a 407 without Proxy-Authenticate, a refused CONNECT whose connection stays open, or a
+tunnel that changes, loses or adds bytes.
 """
 
 import argparse
 import base64
+import ipaddress
 import json
 import os
 import random
@@ -151,8 +165,9 @@ class Response:
             "HTTP/%s" % self.version, self.status, self.framing, self.body_length)
 
 
-def parse_response(buf, start, head_request, eof):
-    """One response from buf[start:]. Returns (Response or None for 1xx, next offset)."""
+def parse_response(buf, start, head_request, eof, connect=False):
+    """One response from buf[start:]. Returns (Response or None for 1xx, next offset). A 2xx answer
+    to a CONNECT (`connect`) has no body: the tunnel's bytes follow its head."""
     end = buf.find(b"\r\n\r\n", start)
     if end < 0:
         if len(buf) - start > MAX_HEAD:
@@ -215,6 +230,12 @@ def parse_response(buf, start, head_request, eof):
             raise Malformed("both Transfer-Encoding and Content-Length")
         if status in (204, 304) and int(value) != 0 and status == 204:
             raise Malformed("204 with Content-Length %s" % value.decode())
+    if connect and 200 <= status < 300:
+        if te or cl:
+            raise Malformed("%d answer to CONNECT with %s (RFC 9110 9.3.6: none in a 2xx to CONNECT)"
+                            % (status, "Transfer-Encoding" if te else "Content-Length"))
+        resp.framing, resp.body_length = "tunnel", 0
+        return resp, pos
     if head_request or status in (204, 304):
         if te and status == 204:
             raise Malformed("204 with Transfer-Encoding")
@@ -297,43 +318,77 @@ class Req:
       hang_ok     a rule or the origin may hang or pace this request (timeouts are legitimate)
       cut_ok      a rule or the origin may cut this response short (truncate, reset)
       resets      a rule may reset the connection (RST): responses still in flight before it may be lost too
+      connect     a CONNECT: a 2xx answer has no body and turns the connection into a tunnel
+    expect: the statuses the answer may have (None: any), and why (the rule that decides them).
     """
 
-    __slots__ = ("raw", "flags", "notes", "head", "closes", "presets", "target")
+    __slots__ = ("raw", "flags", "notes", "head", "closes", "presets", "target", "expect", "why")
 
-    def __init__(self, raw, flags, notes, head, closes, presets=(), target=b""):
+    def __init__(self, raw, flags, notes, head, closes, presets=(), target=b"", expect=None, why=""):
         self.raw, self.flags, self.notes, self.head, self.closes = raw, set(flags), list(notes), head, closes
         self.presets, self.target = list(presets), target
+        self.expect, self.why = (set(expect) if expect is not None else None), why
 
     def to_json(self):
-        return {"b64": base64.b64encode(self.raw).decode(), "text": escape(self.raw, 4000),
-                "flags": sorted(self.flags), "notes": self.notes, "head": self.head, "closes": self.closes,
-                "presets": self.presets}
+        out = {"b64": base64.b64encode(self.raw).decode(), "text": escape(self.raw, 4000),
+               "flags": sorted(self.flags), "notes": self.notes, "head": self.head, "closes": self.closes,
+               "presets": self.presets}
+        if self.expect is not None:
+            out["expect"], out["why"] = sorted(self.expect), self.why
+        return out
 
     @staticmethod
     def from_json(obj):
         return Req(base64.b64decode(obj["b64"]), obj.get("flags", []), obj.get("notes", []),
-                   obj.get("head", False), obj.get("closes", False), obj.get("presets", []))
+                   obj.get("head", False), obj.get("closes", False), obj.get("presets", []),
+                   expect=obj.get("expect"), why=obj.get("why", ""))
 
 
 class Case:
-    __slots__ = ("index", "seed", "mode", "requests", "splits")
+    """One connection. `source`: the client address it comes from (127.0.0.2 is outside the forward
+    proxy's allowed network). `tunnel` (mode "tunnel" only): what goes through the tunnel a CONNECT,
+    the last request, opens: {"payload": bytes, "early": sent in the CONNECT's own write,
+    "target": "echo" (must come back unchanged) | "origin-http" (an HTTP request to the demo
+    origin, answered 200) | "blind" (not judged)}."""
 
-    def __init__(self, index, seed, mode, requests, splits=None):
+    __slots__ = ("index", "seed", "mode", "requests", "splits", "source", "tunnel")
+
+    def __init__(self, index, seed, mode, requests, splits=None, source=None, tunnel=None):
         self.index, self.seed, self.mode, self.requests, self.splits = index, seed, mode, requests, splits
+        self.source, self.tunnel = source, tunnel
 
     @property
     def raw(self):
-        return b"".join(r.raw for r in self.requests)
+        data = b"".join(r.raw for r in self.requests)
+        return data + self.tunnel["payload"] if self.tunnel else data
+
+    def subset(self, requests, mode=None):
+        """The same connection with fewer requests; a tunnel's CONNECT (the last request) is kept."""
+        tunnel = self.tunnel if self.tunnel and requests and requests[-1] is self.requests[-1] else None
+        if mode is None:
+            mode = "tunnel" if tunnel else "single" if len(requests) == 1 else \
+                self.mode if self.mode != "tunnel" else "pipeline"
+        return Case(self.index, self.seed, mode, requests, None, self.source, tunnel)
 
     def to_json(self):
-        return {"index": self.index, "seed": self.seed, "mode": self.mode, "splits": self.splits,
-                "requests": [r.to_json() for r in self.requests]}
+        out = {"index": self.index, "seed": self.seed, "mode": self.mode, "splits": self.splits,
+               "requests": [r.to_json() for r in self.requests]}
+        if self.source:
+            out["source"] = self.source
+        if self.tunnel:
+            out["tunnel"] = {k: base64.b64encode(v).decode() if isinstance(v, bytes) else v
+                             for k, v in self.tunnel.items()}
+            out["tunnel"]["payload_text"] = escape(self.tunnel["payload"], 2000)
+        return out
 
     @staticmethod
     def from_json(obj):
+        tunnel = obj.get("tunnel")
+        if tunnel:
+            tunnel = {k: base64.b64decode(v) if k in ("payload", "maybe_prefix") else v
+                      for k, v in tunnel.items() if k != "payload_text"}
         return Case(obj.get("index", 0), obj.get("seed", ""), obj.get("mode", "pipeline"),
-                    [Req.from_json(r) for r in obj["requests"]], obj.get("splits"))
+                    [Req.from_json(r) for r in obj["requests"]], obj.get("splits"), obj.get("source"), tunnel)
 
 
 class Result:
@@ -348,6 +403,10 @@ class Result:
         self.reset = False
         self.elapsed = 0.0
         self.partial_send = False
+        self.tunnel_at = None     # index of the CONNECT answered 2xx: later bytes are the tunnel's
+        self.tunnel_data = b""    # what came back through the tunnel
+        self.tunnel_eof = False
+        self.tunnel_response = None  # (kind, value) of the origin's answer through the tunnel
 
 
 def target_info(target, presets_info):
@@ -382,8 +441,11 @@ def target_info(target, presets_info):
     return presets, kinds
 
 
-def allowances(target, presets_info, evil):
-    presets, kinds = target_info(target, presets_info)
+def allowances(target, presets_info, evil, presets=None, kinds=None):
+    """Flags a request earns from its presets (those of its /s/ prefix, or `presets` for the resource
+    `kinds`: a forward request's, named by its proxy user) and from the misbehaving origin."""
+    if presets is None:
+        presets, kinds = target_info(target, presets_info)
     flags = set()
     for name in presets:
         for rule_kinds, actions in presets_info.get(name, []):
@@ -399,13 +461,14 @@ def allowances(target, presets_info, evil):
         text = target.decode("latin-1", "replace")
         port = ":%d/" % evil
         if port in text or "/@evil/" in text:
-            for word in ("slow", "stall"):
-                if "/%s" % word in text or "/%s." % word in text:
-                    flags.add("hang_ok")
+            # The behaviours as EvilOrigin reads them: letters and digits after /s/, /k/, /v/ or /p/
+            # (so /s/dupcl%2B/6.ts is "dupcl").
+            behaviours = set(re.findall(r"/[skvp]/([a-z0-9]+)", text))
+            if behaviours & {"slow", "stall"}:
+                flags.add("hang_ok")
             # An origin that promises more than it sends (or two lengths) can only be passed on cut.
-            for word in ("early", "rst", "close", "dupcl", "clhuge", "negcl"):
-                if "/%s/" % word in text or "/%s." % word in text:
-                    flags.add("cut_ok")
+            if behaviours & {"early", "rst", "close", "dupcl", "clhuge", "negcl"}:
+                flags.add("cut_ok")
     return presets, flags
 
 
@@ -422,6 +485,18 @@ class Targets:
         self.proxy_port = 0
         self.presets = []
         self.presets_info = {}
+        self.preset_statuses = {}     # preset -> statuses its rules answer with
+        # Forward mode (--forward): who may use it, and what a connection may reach.
+        self.forward = False
+        self.outside_clients = False  # 127.0.0.2 is outside forward.allowNetworks (the fuzzer's config)
+        self.users, self.shared = {}, None
+        self.control_port = 0
+        self.echo_port = 0
+        self.closed_port = 0
+        self.own_ports = set()        # the proxy process's listeners: forward requests there get 403
+        self.listeners = set()        # (address, port) a tunnel may reach
+        self.machine_addresses = []   # this machine's non-loopback addresses
+        self.fwd_tagged = []          # (url, kind, variant, msn) of forward-mode playlists (?hlschaos=…)
 
     def tagged_matching(self, kind=None, variant=None, msn_range=None):
         out = []
@@ -484,6 +559,8 @@ class Generator:
             ["hop%d" % i for i in range(4)]
         self.suppressed = []      # note sets of crash culprits already reported
         self.lock = threading.Lock()
+        self.forward_cases = ForwardCases(self) if targets.forward else None
+        self.forward_share = 0.3
 
     # --- targets -------------------------------------------------------------------------
 
@@ -1066,7 +1143,16 @@ class Generator:
             closes = None
         if closes and len([1 for n, _ in headers if n.lower() in (b"connection", b"proxy-connection")]) > 1:
             closes = None
-        return Req(raw, flags, notes, method == "HEAD", closes, presets_in, target)
+        expect = None
+        if method == "CONNECT":
+            # Forward mode answers it 200 and tunnels to the origin (a 2xx has no body); else the
+            # proxy refuses it and closes. Whatever follows it on the connection is not HTTP.
+            flags |= {"connect", "last_only"}
+            closes, expect = True, CONNECT_STATUSES | {408, 431}
+        # HEAD is what the request line says (a family may change `method` after the line was built).
+        head = method == "HEAD" if line is None else line.lstrip(b"\r\n").startswith(b"HEAD ")
+        return Req(raw, flags, notes, head, closes, presets_in, target, expect=expect,
+                   why="connect-generic: a CONNECT among the HTTP mutations" if expect else "")
 
     def flow(self, rng):
         """A player-like sequence in one session: master, a media playlist, segments."""
@@ -1093,6 +1179,8 @@ class Generator:
         return reqs
 
     def case(self, rng, index, seed):
+        if self.forward_cases and rng.random() < self.forward_share:
+            return self.forward_cases.case(rng, index, seed)
         r = rng.random()
         if r < 0.42:
             mode, count = "single", 1
@@ -1139,11 +1227,806 @@ class Generator:
 
 
 # ---------------------------------------------------------------------------------------------
+# Forward mode: CONNECT lines and tunnels, absolute-form requests, Proxy-Authorization
+
+OUTSIDE_HOST = "127.0.0.2"  # a client address outside forward.allowNetworks below: it needs credentials
+ECHO_HOST = "127.0.0.3"     # the tunnels' echo server: an address no playlist names
+FORWARD_USERS = {"fz0": "pw-fz0", "tv1": "pw-tv1", "loop1": "pw-loop1"}
+FORWARD_PASSWORD = "fuzz-shared"
+FORWARD_CONFIG = {"forward": {"enabled": True, "allowNetworks": ["127.0.0.1/32", "::1/128"],
+                              "users": FORWARD_USERS, "password": FORWARD_PASSWORD}}
+CONNECT_STATUSES = {200, 400, 403, 405, 407, 502}
+HEAD_LIMIT = 32 * 1024      # the proxy's maxRequestHeadBytes: a longer request head gets 431
+# What an allowed forward request to a working origin may get: anything but the refusals of forward
+# mode (403 and 407 come from presets only); 400/404 from a bad tag, hop counter or preset list.
+ORIGIN_STATUSES = set(range(100, 1000)) - {403, 407}  # the misbehaving origin's 999 passes through
+RFC3986 = re.compile(rb"^[!$&'()*+,\-./0-9:;=?@A-Z_a-z~%\[\]#]*$")
+
+
+def swift_int(text):
+    """Swift's Int(String): an optional sign and ASCII digits, within 64 bits."""
+    if not re.fullmatch(r"[+-]?[0-9]+", text):
+        return None
+    value = int(text)
+    return value if -(1 << 63) <= value < (1 << 63) else None
+
+
+def own_query_values(target, name):
+    """The values of `name=` pairs in the query (before any fragment), as OwnQueryParameter finds them."""
+    q = target.find("?")
+    if q < 0:
+        return []
+    frag = target.find("#", q)
+    query = target[q + 1:frag if frag >= 0 else len(target)]
+    return [pair[len(name) + 1:] for pair in query.split("&") if pair.startswith(name + "=")]
+
+
+def tag_value_ok(value):
+    """ResourceTag(component: "~" + value) != nil."""
+    fields = value.split(".")
+    if fields[0] not in TAG_KINDS:
+        return False
+    for field in fields[1:]:
+        if not field:
+            return False
+        if field == "b":
+            continue
+        digits = field[1:]
+        number = swift_int(digits) if len(digits.encode()) <= 15 else None
+        if number is None or number < 0 or field[0] not in "vrinp":
+            return False
+    return True
+
+
+def hop_values_ok(values):
+    if not values:
+        return True
+    number = swift_int(values[0]) if len(values[0].encode()) <= 3 else None
+    return len(values) == 1 and number is not None and 0 <= number <= 100
+
+
+def swift_base64(text):
+    """The proxy's Base64.decode: '=' skipped anywhere, any other non-alphabet byte fails."""
+    out, buf, bits = bytearray(), 0, 0
+    for ch in text.encode("utf-8"):
+        if 65 <= ch <= 90:
+            v = ch - 65
+        elif 97 <= ch <= 122:
+            v = ch - 71
+        elif 48 <= ch <= 57:
+            v = ch + 4
+        elif ch == 43:
+            v = 62
+        elif ch == 47:
+            v = 63
+        elif ch == 61:
+            continue
+        else:
+            return None
+        buf = ((buf << 6) | v) & 0xFFFFFFFF
+        bits += 6
+        if bits >= 8:
+            bits -= 8
+            out.append((buf >> bits) & 0xFF)
+    return bytes(out)
+
+
+def basic_credentials(value):
+    """(user, password) of a Proxy-Authorization value as ProxyCredentials reads it, or None; "?" when
+    the reading depends on details not modelled here (runs of spaces)."""
+    text = value.decode("utf-8", "replace").strip(" \t")
+    if "  " in text:
+        return "?"
+    parts = text.split(" ", 1)
+    if len(parts) != 2 or parts[0].lower() != "basic" or not parts[1]:
+        return None
+    decoded = swift_base64(parts[1])
+    if decoded is None:
+        return None
+    try:
+        decoded = decoded.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    if ":" not in decoded:
+        return None
+    user, _, password = decoded.partition(":")
+    return user, password
+
+
+def swift_ip_literal(text):
+    """Whether the proxy's IPAddress parser takes text: a dotted quad of 1-3 digit parts (leading zeros
+    allowed), or IPv6 (a zone id ignored)."""
+    parts = text.split(".")
+    if len(parts) == 4 and all(re.fullmatch(r"[0-9]{1,3}", p) and int(p) <= 255 for p in parts):
+        return True
+    if ":" not in text:
+        return False
+    try:
+        ipaddress.IPv6Address(text.split("%")[0])
+        return True
+    except ValueError:
+        return False
+
+
+def session_name_ok(name):
+    return re.fullmatch(r"[A-Za-z0-9._-]{1,64}", name) is not None
+
+
+class Expect:
+    """The statuses a forward request may get, built in the order the proxy decides: each step may
+    answer (`may`) or surely answers (`must`), and names itself; the last name is the decider."""
+
+    def __init__(self):
+        self.statuses, self.keys, self.done = set(), [], False
+
+    def may(self, statuses, key):
+        if not self.done:
+            self.statuses |= set(statuses)
+            self.keys.append(key)
+
+    def must(self, statuses, key):
+        if not self.done:
+            self.may(statuses, key)
+            self.done = True
+
+    @property
+    def why(self):
+        return "; ".join(self.keys)
+
+
+def signed_port(port, width):
+    return ("0" * width + str(port))[-max(width, len(str(port))):]
+
+
+class ForwardCases:
+    """Cases for a proxy started with --forward (a share of every run): hostile CONNECT lines and
+    tunnels, absolute-form GET/HEAD, and Proxy-Authorization headers, each request with the
+    statuses it may get (`Req.expect`)."""
+
+    def __init__(self, gen):
+        self.gen = gen
+        self.t = gen.t
+        self.resolved = {}
+        self.lock = threading.Lock()
+
+    # --- addresses ------------------------------------------------------------------------
+
+    def resolve(self, host):
+        """The first address the C library gives for host, as the proxy's resolver does; None if none."""
+        with self.lock:
+            if host in self.resolved:
+                return self.resolved[host]
+        try:
+            infos = socket.getaddrinfo(host, 80, type=socket.SOCK_STREAM)
+            address = infos[0][4][0] if infos else None
+        except (OSError, UnicodeError, ValueError):
+            address = None
+        with self.lock:
+            self.resolved[host] = address
+        return address
+
+    def reaches(self, host, port):
+        """What a connection to host:port is: ("own" | "link-local", why) for what forward mode refuses,
+        ("open", None) for a listener a tunnel may reach, ("closed", why) otherwise."""
+        return self.reaches_when(host, port)[:2]
+
+    def reaches_when(self, host, port):
+        """reaches(), and when the proxy can know: "name" (from the text of the target: an IP literal, a
+        localhost name) or "resolved" (only once the name is resolved, i.e. when it connects)."""
+        t = self.t
+        name = host.lower()  # the proxy's own checks of names, before resolving them
+        if name == "metadata.google.internal":
+            return "link-local", "metadata.google.internal", "name"
+        if (name == "localhost" or name.endswith(".localhost")) and port in t.own_ports:
+            return "own", "a localhost name with this proxy's port", "name"
+        literal = host[1:-1] if host.startswith("[") and host.endswith("]") else host
+        stage = "name" if swift_ip_literal(literal) else "resolved"
+        address = self.resolve(literal.split("%")[0]) if literal else None
+        if address is None:
+            return "closed", "%s does not resolve" % literal, stage
+        ip = ipaddress.ip_address(address.split("%")[0])
+        if ip.version == 6 and ip.ipv4_mapped:
+            ip = ip.ipv4_mapped
+        if ip.is_link_local:
+            return "link-local", "%s is link-local" % ip, stage
+        if port in t.own_ports and (ip.is_loopback or ip.is_unspecified):
+            return "own", "%s with the port of one of this proxy's listeners" % ip, stage
+        if port in t.own_ports and str(ip) in t.machine_addresses:
+            return "own", "%s (this machine) with the port of one of this proxy's listeners" % ip, "resolved"
+        if (str(ip), port) in t.listeners:
+            return "open", None, stage
+        if ip.is_unspecified and ("127.0.0.1", port) in t.listeners:
+            return "open?", None, stage  # 0.0.0.0 as a destination is this host
+        return "closed", "nothing listens on %s:%d" % (ip, port), stage
+
+    # --- Proxy-Authorization ------------------------------------------------------------------
+
+    def auth_headers(self, rng, outside):
+        """Proxy-Authorization header values (none, one, or two) and a note."""
+        t = self.t
+        r = rng.random()
+        if r < (0.25 if outside else 0.45):
+            return [], "auth:none"
+        presets = t.presets or ["status-503"]
+        sessions = ["fz0", "tv1", "loop1", "fz%d" % rng.randrange(24), "hop0", "ip-127-0-0-1", "..", "A" * 64]
+        if r < 0.8:
+            user = rng.choice(sessions)
+            form = rng.randrange(12)
+            if form == 1:
+                user += "+" + rng.choice(presets)
+            elif form == 2:
+                user += "+no-such-preset"
+            elif form == 3:
+                user += "+" + "+".join([rng.choice(presets)] * rng.choice([2, 9]))
+            elif form == 4:
+                user += "+" + "+".join(rng.sample(presets, min(9, len(presets))))
+            elif form == 5:
+                user = rng.choice(["", "a b", "fz0+", "+status-503", "B" * 65, "\u00fcser", "fz0/x", "fz0%41",
+                                   "fz0++gap", "fz0+" + "p" * 65, "\u202efz0", "fz0\x00"])
+            elif form == 6:
+                user += "+schema"
+            password = rng.choice([FORWARD_USERS.get(user.split("+")[0], "nope"), FORWARD_PASSWORD, "wrong", "",
+                                   FORWARD_PASSWORD + ":x", "pw-fz0", "x" * rng.choice([1, 300])])
+            creds = base64.b64encode(("%s:%s" % (user, password)).encode("utf-8")).decode()
+            scheme = rng.choice(["Basic", "Basic", "Basic", "basic", "BASIC", "bAsIc"])
+            value = "%s %s" % (scheme, creds)
+            if rng.random() < 0.1:
+                value = value.rstrip("=")
+            return [value.encode("utf-8")], "auth:basic"
+        odd = rng.choice([
+            b"Bearer abc.def.ghi", b"Digest username=\"fz0\", realm=\"hlschaos\"", b"Basic", b"Basic ", b"Basic !!!!",
+            b"Basic Zm9v", b"Basic " + base64.b64encode(b"\xff\xfe:\xfd"), b"Negotiate YII=", b"Basic ====",
+            b"Basic " + base64.b64encode(b"fz0:pw")[:5] + b"*" + base64.b64encode(b"fz0:pw")[5:],
+            b"Basic\t" + base64.b64encode(b"fz0:pw-fz0"), b"Basic  " + base64.b64encode(b"fz0:pw-fz0"),
+            b"Basic " + base64.b64encode(b"fz0:pw-fz0") + b" trailing", b"Basic " + b"A" * rng.choice([8000, 40000]),
+            b"Basic " + base64.b64encode(b"fz0:" + b"p" * 20000), b"Basic " + base64.b64encode(b":" + FORWARD_PASSWORD.encode()),
+            b"Basic " + base64.b64encode(("fz0:" + FORWARD_PASSWORD).encode()) + b"\x00",
+            b"Basic =" + base64.b64encode(b"fz0:pw-fz0"), b"Basic " + base64.b64encode(b"fz0:pw-fz0").lower(),
+        ])
+        values = [odd]
+        if rng.random() < 0.25:
+            good = b"Basic " + base64.b64encode(b"fz0:pw-fz0")
+            values = [good, odd] if rng.random() < 0.5 else [odd, good]
+        return values, "auth:odd"
+
+    def admit(self, values, outside, exp):
+        """ForwardAccess.decide: 407 (credentials missing, unreadable or wrong), 400 (the user is no
+        session name), or the presets the user names."""
+        t = self.t
+        if not values:
+            if outside:
+                exp.must({407}, "auth:outside-without-credentials")
+            return []
+        if any(b"\x00" in v or b"\r" in v or b"\n" in v for v in values):
+            exp.may({400}, "auth:control-byte")  # the HTTP parser may refuse the header first
+        creds = basic_credentials(values[0])
+        if creds == "?":
+            exp.may({400, 407}, "auth:double-space")
+            return []
+        if creds is None:
+            exp.must({407}, "auth:not-basic-credentials")
+            return []
+        user, password = creds
+        names = user.split("+")
+        if not all(session_name_ok(n) for n in names):
+            exp.must({400}, "auth:user-not-a-session-name")
+            return []
+        if outside and not (t.users.get(names[0]) == password or (t.shared is not None and t.shared == password)):
+            exp.must({407}, "auth:outside-wrong-password")
+            return []
+        return names[1:]
+
+    # --- CONNECT ------------------------------------------------------------------------------
+
+    def connect_target(self, rng):
+        """A CONNECT target and, when it cannot be parsed (ConnectTarget), the note for 400."""
+        t = self.t
+        P, O, E = t.proxy_port, t.origin_port, t.echo_port
+        C = t.control_port or P
+        X = t.closed_port
+        machine = rng.choice(t.machine_addresses) if t.machine_addresses else "127.0.0.1"
+        machine = "[%s]" % machine if ":" in machine else machine
+        bad = [  # ConnectTarget refuses these: 400 before anything else
+            "127.0.0.1", "localhost", "[::1]", "127.0.0.1:", "127.0.0.1:0", "127.0.0.1:00000", "127.0.0.1:65536",
+            "127.0.0.1:99999", "127.0.0.1:123456", "127.0.0.1:-1", "127.0.0.1:+443", "127.0.0.1:0x1bb",
+            "127.0.0.1:44a", "127.0.0.1:443/", "127.0.0.1:443/path", ":443", "::1:443", "::1:%d" % P,
+            "2001:db8::1:443", "[::1:443", "[::1]%d" % P, "[127.0.0.1]:443", "[::1]]:443", "[[::1]]:%d" % P,
+            "[v1.fe]:443", "a@b:443", "user:pw@127.0.0.1:%d" % O, "127.0.0.1%%3A%d" % O, "exa%6dple.com:443",
+            "http://127.0.0.1:%d" % O, "http://127.0.0.1:%d/" % O, "*:443", "-a.example:443", "a..b:443", ".:443",
+            "a" * 64 + ".example:443", ("b" * 63 + ".") * 4 + "c:443", "h" * 301 + ":443", "h" * 5000 + ":443",
+            "\u00e9xample.com:443", "127.0.0.1:443:443", "[::1]:443:1", "127.0.0.1:18446744073709551616",
+            "127.0.0.1:\uff14\uff14\uff13", "127.0.0.1:%s" % signed_port(P, 6), "[::1]:0", "[fe80::1]:0",
+            "0.0.0.0:65536", "\u0430pple.com:443", "127.0.0.1:%d%%00" % P,
+        ]
+        parser = [  # bytes the HTTP parser may refuse before the proxy sees them: 400 either way
+            "", "exa mple.com:443", "a\x01b:443", "a\x7fb:443", "a\x00b:443", "a\tb:443", "127.0.0.1:%d\x0b" % P,
+            "127.0.0.1 :%d" % O,
+        ]
+        good = [  # parsed; what they reach decides: own listener or link-local 403, closed 502, open 200
+            "127.0.0.1:%d" % P, "localhost:%d" % P, "LOCALHOST:%d" % P, "LocalHost.:%d" % P, "0.0.0.0:%d" % P,
+            "[::1]:%d" % P, "[::]:%d" % P, "[0:0:0:0:0:0:0:1]:%d" % P, "[::ffff:127.0.0.1]:%d" % P,
+            "[::ffff:7f00:1]:%d" % P, "127.0.0.2:%d" % P, "127.255.255.254:%d" % P, "foo.localhost:%d" % P,
+            "127.0.0.1:%d" % C, "localhost:%d" % C, "[::1]:%d" % C, "127.1:%d" % P, "2130706433:%d" % P,
+            "0x7f000001:%d" % P, "0177.0.0.1:%d" % P, "0:%d" % P, "127.000.000.001:%d" % P,
+            "127.0.0.1:%s" % signed_port(P, 5), "%s:%d" % (machine, P),
+            "169.254.169.254:80", "169.254.169.254:443", "169.254.0.1:8080", "[fe80::1]:80", "[FE80::abcd]:443",
+            "[fe80::1%25eth0]:80", "[fe80::1%eth0]:80", "metadata.google.internal:80", "METADATA.GOOGLE.INTERNAL.:80",
+            "[::ffff:169.254.169.254]:80", "[::ffff:a9fe:a9fe]:80", "0251.0376.0251.0376:80", "2852039166:80",
+            "169.254.43518:80", "0xa9fea9fe:80",
+            "127.0.0.1:%d" % O, "localhost:%d" % O, "%s:%d" % (ECHO_HOST, E),
+            "[::ffff:%s]:%d" % (ECHO_HOST, E), "0.0.0.0:%d" % O,
+            "127.0.0.1:%d" % X, "[::1]:%d" % X, "127.0.0.1:1", "no-such-host.invalid:443", "_:443",
+            "xn--nxasmq6b.invalid:443", "host.:443", "%s:65535" % ECHO_HOST,
+        ]
+        r = rng.random()
+        if r < 0.3:
+            return rng.choice(bad), "bad"
+        if r < 0.38:
+            return rng.choice(parser), "parser"
+        return rng.choice(good), "good"
+
+    def connect_request(self, rng, outside, target=None, auth=None, clean=False):
+        """A CONNECT request: (Req, parsed (host, port) or None)."""
+        t = self.t
+        notes = []
+        if target is None:
+            target, cls = self.connect_target(rng)
+        else:
+            cls = "good"
+        exp = Expect()
+        shown = self.shown(target)
+        values, auth_note = auth if auth is not None else self.auth_headers(rng, outside)
+        notes.append(auth_note)
+        headers = []
+        if rng.random() < 0.85 or clean:
+            headers.append((b"Host", target.encode("utf-8", "surrogateescape")))
+        if values:
+            headers += [(b"Proxy-Authorization", v) for v in values]
+        flags = {"connect"}
+        if not clean:
+            for _ in range(rng.choice([0, 0, 0, 1, 2])):
+                extra = rng.randrange(8)
+                if extra == 0:
+                    headers.append((b"Proxy-Connection", rng.choice([b"keep-alive", b"close"])))
+                elif extra == 1:
+                    headers.append((b"User-Agent", b"hlschaos-fuzz/1 (forward)"))
+                elif extra == 2:
+                    headers.append((b"Connection", rng.choice([b"close", b"keep-alive", b"Upgrade"])))
+                elif extra == 3:
+                    headers.append((b"Upgrade", rng.choice([b"h2c", b"websocket"])))
+                elif extra == 4:
+                    headers.append((b"X-Huge", b"h" * rng.choice([2000, 40000])))
+                elif extra == 5:
+                    headers.append((b"Host", b"127.0.0.1:%d" % t.proxy_port))
+                elif extra == 6:
+                    headers.append((b"Expect", b"100-continue"))
+                else:
+                    headers.append((b"Transfer-Encoding", b"chunked"))
+                    exp.may({400}, "connect-header:Transfer-Encoding (the HTTP parser may refuse it on CONNECT)")
+                notes.append("connect-header:%d" % extra)
+        version = b"HTTP/1.1" if rng.random() < 0.9 or clean else rng.choice([b"HTTP/1.0", b"HTTP/1.1"])
+        method = b"CONNECT"
+        if not clean and rng.random() < 0.03:
+            method = rng.choice([b"connect", b"Connect", b"CONNECT\t"])
+            notes.append("connect-method:" + escape(method))
+            exp.must({400}, "connect-method:%s (not a method the parser knows)" % escape(method))
+        raw = method + b" " + target.encode("utf-8", "surrogateescape") + b" " + version + b"\r\n"
+        raw += b"".join(n + b": " + v + b"\r\n" for n, v in headers) + b"\r\n"
+        if len(raw) > HEAD_LIMIT:
+            exp.may({431}, "connect:head-over-32KiB")
+        notes.append("connect-target:%s" % shown)
+        if cls == "parser":
+            flags.add("may_reject")
+            exp.must({400}, "connect-target:%s (bytes the request line may not carry)" % shown)
+        elif cls == "bad":
+            exp.must({400}, "connect-target:%s (not host:port with a port 1-65535)" % shown)
+        presets = self.admit(values, outside, exp)
+        reach = "refused"
+        if not exp.done:
+            reach, why = self.reaches(*self.split_authority(target))
+            if reach in ("own", "link-local"):
+                exp.must({403}, "connect-target:%s (%s)" % (shown, why))
+            elif reach == "closed":
+                exp.must({502}, "connect-target:%s (%s)" % (shown, why))
+            else:
+                maybe = reach == "open?" or "::ffff:" in target.lower()
+                exp.must({200, 502} if maybe else {200}, "connect-target:%s (a tunnel to a listener)" % shown)
+        req = Req(raw, flags, notes, False, True, presets, target.encode("utf-8", "surrogateescape"),
+                  expect=exp.statuses, why=exp.why)
+        return req, reach
+
+    @staticmethod
+    def split_authority(target):
+        host, _, port = target.rpartition(":")
+        return host, int(port) if port.isdigit() else -1
+
+    def shown(self, text):
+        """A target with this run's ports as names, so that findings group by form, not by port."""
+        t = self.t
+        names = [(t.proxy_port, "PROXY"), (t.control_port, "CONTROL"), (t.origin_port, "ORIGIN"),
+                 (t.echo_port, "ECHO"), (t.closed_port, "CLOSED"), (t.evil_port, "EVIL")]
+        out = escape(text.encode("utf-8", "surrogateescape"), 60)
+        for port, name in names:
+            if port:
+                out = re.sub(r"(?<![0-9])%d(?![0-9])" % port, name, out)
+        return out
+
+    def payload(self, rng, sni):
+        r = rng.random()
+        if r < 0.2:
+            return bytes(rng.getrandbits(8) for _ in range(rng.randint(1, 300))), "random"
+        if r < 0.4:
+            return client_hello(rng, sni), "tls-client-hello"
+        if r < 0.5:
+            return b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n" * rng.choice([1, 3]), "http-request"
+        if r < 0.55:
+            return b"CONNECT 127.0.0.1:%d HTTP/1.1\r\n\r\n" % self.t.proxy_port, "nested-connect"
+        if r < 0.6:
+            return b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", "h2-preface"
+        if r < 0.67:
+            return b"", "empty"
+        if r < 0.9:
+            return rng.randbytes(rng.choice([4096, 65536])), "64k"
+        if r < 0.95:
+            return rng.randbytes(rng.choice([200000, 700000])), "hundreds-of-kb"
+        return rng.randbytes(rng.choice([1 << 20, 2 << 20])), "megabytes"
+
+    def tunnel_case(self, rng, index, seed, source):
+        """One connection ending in a CONNECT: hostile lines, tunnels to the echo server (bytes must come
+        back unchanged) or to the demo origin (an HTTP request sent through it, early or not)."""
+        t = self.t
+        outside = source == OUTSIDE_HOST
+        r = rng.random()
+        before = []
+        if r < 0.55:
+            req, reach = self.connect_request(rng, outside)
+            kind = "hostile"
+            target = "blind"
+            payload, what = (b"", "none")
+            if reach not in ("link-local", "closed") and rng.random() < 0.4:
+                payload, what = self.payload(rng, "example.com")
+        elif r < 0.85:
+            target_text = "%s:%d" % (ECHO_HOST, t.echo_port)
+            allowed = rng.random() < 0.85
+            auth = self.allowed_auth(rng, outside) if allowed else None
+            req, reach = self.connect_request(rng, outside, target_text, auth, clean=rng.random() < 0.7)
+            kind, target = "echo", "echo"
+            payload, what = self.payload(rng, "echo.example")
+        else:
+            target_text = "127.0.0.1:%d" % t.origin_port
+            req, reach = self.connect_request(rng, outside, target_text, self.allowed_auth(rng, outside), clean=True)
+            kind = "origin"
+            if rng.random() < 0.6:
+                payload = b"GET /vod/ts/master.m3u8 HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nConnection: close\r\n\r\n" % t.origin_port
+                target, what = "origin-http", "http-request"
+            else:
+                payload, what = self.payload(rng, "127.0.0.1")
+                target = "blind"
+        if rng.random() < 0.2 and kind != "origin":
+            # Requests before the CONNECT on the same connection, pipelined in the same write.
+            for _ in range(rng.randint(1, 3)):
+                before.append(self.plain_request(rng, outside))
+        if kind == "echo" and rng.random() < 0.1 and "Content-Length" not in req.raw.decode("latin-1"):
+            # A CONNECT with a body: its bytes are the tunnel's (the proxy may also swallow them).
+            body = b"BODYBYTES"
+            req.raw = req.raw[:-2] + b"Content-Length: %d\r\n\r\n" % len(body) + body
+            req.notes.append("connect-body")
+            tunnel_prefix = body
+        else:
+            tunnel_prefix = b""
+        early = rng.random() < 0.5
+        req.notes += ["fwd-case:tunnel-%s" % kind, "payload:%s" % what, "early" if early else "after-200"]
+        tunnel = {"payload": payload, "early": early, "target": target}
+        if tunnel_prefix:
+            tunnel["maybe_prefix"] = tunnel_prefix
+        splits = None
+        if rng.random() < 0.08:
+            total = sum(len(x.raw) for x in before) + len(req.raw) + (len(payload) if early else 0)
+            splits, pos = [], 0
+            while pos < total and len(splits) < 300:
+                step = rng.choice([1, 2, 7, 50, 500])
+                splits.append(min(step, total - pos))
+                pos += step
+        return Case(index, seed, "tunnel", before + [req], splits, source, tunnel)
+
+    def allowed_auth(self, rng, outside):
+        """Credentials that let this client in: none from the allowed network, a right password else."""
+        user = rng.choice(["fz0", "tv1", "loop1", "fz9"])
+        if not outside and rng.random() < 0.6:
+            return [], "auth:none"
+        password = self.t.users.get(user) if user in self.t.users and rng.random() < 0.5 else self.t.shared
+        if password is None:
+            return [], "auth:none"
+        return [b"Basic " + base64.b64encode(("%s:%s" % (user, password)).encode())], "auth:basic"
+
+    # --- absolute-form requests -----------------------------------------------------------------
+
+    def absolute_target(self, rng):
+        """An absolute-form URL: (url, how it is classed: "origin" | "reach" | "tls" | "bad")."""
+        t = self.t
+        P, O = t.proxy_port, t.origin_port
+        C = t.control_port or P
+        machine = rng.choice(t.machine_addresses) if t.machine_addresses else "127.0.0.1"
+        machine = "[%s]" % machine if ":" in machine else machine
+        r = rng.random()
+        if r < 0.45 and t.fwd_tagged:
+            url = rng.choice(t.fwd_tagged)[0]
+            if rng.random() < 0.5:
+                url = self.mutate_tag(rng, url)
+            return url, "origin"
+        if r < 0.6:
+            path = rng.choice(ENTRY_MASTERS + ["/vod/ts/v0/s000.ts", "/vod/ts/v2/index.m3u8", "/nope.m3u8", "/"])
+            if t.evil_port and rng.random() < 0.3:
+                b = rng.choice(EVIL_BEHAVIOURS)
+                path = rng.choice(["/s/%s/3.ts" % b, "/v/%s.m3u8" % b, "/m.m3u8"])
+                return "http://127.0.0.1:%d%s" % (t.evil_port, path), "origin"
+            return "http://127.0.0.1:%d%s" % (O, path), "origin"
+        odd = [
+            ("HTTP://127.0.0.1:%d/vod/ts/master.m3u8" % O, "origin"), ("hTTp://127.0.0.1:%d/vod/ts/master.m3u8" % O, "origin"),
+            ("http://127.0.0.1:%d" % O, "origin"), ("http://127.0.0.1:%d?x=1" % O, "origin"),
+            ("http://user:pw@127.0.0.1:%d/vod/ts/master.m3u8" % O, "origin"), ("http://@127.0.0.1:%d/" % O, "origin"),
+            ("http://127.0.0.1:%d/vod/ts/master.m3u8#frag" % O, "origin"), ("http://127.0.0.1:%d/#" % O, "origin"),
+            ("http://127.0.0.1:%d/vod/ts/master.m3u8?hlschaos-hop=%s" % (O, rng.choice(HOP_VALUES)), "origin"),
+            ("http://127.0.0.1:%d/s/fz1+status-503/vod/ts/master.m3u8" % O, "origin"),
+            ("http://LOCALHOST:%d/vod/ts/master.m3u8" % O, "origin"),
+            ("https://127.0.0.1:%d/vod/ts/master.m3u8" % O, "tls"), ("HTTPS://127.0.0.1:%d/" % O, "tls"),
+            ("http://127.0.0.1:%d/vod/ts/master.m3u8" % P, "reach"), ("http://localhost:%d/" % P, "reach"),
+            ("http://[::1]:%d/vod/ts/master.m3u8" % P, "reach"), ("http://0.0.0.0:%d/" % P, "reach"),
+            ("http://127.1:%d/" % P, "reach"), ("http://2130706433:%d/" % P, "reach"),
+            ("http://[::ffff:127.0.0.1]:%d/" % P, "reach"), ("http://127.0.0.1:%d/api/sessions" % C, "reach"),
+            ("http://%s:%d/vod/ts/master.m3u8" % (machine, P), "reach"),
+            ("http://127.0.0.1:%d@127.0.0.1:%d/vod/ts/master.m3u8" % (O, P), "reach"),
+            ("http://a@b@127.0.0.1:%d/" % P, "reach"),
+            ("http://127.0.0.1:%d/s/fz1/vod/ts/master.m3u8?hlschaos=master" % P, "reach"),
+            ("http://169.254.169.254/hlschaos-fuzz", "reach"), ("http://169.254.169.254:80/", "reach"),
+            ("http://[fe80::1]/hlschaos-fuzz", "reach"), ("http://[::ffff:169.254.169.254]/hlschaos-fuzz", "reach"),
+            ("http://2852039166/hlschaos-fuzz", "reach"), ("http://0xa9fea9fe/hlschaos-fuzz", "reach"),
+            ("http://metadata.google.internal/hlschaos-fuzz", "reach"),
+            ("http://127.0.0.1:%d/x.m3u8" % t.closed_port, "reach"), ("http://no-such-host.invalid/x.m3u8", "reach"),
+            ("http://127.0.0.1:99999/x.ts", "bad"), ("http://127.0.0.1:0/x.ts", "bad"), ("http:///x.ts", "bad"),
+            ("http://:%d/x.ts" % O, "bad"), ("http://127.0.0.%%31:%d/" % P, "bad"), ("http://a b/", "bad"),
+            ("http://127.0.0.1:%d\\@127.0.0.1:%d/" % (O, P), "reach"), ("http:/127.0.0.1:%d/" % O, "bad"),
+            ("http:127.0.0.1:%d/" % O, "bad"), ("ftp://127.0.0.1:%d/" % O, "bad"), ("http://[::1/" , "bad"),
+            ("http://" + "h" * 300 + "/x.ts", "bad"), ("http://127.0.0.1:%d/%s" % (O, "x" * 40000), "origin"),
+            ("http://\u00e9xample.com/x.ts", "bad"), ("http://127.0.0.1:%d/hlschaos/setup" % P, "setup"),
+        ]
+        return rng.choice(odd)
+
+    def mutate_tag(self, rng, url):
+        """Damages, repeats or moves the hlschaos= tag of a forward-mode URL (and its hop counter)."""
+        m = re.search(r"([?&])hlschaos=([^&#]*)", url)
+        value = m.group(2) if m else "seg.v2.n8"
+        op = rng.randrange(11)
+        bad_values = ["", "seg.v-1", "seg.v2.n9223372036854775808", "~seg.v1", "zz", "seg..n1", "seg.v2.x3",
+                      "seg.v" + "9" * 16, "seg.v1.n%32", "SEG.v1", "seg.v+1.n+2", "seg.v2.n42.b", "part.v1.n42.p3",
+                      "media.v99", "master", "seg.v2.n8.b.b", "seg.q1", "seg.v\u00b2", "seg.v1.n1" + "x" * 500]
+        if op == 0 and m:
+            return url.replace(m.group(0), m.group(1) + "hlschaos=" + rng.choice(bad_values), 1)
+        if op == 1:
+            return url + "&hlschaos=" + value
+        if op == 2:
+            return url + "&hlschaos=" + rng.choice(["seg.v1.n1", "media.v0", value])
+        if op == 3 and m:
+            base = url.replace(m.group(0), "", 1)
+            base = base if "?" in base else base.replace("&", "?", 1)
+            return base.replace("?", "?hlschaos=%s&" % value, 1) if "?" in base else base + "?hlschaos=" + value
+        if op == 4:
+            return url.replace("hlschaos=", rng.choice(["HLSCHAOS=", "hlschaos%3D", "hlschaos", "xhlschaos=",
+                                                       "hlschaos=="]), 1)
+        if op == 5:
+            return url + "#hlschaos=" + value
+        if op == 6:
+            return url + "&hlschaos-hop=" + rng.choice(HOP_VALUES)
+        if op == 7:
+            return url + "&" + "&".join("hlschaos-hop=%s" % rng.choice(HOP_VALUES) for _ in range(2))
+        if op == 8:
+            return url.replace("?", "?token=abc&", 1) if "?" in url else url + "?token=abc"
+        if op == 9:
+            return re.sub(r"127\.0\.0\.1:\d+", "127.0.0.1:%d" % self.t.proxy_port, url, 1)
+        return url + "&" + "&".join(["hlschaos=" + value] * rng.choice([3, 50]))
+
+    def absolute_request(self, rng, outside, clean=False, user=None):
+        """A GET or HEAD in absolute form, with the statuses it may get."""
+        t = self.t
+        url, cls = self.absolute_target(rng) if not clean else (rng.choice(t.fwd_tagged)[0] if t.fwd_tagged else
+                                                               "http://127.0.0.1:%d/vod/ts/master.m3u8" % t.origin_port, "origin")
+        method = rng.choice(["GET", "GET", "GET", "HEAD"]) if not clean else "GET"
+        notes, flags = ["fwd-url:%s" % self.shown(self.url_form(url))], set()
+        exp = Expect()
+        if user is not None:
+            values, auth_note = user
+        else:
+            values, auth_note = self.auth_headers(rng, outside) if not clean else self.allowed_auth(rng, outside)
+        notes.append(auth_note)
+        target = url.encode("utf-8", "surrogateescape")
+        if not RFC3986.match(target) or b" " in target or not re.match(rb"(?i)^(/|https?://)", target):
+            # The HTTP parser may refuse it before anything else (a 431 for a long head included).
+            flags.add("may_reject")
+            exp.may({400}, "fwd-url:a request target the HTTP parser may refuse")
+        headers = [(b"Host", self.host_of(url).encode("utf-8", "surrogateescape"))]
+        headers += [(b"Proxy-Authorization", v) for v in values]
+        if not clean and rng.random() < 0.15:
+            headers.append((b"Proxy-Connection", b"keep-alive"))
+        if not clean and rng.random() < 0.1:
+            headers.append((b"Range", rng.choice([b"bytes=0-99", b"bytes=100-"])))
+        raw = ("%s " % method).encode() + target + b" HTTP/1.1\r\n" + b"".join(n + b": " + v + b"\r\n" for n, v in headers) + b"\r\n"
+        if len(raw) > HEAD_LIMIT:
+            exp.must({431}, "fwd:head-over-32KiB")
+        # ProxyHandler.respond: the hop counter, the setup page, ForwardAccess, the tag, the target.
+        hop_ok = hop_values_ok(own_query_values(url, "hlschaos-hop"))
+        if not hop_ok:
+            exp.must({400}, "fwd-hop:hlschaos-hop= is not one counter 0-100")
+        reach_host, reach_port = self.url_authority(url)
+        if cls == "setup":
+            exp.must(set(range(200, 600)), "fwd-url:the setup page")
+        if not re.match(r"(?i)^https?://", self.strip_own(url, "hlschaos-hop")):
+            exp.must({400}, "fwd-url:not absolute-form (an origin-form path that is no path)")
+        presets = self.admit(values, outside, exp)
+        tags = own_query_values(self.strip_own(url, "hlschaos-hop"), "hlschaos")
+        if tags and (len(tags) > 1 or not tag_value_ok(tags[0])):
+            exp.must({400}, "fwd-tag:%s" % ("repeated" if len(tags) > 1 else "not a tag hlschaos writes"))
+        if cls == "bad":
+            exp.may({400, 502, 504}, "fwd-url:not an http URL with a valid authority")
+            exp.may({403}, "fwd-url:a host the proxy refuses")
+            exp.must(set(range(200, 600)) - {407}, "fwd-url:garbage")
+        if cls == "tls":
+            reach, why, stage = "open", None, "name"
+        else:
+            reach, why, stage = self.reaches_when(reach_host, reach_port) if reach_host is not None else \
+                ("closed", "no host", "name")
+        refused = "fwd-url:%s (%s)" % (self.shown(self.url_origin(url)), why)
+        # Refusals the URL's text shows come before the presets are looked at; those that need the
+        # name resolved come from the fetch (libcurl's address guard), after them.
+        if reach in ("own", "link-local") and stage == "name":
+            exp.must({403}, refused)
+        distinct = list(dict.fromkeys(presets))
+        if len(distinct) > 8:
+            exp.must({400}, "fwd-presets:more than 8")
+        if any(p not in t.presets_info for p in distinct):
+            exp.must({404}, "fwd-presets:unknown preset")
+        if reach in ("own", "link-local"):
+            exp.must({403}, refused)
+        if cls == "tls":
+            exp.must({502, 504}, "fwd-url:https to a plain-HTTP origin")
+        elif reach == "closed":
+            exp.must({502, 504}, "fwd-url:%s (%s)" % (self.shown(self.url_origin(url)), why))
+        statuses = set(ORIGIN_STATUSES)
+        for p in distinct:
+            statuses |= set(t.preset_statuses.get(p, ()))
+        exp.must(statuses, "fwd-url:an origin")
+        kinds = self.kinds_of(url, tags)
+        _, extra = allowances(target, t.presets_info, t.evil_port, presets, kinds)
+        flags |= extra
+        flags.add("absolute")
+        return Req(raw, flags, notes, method == "HEAD", False, presets, target, expect=exp.statuses, why=exp.why)
+
+    def plain_request(self, rng, outside):
+        """A clean request that keeps the connection open: a reverse path, or a forward one."""
+        if rng.random() < 0.5 or not self.t.fwd_tagged:
+            path = rng.choice(ENTRY_MASTERS)
+            raw = b"GET %s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n\r\n" % (path.encode(), self.t.proxy_port)
+            return Req(raw, set(), ["fwd-before:reverse"], False, False, [], path.encode())
+        return self.absolute_request(rng, outside, clean=True,
+                                     user=([], "auth:none") if not outside else self.allowed_auth(rng, outside))
+
+    @staticmethod
+    def strip_own(url, name):
+        q = url.find("?")
+        if q < 0:
+            return url
+        frag = url.find("#", q)
+        end = frag if frag >= 0 else len(url)
+        kept = [p for p in url[q + 1:end].split("&") if not p.startswith(name + "=")]
+        return url[:q] + ("?" + "&".join(kept) if kept else "") + url[end:]
+
+    @staticmethod
+    def url_authority(url):
+        """(host, port) as the proxy reads an absolute URL (UpstreamLocation, userinfo dropped)."""
+        m = re.match(r"^([A-Za-z]+)://([^/?#]*)", url)
+        if not m:
+            return None, 0
+        authority = m.group(2).rpartition("@")[2].lower()
+        if authority.startswith("["):
+            end = authority.find("]")
+            host, rest = authority[:end + 1], authority[end + 1:]
+        else:
+            host, _, rest = authority.partition(":")
+            rest = ":" + rest if rest else ""
+        default = 443 if m.group(1).lower() == "https" else 80
+        port = int(rest[1:]) if rest[1:].isdigit() else default
+        return host, port
+
+    @staticmethod
+    def host_of(url):
+        m = re.match(r"^[A-Za-z]+://([^/?#]*)", url)
+        return m.group(1).rpartition("@")[2] if m else "127.0.0.1"
+
+    @staticmethod
+    def url_form(url):
+        """The URL with its path cut short, for notes."""
+        m = re.match(r"^([^:]*://[^/?#]*)([^?#]*)(.*)$", url)
+        if not m:
+            return url[:60]
+        return m.group(1) + m.group(2)[:24] + ("?..." if m.group(3) else "")
+
+    @staticmethod
+    def url_origin(url):
+        """scheme://authority: what a refusal depends on, and what its finding is grouped by."""
+        m = re.match(r"^([^:]*://[^/?#]*)", url)
+        return m.group(1) if m else url[:60]
+
+    @staticmethod
+    def kinds_of(url, tags):
+        if tags and tag_value_ok(tags[0]):
+            return {TAG_KINDS[tags[0].split(".")[0]]}
+        path = url.split("?", 1)[0].split("#", 1)[0]
+        last = path.rsplit("/", 1)[-1]
+        ext = last.rsplit(".", 1)[-1].lower() if "." in last[1:] else ""
+        if ext in ("m3u8", "m3u"):
+            return {"master", "media"}
+        return {"segment"} if ext in SEGMENT_EXTENSIONS else set()
+
+    def absolute_case(self, rng, index, seed, source):
+        outside = source == OUTSIDE_HOST
+        r = rng.random()
+        if r < 0.5:
+            mode, count = "single", 1
+        elif r < 0.75:
+            mode, count = "pipeline", rng.randint(2, 5)
+        elif r < 0.9:
+            mode, count = "sequential", rng.randint(2, 4)
+        else:
+            mode, count = "split", 1
+        reqs = []
+        for i in range(count):
+            req = self.absolute_request(rng, outside)
+            if i < count - 1 and (req.flags & {"may_reject", "hang_ok", "cut_ok", "resets"} or 431 in req.expect):
+                req = self.absolute_request(rng, outside, clean=True)
+            req.notes.append("fwd-case:absolute")
+            reqs.append(req)
+        splits = None
+        if mode == "split":
+            total = sum(len(x.raw) for x in reqs)
+            splits, pos = [], 0
+            while pos < total and len(splits) < 300:
+                step = rng.choice([1, 2, 3, 16, 100])
+                splits.append(min(step, total - pos))
+                pos += step
+        return Case(index, seed, mode, reqs, splits, source)
+
+    def case(self, rng, index, seed):
+        source = OUTSIDE_HOST if self.t.outside_clients and rng.random() < 0.3 else None
+        if rng.random() < 0.55:
+            return self.tunnel_case(rng, index, seed, source)
+        return self.absolute_case(rng, index, seed, source)
+
+
+def client_hello(rng, sni):
+    """A TLS 1.3-style ClientHello record with SNI and ALPN, as a device sends right after its CONNECT."""
+    def ext(kind, body):
+        return kind.to_bytes(2, "big") + len(body).to_bytes(2, "big") + body
+    name = sni.encode()
+    server_name = ext(0, (len(name) + 3).to_bytes(2, "big") + b"\x00" + len(name).to_bytes(2, "big") + name)
+    alpn_list = b"\x02h2\x08http/1.1"
+    alpn = ext(16, len(alpn_list).to_bytes(2, "big") + alpn_list)
+    versions = ext(43, b"\x04\x03\x04\x03\x03")
+    groups = ext(10, b"\x00\x04\x00\x1d\x00\x17")
+    key_share = ext(51, (36).to_bytes(2, "big") + b"\x00\x1d\x00\x20" + bytes(rng.getrandbits(8) for _ in range(32)))
+    sigalgs = ext(13, b"\x00\x06\x04\x03\x08\x04\x04\x01")
+    extensions = server_name + alpn + versions + groups + key_share + sigalgs
+    body = (b"\x03\x03" + bytes(rng.getrandbits(8) for _ in range(32)) + b"\x20" +
+            bytes(rng.getrandbits(8) for _ in range(32)) + b"\x00\x06\x13\x01\x13\x02\x13\x03" + b"\x01\x00" +
+            len(extensions).to_bytes(2, "big") + extensions)
+    handshake = b"\x01" + len(body).to_bytes(3, "big") + body
+    return b"\x16\x03\x01" + len(handshake).to_bytes(2, "big") + handshake
+
+
+# ---------------------------------------------------------------------------------------------
 # Running one connection
 
 class Conn:
-    def __init__(self, port, timeout):
-        self.sock = socket.create_connection((HOST, port), timeout=5)
+    def __init__(self, port, timeout, source=None):
+        self.sock = socket.create_connection((HOST, port), timeout=5, source_address=(source, 0) if source else None)
         self.sock.setblocking(False)
         self.timeout = timeout
         self.buf = bytearray()
@@ -1211,7 +2094,7 @@ class Conn:
                     time.sleep(0.0005 * (piece_index % 4))
         return True
 
-    def next_response(self, head_request, deadline, wait=None):
+    def next_response(self, head_request, deadline, wait=None, connect=False):
         """('ok', Response) | ('eof', None) | ('timeout', None) | ('malformed', msg) | ('truncated', msg);
         a timeout is `wait` seconds (default: the connection's) without a byte."""
         wait = self.timeout if wait is None else wait
@@ -1223,7 +2106,7 @@ class Conn:
                 if self.pos >= len(self.buf) and self.eof:
                     return "eof", None
                 try:
-                    resp, nxt = parse_response(self.buf, self.pos, head_request, self.eof)
+                    resp, nxt = parse_response(self.buf, self.pos, head_request, self.eof, connect)
                     self.pos = nxt
                     if resp is None:
                         continue  # 1xx
@@ -1240,6 +2123,13 @@ class Conn:
                 return "timeout", None
             if not self._recv(min(wait, deadline - now)):
                 return "timeout", None
+
+    def read_until(self, count, deadline):
+        """Reads until `count` bytes past the parsed responses are in, the connection ends, or nothing
+        arrives for the connection's timeout."""
+        while len(self.buf) - self.pos < count and not self.eof and time.monotonic() < min(deadline, self.deadline):
+            if not self._recv(min(self.timeout, max(0.0, deadline - time.monotonic()))):
+                break
 
     def drain(self, wait):
         """Bytes that arrive within `wait` seconds (or until EOF)."""
@@ -1263,7 +2153,7 @@ def run_case(case, port, timeout, linger=0.05, short=1.0, until=None):
     res = Result()
     start = time.monotonic()
     try:
-        conn = Conn(port, timeout)
+        conn = Conn(port, timeout, case.source)
     except OSError as e:
         res.end = "connect-failed: %s" % e
         return res
@@ -1272,8 +2162,18 @@ def run_case(case, port, timeout, linger=0.05, short=1.0, until=None):
     if TRACE[0] is not None:
         with TRACE[1]:
             TRACE[0].write("%d %s\n" % (conn.sock.getsockname()[1], case.seed))
+
+    def tunnel_opened(i, req, resp):
+        """A 2xx to a CONNECT: the rest of the connection is the tunnel's, not HTTP to the proxy."""
+        if "connect" in req.flags and 200 <= resp.status < 300:
+            res.tunnel_at, res.end = i, "tunnel"
+            return True
+        return False
+
     try:
-        if case.mode == "sequential":
+        if case.mode == "tunnel":
+            run_tunnel(case, conn, res, deadline, timeout, short)
+        elif case.mode == "sequential":
             for i, req in enumerate(case.requests):
                 # Anything already waiting before request i is sent answers no request.
                 if i > 0:
@@ -1286,7 +2186,7 @@ def run_case(case, port, timeout, linger=0.05, short=1.0, until=None):
                 if not conn.send(req.raw):
                     # The proxy closed (or reset) the connection before this request was written.
                     conn.drain(0.2)
-                    kind, value = conn.next_response(req.head, time.monotonic() + 1)
+                    kind, value = conn.next_response(req.head, time.monotonic() + 1, connect="connect" in req.flags)
                     if kind == "ok":
                         res.responses.append(value)
                         res.end = "eof"
@@ -1295,9 +2195,12 @@ def run_case(case, port, timeout, linger=0.05, short=1.0, until=None):
                         if kind in ("malformed", "truncated"):
                             res.error = (kind, value)
                     break
-                kind, value = conn.next_response(req.head, deadline, patience(case, i, timeout, short))
+                kind, value = conn.next_response(req.head, deadline, patience(case, i, timeout, short),
+                                                 connect="connect" in req.flags)
                 if kind == "ok":
                     res.responses.append(value)
+                    if tunnel_opened(i, req, value):
+                        break
                     if value.closes or req.closes:
                         res.end = "closing"
                         break
@@ -1317,10 +2220,13 @@ def run_case(case, port, timeout, linger=0.05, short=1.0, until=None):
                 # count the requests whose bytes were all written; unknown exactly, assume those before the cut
                 res.sent = len(case.requests)
                 res.partial_send = True
-            for i in range(len(case.requests)):
-                kind, value = conn.next_response(case.requests[i].head, deadline, patience(case, i, timeout, short))
+            for i, req in enumerate(case.requests):
+                kind, value = conn.next_response(req.head, deadline, patience(case, i, timeout, short),
+                                                 connect="connect" in req.flags)
                 if kind == "ok":
                     res.responses.append(value)
+                    if tunnel_opened(i, req, value):
+                        break
                     continue
                 res.end = kind
                 if kind in ("malformed", "truncated"):
@@ -1328,6 +2234,8 @@ def run_case(case, port, timeout, linger=0.05, short=1.0, until=None):
                 break
             else:
                 res.end = "done"
+        if res.end == "tunnel" and case.mode != "tunnel":
+            res.tunnel_data = conn.drain(linger)  # the later requests went into the tunnel: not judged
         if res.end in ("done", "closing"):
             must_close = bool(res.responses) and (res.responses[-1].closes or
                                                   case.requests[len(res.responses) - 1].closes is True)
@@ -1346,12 +2254,57 @@ def run_case(case, port, timeout, linger=0.05, short=1.0, until=None):
                             res.responses.append(extra)
                     except (NeedMore, Malformed, Truncated):
                         break
-        res.partial = bytes(conn.buf[conn.pos:conn.pos + 2000])
+        if res.end != "tunnel":
+            res.partial = bytes(conn.buf[conn.pos:conn.pos + 2000])
         res.reset = conn.reset
     finally:
         conn.close()
     res.elapsed = time.monotonic() - start
     return res
+
+
+def run_tunnel(case, conn, res, deadline, timeout, short):
+    """Mode "tunnel": the requests (a CONNECT last) in one write, the tunnel's payload in the same write
+    (`early`) or once the 200 is in; then what comes back through the tunnel."""
+    reqs, tunnel = case.requests, case.tunnel
+    data = b"".join(r.raw for r in reqs) + (tunnel["payload"] if tunnel["early"] else b"")
+    res.partial_send = not conn.send(data, case.splits)
+    res.sent = len(reqs)
+    for i, req in enumerate(reqs):
+        last = i == len(reqs) - 1
+        kind, value = conn.next_response(req.head, deadline, patience(case, i, timeout, short), connect=last)
+        if kind != "ok":
+            res.end = kind
+            if kind in ("malformed", "truncated"):
+                res.error = (kind, value)
+            return
+        res.responses.append(value)
+        if last and 200 <= value.status < 300:
+            break
+        if not last and (value.closes or req.closes):
+            res.end = "closing"
+            return
+    else:
+        # The CONNECT was refused: the proxy closes the connection after its answer.
+        conn.drain(timeout)
+        res.trailing = bytes(conn.buf[conn.pos:])
+        res.end = "closed" if conn.eof else "left-open"
+        return
+    res.tunnel_at, res.end = len(reqs) - 1, "tunnel"
+    if not tunnel["early"] and tunnel["payload"]:
+        res.partial_send = not conn.send(tunnel["payload"])
+    if tunnel["target"] == "echo":
+        want = len(tunnel["payload"]) + len(tunnel.get("maybe_prefix", b""))
+        conn.read_until(want, deadline)
+        conn.drain(0.05)  # anything beyond the echo is the proxy's own, and wrong
+        res.tunnel_data = bytes(conn.buf[conn.pos:])
+        res.tunnel_eof = conn.eof
+    elif tunnel["target"] == "origin-http":
+        kind, value = conn.next_response(False, deadline)
+        res.tunnel_response = (kind, value)
+        res.tunnel_data = bytes(conn.buf[conn.pos:conn.pos + 2000])
+    else:
+        res.tunnel_data = conn.drain(0.1)
 
 
 def judge(case, res):
@@ -1361,11 +2314,18 @@ def judge(case, res):
         return [("connect", "cannot connect to the proxy: " + res.end, 0)]
     reqs = case.requests
     sent = reqs[:res.sent] if case.mode == "sequential" else reqs
+    if res.tunnel_at is not None:
+        sent = sent[:res.tunnel_at + 1]  # what was written after a CONNECT's 200 went into the tunnel
     n, m = len(sent), len(res.responses)
+    out += judge_statuses(sent, res)
+    if res.tunnel_at is not None and case.mode == "tunnel":
+        out += judge_tunnel(case, res)
     splits = sum(1 for r in sent if "may_split" in r.flags)
     if res.unsolicited:
         after, data = res.unsolicited
-        out.append(("extra-response", "%d byte(s) arrived after response %d and before request %d was sent: %s"
+        # After the answer to a HEAD, bytes that are no response are a body sent for HEAD.
+        category = "head-body" if after < n and sent[after].head and not data.startswith(b"HTTP/") else "extra-response"
+        out.append((category, "%d byte(s) arrived after response %d and before request %d was sent: %s"
                     % (len(data), after + 1, after + 2, escape(data, 300)), after))
     if m > n + splits:
         out.append(("extra-response", "%d responses for %d request(s); the extra: %s" % (
@@ -1375,7 +2335,8 @@ def judge(case, res):
     rejectable = sorted(set(rejectable) | {i + 1 for i, r in enumerate(sent[:-1]) if r.closes is not False})
     for j, resp in enumerate(res.responses[:n]):
         req = sent[j]
-        if resp.is_parser_400 and not (req.flags & {"may_reject", "may_split", "may_wait"}):
+        if resp.is_parser_400 and not (req.flags & {"may_reject", "may_split", "may_wait"}) and \
+                not (req.expect and 400 in req.expect):
             later = [i for i in rejectable if i > j]
             if req.closes is not False and j < n - 1:
                 out.append(("lost-response", "request %d asks to close the connection and request %d was pipelined "
@@ -1469,6 +2430,54 @@ def judge(case, res):
     return out
 
 
+def judge_statuses(sent, res):
+    """Forward mode's oracle: a status outside what the request may get (a CONNECT to this proxy's own
+    port answered 200, a client outside the allowed network let in), and a 407 without its challenge."""
+    out = []
+    for j, resp in enumerate(res.responses[:len(sent)]):
+        req = sent[j]
+        if req.expect is not None and resp.status not in req.expect:
+            out.append(("wrong-status", "request %d got %d; expected %s: %s" % (
+                j + 1, resp.status, " or ".join(str(x) for x in sorted(req.expect)), req.why), j))
+        if resp.status == 407 and resp.header(b"proxy-authenticate") is None:
+            out.append(("no-challenge", "response %d is a 407 without Proxy-Authenticate (RFC 9110 11.7.1)" % (j + 1), j))
+        if "connect" in req.flags and 200 <= resp.status < 300 and resp.status != 200:
+            out.append(("wrong-status", "CONNECT answered %d: a tunnel is announced by 200" % resp.status, j))
+    return out
+
+
+def judge_tunnel(case, res):
+    """A tunnel carries bytes unchanged both ways, and the proxy adds nothing of its own."""
+    tunnel = case.tunnel
+    payload, prefix = tunnel["payload"], tunnel.get("maybe_prefix", b"")
+    got = res.tunnel_data
+    index = len(case.requests) - 1
+    if tunnel["target"] == "echo":
+        if got in (payload, prefix + payload) if prefix else got == payload:
+            return []
+        for want in ([prefix + payload, payload] if prefix else [payload]):
+            if want.startswith(got) and len(got) < len(want):
+                return [("tunnel-bytes", "the echo target sent back %d of the %d bytes written into the tunnel%s; "
+                         "the rest did not come back within %ss" % (len(got), len(want),
+                                                                     " (the tunnel ended)" if res.tunnel_eof else "",
+                                                                     TIMEOUT_HINT[0]), index)]
+        want = prefix + payload if prefix and got.startswith(prefix[:1]) else payload
+        at = next((i for i in range(min(len(got), len(want))) if got[i] != want[i]), min(len(got), len(want)))
+        return [("tunnel-bytes", "%d bytes came back through an echo tunnel for %d written; first difference at byte "
+                 "%d: got %s, sent %s" % (len(got), len(want), at, escape(got[at:at + 80]), escape(want[at:at + 80])),
+                 index)]
+    if tunnel["target"] == "origin-http":
+        kind, value = res.tunnel_response or ("none", None)
+        if kind == "ok" and value.status == 200 and value.body_sample.startswith(b"#EXTM3U"):
+            return []
+        what = value.summary() if kind == "ok" else "no answer within %ss" % TIMEOUT_HINT[0] if kind == "timeout" \
+            else "%s %s" % (kind, value or "")
+        return [("tunnel-bytes", "an HTTP request to the demo origin sent through a tunnel %s got %s, not the "
+                 "origin's 200 playlist: %s" % ("in the CONNECT's own write" if tunnel["early"] else "after the 200",
+                                               what, escape(res.tunnel_data, 200)), index)]
+    return []
+
+
 TIMEOUT_HINT = [6]
 TRACE = [None, threading.Lock()]  # --trace: "client-port case-seed" per connection, to match `ss` output
 
@@ -1485,12 +2494,14 @@ def free_port():
 
 
 class ManagedProxy:
-    def __init__(self, binary, rules_path, out, evil_port, presets_dir=None):
+    def __init__(self, binary, rules_path, out, evil_port, presets_dir=None, forward_config=None):
         self.binary, self.rules_path, self.out, self.evil_port = binary, rules_path, out, evil_port
         self.presets_dir = presets_dir
+        self.forward_config = forward_config  # a config file with "forward": the proxy runs with --forward
         self.proc = None
         self.port = 0
         self.origin_port = 0
+        self.control_port = 0
         self.generation = 0
         self.log_path = None
         self.started_at = 0
@@ -1506,6 +2517,10 @@ class ManagedProxy:
             args += ["--presets", self.presets_dir]
         if self.evil_port:
             args += ["--origin", "evil=http://%s:%d" % (HOST, self.evil_port)]
+        if self.forward_config:
+            # The control API on a port of its own: one more listener forward requests must not reach.
+            self.control_port = free_port()
+            args += ["--forward", "--config", self.forward_config, "--control", "%s:%d" % (HOST, self.control_port)]
         env = dict(os.environ)
         env["SWIFT_BACKTRACE"] = "enable=yes,interactive=no,color=no" if backtrace else "enable=no"
         logf = open(self.log_path, "wb")
@@ -1594,6 +2609,7 @@ class ExternalProxy:
     def __init__(self, port):
         self.port = port
         self.origin_port = 0
+        self.control_port = 0
         self.generation = 1
         self.log_path = None
 
@@ -1862,6 +2878,53 @@ class EvilOrigin:
         return False
 
 
+class EchoServer:
+    """The far end of the fuzzer's tunnels: every byte it reads goes back unchanged. On 127.0.0.3, an
+    address no playlist names, so a CONNECT to it stays a blind tunnel even with interception on."""
+
+    def __init__(self, port=0, host=ECHO_HOST):
+        self.sock = socket.socket()
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.sock.bind((host, port))
+        self.sock.listen(256)
+        self.host, self.port = host, self.sock.getsockname()[1]
+        self.bytes = 0
+        self.stopped = False
+        threading.Thread(target=self.accept_loop, daemon=True).start()
+
+    def stop(self):
+        self.stopped = True
+        try:
+            self.sock.close()
+        except OSError:
+            pass
+
+    def accept_loop(self):
+        while not self.stopped:
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                return
+            threading.Thread(target=self.serve, args=(conn,), daemon=True).start()
+
+    def serve(self, conn):
+        conn.settimeout(60)
+        try:
+            while True:
+                data = conn.recv(65536)
+                if not data:
+                    return
+                self.bytes += len(data)
+                conn.sendall(data)
+        except OSError:
+            return
+        finally:
+            try:
+                conn.close()
+            except OSError:
+                pass
+
+
 def extract_uris(body, base_path):
     text = body.decode("utf-8", "replace")
     uris = []
@@ -1943,6 +3006,74 @@ def discover(port, origin_port, evil_port, targets):
     return targets
 
 
+def discover_forward(port, targets):
+    """Forward-mode URLs as the proxy rewrites them (`http://127.0.0.1:ORIGIN/…?hlschaos=seg.v2.n8`):
+    the demo masters fetched in absolute form, and one level of media playlists."""
+    origin = "http://%s:%d" % (HOST, targets.origin_port)
+    queue = [origin + m for m in ENTRY_MASTERS]
+    seen, found, fetched = set(), {}, 0
+    while queue and fetched < 40:
+        url = queue.pop(0)
+        if url in seen:
+            continue
+        seen.add(url)
+        try:
+            resp, body = fetch(port, url)
+        except OSError:
+            continue
+        fetched += 1
+        if resp is None or resp.status != 200:
+            continue
+        media = 0
+        for line in body.decode("utf-8", "replace").splitlines():
+            line = line.strip()
+            uris = re.findall(r'URI="([^"]*)"', line) if line.startswith("#") else ([line] if line else [])
+            for uri in uris:
+                full = urllib.parse.urljoin(url, uri)
+                values = own_query_values(full, "hlschaos")
+                if len(values) != 1:
+                    continue
+                fields = values[0].split(".")
+                variant = next((int(f[1:]) for f in fields[1:] if f[:1] == "v" and f[1:].isdigit()), None)
+                msn = next((int(f[1:]) for f in fields[1:] if f[:1] == "n" and f[1:].isdigit()), None)
+                found[full] = (fields[0], variant, msn)
+                if fields[0] == "media" and media < 3 and full not in seen:
+                    media += 1
+                    queue.append(full)
+    targets.fwd_tagged = [(u, k, v, n) for u, (k, v, n) in sorted(found.items())]
+
+
+def machine_addresses():
+    """This machine's non-loopback addresses (the route to a far address names the main one)."""
+    out = []
+    for family, far in ((socket.AF_INET, "10.254.254.254"), (socket.AF_INET6, "2001:db8::1")):
+        try:
+            s = socket.socket(family, socket.SOCK_DGRAM)
+            s.connect((far, 9))  # UDP: nothing is sent
+            address = s.getsockname()[0]
+            s.close()
+            if not ipaddress.ip_address(address).is_loopback:
+                out.append(address)
+        except OSError:
+            pass
+    return out
+
+
+def statuses_in(value):
+    """Every number under a "status" key of a rule action."""
+    found = set()
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if key == "status" and isinstance(item, int):
+                found.add(item)
+            else:
+                found |= statuses_in(item)
+    elif isinstance(value, list):
+        for item in value:
+            found |= statuses_in(item)
+    return found
+
+
 def load_presets(port, targets):
     """Preset names from rules/*.json, checked against the list the proxy itself gives."""
     info = {}
@@ -1956,20 +3087,25 @@ def load_presets(port, targets):
         except (OSError, ValueError):
             continue
         rules = []
+        statuses = set()
         for rule in scenario.get("rules", []):
             kind = rule.get("match", {}).get("kind", "any")
             kinds = set(kind if isinstance(kind, list) else [kind])
             if "any" in kinds:
                 kinds = set(ALL_KINDS)
             rules.append((kinds, set(rule.get("action", {}).keys())))
+            statuses |= statuses_in(rule.get("action", {}))
         info[name[:-5]] = rules
+        targets.preset_statuses[name[:-5]] = statuses
     try:
         resp, body = fetch(port, "/s/probe+no-such-preset-zz/vod/ts/master.m3u8")
         m = re.search(rb"presets: ([A-Za-z0-9_., -]+)", body or b"")
         if m:
             listed = [x.strip() for x in m.group(1).decode().split(",") if x.strip()]
             for name in listed:
-                info.setdefault(name, [(set(ALL_KINDS), SLOW_ACTIONS | CUT_ACTIONS)])  # unknown to us: allow all
+                if name not in info:
+                    info[name] = [(set(ALL_KINDS), SLOW_ACTIONS | CUT_ACTIONS)]  # unknown to us: allow all
+                    targets.preset_statuses[name] = set(range(100, 1000))
     except OSError:
         pass
     targets.presets = sorted(info)
@@ -1993,6 +3129,12 @@ class Stats:
         self.restarts = 0
         self.unconfirmed = 0
         self.durations = [0, 0, 0, 0, 0]   # connections lasting <0.1 s, <0.5 s, <2 s, <7 s, longer
+        self.forward_cases = {}            # fwd-case note -> connections
+        self.connect_statuses = {}         # status -> CONNECTs answered with it
+        self.absolute_statuses = {}        # status -> absolute-form requests answered with it
+        self.outside_cases = 0             # connections from 127.0.0.2 (outside the allowed network)
+        self.tunnels = 0                   # tunnels opened (200 to a CONNECT)
+        self.tunnel_bytes = 0              # bytes that came back through echo tunnels unchanged
 
     def add(self, case, res):
         with self.lock:
@@ -2010,6 +3152,20 @@ class Stats:
             for req in case.requests[:res.sent]:
                 for p in req.presets:
                     self.preset_requests[p] = self.preset_requests.get(p, 0) + 1
+            kinds = [n for r in case.requests for n in r.notes if n.startswith("fwd-case:")]
+            if kinds:
+                self.forward_cases[kinds[-1][9:]] = self.forward_cases.get(kinds[-1][9:], 0) + 1
+            if case.source:
+                self.outside_cases += 1
+            for req, resp in zip(case.requests, res.responses):
+                table = self.connect_statuses if "connect" in req.flags else \
+                    self.absolute_statuses if "absolute" in req.flags else None
+                if table is not None:
+                    table[resp.status] = table.get(resp.status, 0) + 1
+            if res.tunnel_at is not None:
+                self.tunnels += 1
+                if case.tunnel and case.tunnel["target"] == "echo" and res.tunnel_data.endswith(case.tunnel["payload"]):
+                    self.tunnel_bytes += len(case.tunnel["payload"])
 
 
 def target_class(target):
@@ -2052,6 +3208,12 @@ class Findings:
             # What is wrong, without the numbers: one finding per defect, not per URL.
             what = message.split("HTTP/1.1: ", 1)[-1]
             return (category, re.sub(r"[0-9]+", "N", what)[:40])
+        if category in ("wrong-status", "no-challenge") and req.why:
+            # One finding per deciding rule: the target's form with ports named, not numbered.
+            return (category, req.why.split("; ")[-1])
+        forward = [n for n in req.notes if n.startswith("fwd-case:") or n in ("early", "after-200")]
+        if category == "tunnel-bytes" or forward:
+            return (category,) + tuple(sorted(forward))
         if any(n.startswith("method:CONNECT") for n in req.notes):
             return (category, "CONNECT")
         families = tuple(sorted({n.split(":")[0] for n in req.notes}))
@@ -2086,7 +3248,9 @@ class Findings:
         with open(base + ".json", "w") as f:
             json.dump(item, f, indent=1)
         with open(base + ".bin", "wb") as f:
-            f.write(b"".join(base64.b64decode(r["b64"]) for r in item["connections"][0]["requests"]))
+            first = item["connections"][0]
+            f.write(b"".join(base64.b64decode(r["b64"]) for r in first["requests"]) +
+                    (base64.b64decode(first["tunnel"]["payload"]) if first.get("tunnel") else b""))
         item["file"] = base + ".json"
         log("FINDING %d [%s] case %s: %s" % (number, category, case.seed, message.splitlines()[0][:300]))
         return item
@@ -2117,6 +3281,8 @@ class Fuzzer:
         self.gen = None
         self.proxy = None
         self.evil = None
+        self.echo = None
+        self.forward = not args.no_forward if args.binary else args.forward
         self.findings = None
         self.rules_path = os.path.join(self.out, "fuzz-rules.json")
         self.last_ok_probe = 0.0
@@ -2139,9 +3305,16 @@ class Fuzzer:
                 raise SetupError("hlschaos validate %s failed:\n%s%s" % (self.rules_path, check.stdout, check.stderr))
         if not self.args.no_evil_origin and self.args.binary:
             self.evil = EvilOrigin(self.args.evil_port or 0)
+        forward_config = None
+        if self.forward:
+            self.echo = EchoServer(self.args.echo_port or 0)
+            if self.args.binary:
+                forward_config = os.path.join(self.out, "fuzz-forward.json")
+                with open(forward_config, "w") as f:
+                    json.dump(FORWARD_CONFIG, f, indent=1)
         if self.args.binary:
             self.proxy = ManagedProxy(self.args.binary, self.rules_path, self.out, self.evil.port if self.evil else 0,
-                                      self.args.presets)
+                                      self.args.presets, forward_config)
             if not self.proxy.start(self.args.origin_port or 0):
                 raise SetupError("the proxy did not start (no \"proxy on port N\" line):\n%s" % self.proxy.log_text()[-3000:])
         else:
@@ -2151,9 +3324,11 @@ class Fuzzer:
             raise SetupError("the proxy on port %d does not answer GET /: %s" % (self.proxy.port, why))
         self.learn()
         self.gen = Generator(self.targets)
+        self.gen.forward_share = self.args.forward_share
         self.findings = Findings(self.out, self.seed, {
             "origin_port": self.targets.origin_port, "evil_port": self.evil.port if self.evil else 0,
-            "proxy_port": self.proxy.port, "rules": LOOP_SCENARIO, "timeout": self.timeout})
+            "proxy_port": self.proxy.port, "rules": LOOP_SCENARIO, "timeout": self.timeout,
+            "forward": self.forward, "control_port": self.targets.control_port, "echo_port": self.targets.echo_port})
 
     def learn(self):
         origin_port = self.proxy.origin_port or self.args.origin_port
@@ -2166,6 +3341,29 @@ class Fuzzer:
         load_presets(self.proxy.port, self.targets)
         if not self.targets.tagged:
             raise SetupError("no rewritten URIs found in the playlists served through the proxy")
+        if self.forward:
+            t = self.targets
+            t.forward = True
+            t.outside_clients = isinstance(self.proxy, ManagedProxy)  # the fuzzer's config: 127.0.0.1 only
+            t.users, t.shared = (FORWARD_USERS, FORWARD_PASSWORD) if t.outside_clients else ({}, None)
+            t.echo_port = self.echo.port
+            t.closed_port = t.closed_port or free_port()
+            t.machine_addresses = machine_addresses()
+            self.learn_ports()
+            discover_forward(self.proxy.port, t)
+            if not t.fwd_tagged:
+                raise SetupError("forward mode: no ?hlschaos= URIs in the playlists fetched in absolute form "
+                                 "(http://127.0.0.1:%d/vod/ts/master.m3u8); is the proxy running with --forward?"
+                                 % t.origin_port)
+
+    def learn_ports(self):
+        """This proxy's listeners (the proxy, its control API) and what a tunnel may reach."""
+        t = self.targets
+        t.proxy_port, t.control_port = self.proxy.port, self.proxy.control_port
+        t.own_ports = {p for p in (self.proxy.port, self.proxy.control_port) if p}
+        t.listeners = {(HOST, p) for p in (t.origin_port, t.evil_port, self.proxy.port, self.proxy.control_port) if p}
+        if t.echo_port:
+            t.listeners.add((ECHO_HOST, t.echo_port))
 
     # --- workers --------------------------------------------------------------------------
 
@@ -2250,9 +3448,10 @@ class Fuzzer:
         give_up = min(time.monotonic() + 15, self.deadline)
         while i >= 0 and tries < 12 and len(current.requests) > 1 and time.monotonic() < give_up:
             candidate_reqs = current.requests[:i] + current.requests[i + 1:]
+            if current.tunnel and i == len(current.requests) - 1:
+                candidate_reqs = []  # a tunnel case keeps its CONNECT
             if candidate_reqs and not any(f in r.flags for r in candidate_reqs[:-1] for f in ("may_wait", "may_split")):
-                candidate = Case(case.index, case.seed, current.mode if len(candidate_reqs) > 1 else "single",
-                                 candidate_reqs, None)
+                candidate = current.subset(candidate_reqs)
                 tries += 1
                 res = self.tracked_run(candidate, self.timeout)
                 if self.proxy_down():
@@ -2347,6 +3546,8 @@ class Fuzzer:
             self.learn()
         else:
             self.targets.proxy_port = self.proxy.port
+            if self.forward:
+                self.learn_ports()
 
     def kills(self, cases, hard_deadline, backtrace_wait=0.0):
         """Replays `cases` at once on the current proxy. True when it dies or stops answering, False when
@@ -2444,8 +3645,7 @@ class Fuzzer:
         if culprit is None and time.monotonic() < hard:
             # Timing may have mattered (a pipelined neighbour closing the connection first): every request
             # of every suspect on a connection of its own.
-            singles = [Case(c.index, c.seed, "single", [r]) for c in suspects for r in c.requests
-                       if len(c.requests) > 1]
+            singles = [c.subset([r]) for c in suspects for r in c.requests if len(c.requests) > 1]
             log("no connection kills it again as it was; trying the %d requests one per connection" % len(singles))
             culprit = self.bisect(singles, hard)
         if culprit is not None:
@@ -2453,7 +3653,7 @@ class Fuzzer:
             minimal = culprit
             if len(culprit.requests) > 1:
                 for req in culprit.requests:
-                    single = Case(culprit.index, culprit.seed, "single", [req])
+                    single = culprit.subset([req])
                     verdict = self.kills([single], hard)
                     if verdict is None:
                         break
@@ -2590,6 +3790,13 @@ def report(fuzzer, rss_start, rss_end, wall):
         len(known) - len(missing), len(known),
         ", ".join("%s×%d" % kv for kv in sorted(used.items(), key=lambda kv: kv[1])[:3]),
         (" (never used: %s)" % ", ".join(missing)) if missing else ""))
+    if fuzzer.forward:
+        print("forward mode: %d connections (%s), %d from %s (outside the allowed network); %d tunnels opened, "
+              "%d bytes echoed back unchanged" % (
+                  sum(s.forward_cases.values()), ", ".join("%s×%d" % kv for kv in sorted(s.forward_cases.items())),
+                  s.outside_cases, OUTSIDE_HOST, s.tunnels, s.tunnel_bytes))
+        print("  CONNECT statuses: " + ", ".join("%d×%d" % (n, code) for code, n in sorted(s.connect_statuses.items())))
+        print("  absolute-form statuses: " + ", ".join("%d×%d" % (n, code) for code, n in sorted(s.absolute_statuses.items())))
     print("responses naming the rule that faulted them (x-hlschaos-fault): %s" % (
         ", ".join("%s×%d" % (k, v) for k, v in sorted(s.fault_headers.items())) or "none"))
     if fuzzer.evil and fuzzer.evil.anomalies:
@@ -2628,46 +3835,62 @@ def replay(args):
         item = json.loads(data)
         cases = [Case.from_json(c) for c in item["connections"]]
         rules = item.get("rules", LOOP_SCENARIO)
-        origin_port, evil_port = item.get("origin_port", 0), item.get("evil_port", 0)
-        old_proxy_port = item.get("proxy_port", 0)
     else:
         cases = [Case(0, "raw", "pipeline", [Req(data, {"may_reject", "may_split", "may_wait"}, ["raw"],
                                                   data.startswith(b"HEAD "), None)])]
-        rules, origin_port, evil_port, old_proxy_port = LOOP_SCENARIO, 0, 0, 0
+        item = {}
+        rules = LOOP_SCENARIO
+    old = {name: item.get(name + "_port", 0) for name in ("origin", "evil", "proxy", "control", "echo")}
+    forward = item.get("forward", not args.no_forward) if args.binary else args.forward
     os.makedirs(args.out, exist_ok=True)
     rules_path = os.path.join(args.out, "replay-rules.json")
     with open(rules_path, "w") as f:
         json.dump(rules, f, indent=1)
-    evil = None
-    proxy = None
+    evil = echo = proxy = None
+    new = dict(old)
+    if forward:
+        try:
+            echo = EchoServer(old["echo"])
+        except OSError:
+            echo = EchoServer(0)
+        new["echo"] = echo.port
     if args.binary:
-        if evil_port and not args.no_evil_origin:
+        if old["evil"] and not args.no_evil_origin:
             try:
-                evil = EvilOrigin(evil_port)
+                evil = EvilOrigin(old["evil"])
             except OSError:
                 evil = EvilOrigin(0)
-        proxy = ManagedProxy(args.binary, rules_path, args.out, evil.port if evil else 0, args.presets)
-        if not proxy.start(origin_port):
+            new["evil"] = evil.port
+        forward_config = None
+        if forward:
+            forward_config = os.path.join(args.out, "replay-forward.json")
+            with open(forward_config, "w") as f:
+                json.dump(FORWARD_CONFIG, f, indent=1)
+        proxy = ManagedProxy(args.binary, rules_path, args.out, evil.port if evil else 0, args.presets, forward_config)
+        if not proxy.start(old["origin"]):
             if not proxy.start(0):
                 log("the proxy did not start:\n" + proxy.log_text()[-2000:])
                 return 2
         port = proxy.port
-        new_origin = proxy.origin_port
+        new.update(origin=proxy.origin_port, proxy=proxy.port, control=proxy.control_port)
     else:
         port = args.port
-        new_origin = origin_port
-    subst = []
-    if origin_port and new_origin and origin_port != new_origin:
-        subst.append((b"127.0.0.1:%d" % origin_port, b"127.0.0.1:%d" % new_origin))
-    if evil and evil_port and evil.port != evil_port:
-        subst.append((b"127.0.0.1:%d" % evil_port, b"127.0.0.1:%d" % evil.port))
-    if subst:
+        new["proxy"] = port
+    # The recorded run's ports, wherever a request names them after a colon (127.0.0.1:P, [::1]:P,
+    # localhost:P, a CONNECT line, a tunnel's payload), become this run's.
+    ports = {old[k]: new[k] for k in old if old[k] and new[k] and old[k] != new[k]}
+    if ports:
         log("replay: ports differ from the recorded run; substituting " +
-            ", ".join("%s -> %s" % (a.decode(), b.decode()) for a, b in subst))
+            ", ".join("%d -> %d" % kv for kv in sorted(ports.items())))
+
+        def swap(data):
+            return re.sub(rb"(?<=:)([0-9]+)(?![0-9])", lambda m: b"%d" % ports.get(int(m.group(1)), int(m.group(1)))
+                          if int(m.group(1)) in ports else m.group(1), data)
         for c in cases:
             for r in c.requests:
-                for a, b in subst:
-                    r.raw = r.raw.replace(a, b)
+                r.raw = swap(r.raw)
+            if c.tunnel:
+                c.tunnel["payload"] = swap(c.tunnel["payload"])
     TIMEOUT_HINT[0] = args.timeout
     found = 0
     try:
@@ -2679,6 +3902,9 @@ def replay(args):
                 print("  response %d: %s" % (j + 1, escape(r.head_bytes, 1500)))
             if res.error:
                 print("  %s: %s" % res.error)
+            if res.tunnel_at is not None:
+                print("  tunnel opened by request %d; %d byte(s) came back through it: %s" % (
+                    res.tunnel_at + 1, len(res.tunnel_data), escape(res.tunnel_data, 300)))
             if res.partial:
                 print("  unparsed: %s" % escape(res.partial, 800))
             if case.seed != "raw":
@@ -2699,6 +3925,8 @@ def replay(args):
             proxy.stop()
         if evil is not None:
             evil.stop()
+        if echo is not None:
+            echo.stop()
 
 
 def main():
@@ -2716,7 +3944,14 @@ def main():
     parser.add_argument("--avoid", action="append", metavar="REGEX",
                         help="skip generated connections whose bytes match REGEX (a known crash, e.g. "
                              "'hlschaos-hop=9223372036854775807'); repeatable")
+    parser.add_argument("--no-forward", action="store_true",
+                        help="start the demo without --forward and send no forward-mode cases")
+    parser.add_argument("--forward", action="store_true",
+                        help="with --port: that proxy runs with --forward (default access settings); send forward cases")
+    parser.add_argument("--forward-share", type=float, default=0.3,
+                        help="share of the cases that are forward-mode ones (default 0.3)")
     parser.add_argument("--evil-port", type=int, default=0, help=argparse.SUPPRESS)
+    parser.add_argument("--echo-port", type=int, default=0, help=argparse.SUPPRESS)
     parser.add_argument("--origin-port", type=int, default=0, help="demo origin port (default: any)")
     parser.add_argument("--presets", help="--presets DIR for the proxy (default: its built-in presets)")
     parser.add_argument("--triage-grace", type=float, default=None, help=argparse.SUPPRESS)
@@ -2767,6 +4002,8 @@ def main():
         fuzzer.proxy.stop()
         if fuzzer.evil:
             fuzzer.evil.stop()
+        if fuzzer.echo:
+            fuzzer.echo.stop()
     fuzzer.findings.save_index()
     return report(fuzzer, rss_start, rss_end, wall)
 

@@ -1,5 +1,6 @@
 #!/bin/sh
-# Fuzzes the proxy's HTTP/1.1 front end (scripts/fuzz-http.py) against a release build.
+# Fuzzes the proxy's HTTP/1.1 front end (scripts/fuzz-http.py) against a release build, forward mode
+# (CONNECT, absolute-form, Proxy-Authorization) included; --no-forward leaves it out.
 # Usage: scripts/fuzz-http.sh [seconds] [more fuzz-http.py options, e.g. --seed 42 --workers 16]
 #   default 1800 s; findings (finding-NNN.json + .bin) and proxy logs go to .build-fuzz-http/
 #   replay one: python3 scripts/fuzz-http.py --binary "$(swift build -c release --show-bin-path)/hlschaos" \
