@@ -208,7 +208,10 @@ final class CurlLoop: @unchecked Sendable {
             activeCount.store(active.count, ordering: .relaxed)
             _ = curl_multi_remove_handle(multi, handle)
             transfer.completed(code, nowNs: cs_monotonic_ns())
-            transfer.releaseHandle()
+            // A failed transfer (a name that does not resolve, say) can leave state behind that
+            // curl_easy_reset does not clear, as a removed one does (see `releaseHandle`): the next
+            // CURLOPT_BUFFERSIZE on the handle failed. Only a handle that finished cleanly is reused.
+            transfer.releaseHandle(reusable: code == CURLE_OK)
         }
     }
 

@@ -45,7 +45,7 @@ import Glibc
     }
 
     @Test func aGuardedFetchOfAnOwnPortIsRefusedAndTheSameFetchUnguardedIsNot() async throws {
-        try await withOwnAndOther { own, _, client in
+        try await withOwnAndOther { own, other, client in
             let url = "http://127.0.0.1:\(own.port)/seg.ts"
             let refused = try #require(await refusal(client, UpstreamRequest(url: url, guardAddresses: true)))
             #expect(refused.address == "127.0.0.1:\(own.port)")
@@ -55,10 +55,13 @@ import Glibc
             #expect(refused.description.contains("set forward.allowPrivateTargets in the configuration"))
             #expect(own.connectionsAccepted == 0)
 
-            // The same handle, back from the pool, does not keep the guard.
+            // A failed transfer's handle is not reused; a guarded transfer that succeeds gives its
+            // handle back, and the next transfer on it does not keep the guard.
+            let allowed = try await client.fetch(UpstreamRequest(url: "http://127.0.0.1:\(other.port)/seg.ts", guardAddresses: true))
+            _ = try await readPattern(allowed.body)
             let unguarded = try await client.fetch(UpstreamRequest(url: url))
             #expect(try await readPattern(unguarded.body) == (30_000, true))
-            #expect(client.easyHandlesCreated == 1)
+            #expect(client.easyHandlesCreated == 2)
             #expect(own.requestLog.count == 1)
         }
     }

@@ -70,3 +70,25 @@ import TestSupport
         }
     }
 }
+
+@Suite struct FailedTransferHandleTests {
+    /// A name that does not resolve fails its transfer; the next transfer, which would have got the
+    /// same pooled handle, still reaches its origin (it answered 502 "curl rejected option 98").
+    @Test(.timeLimit(.minutes(1)))
+    func aTransferAfterAFailedLookupStillWorks() async throws {
+        try await withOrigin { origin, client in
+            origin.route("/a.ts", .generated(size: 10_000))
+            for _ in 0..<3 {
+                do {
+                    _ = try await client.fetch(UpstreamRequest(url: "http://no-such-host.invalid/x.m3u8"))
+                    Issue.record("a made-up name resolved")
+                } catch {
+                    #expect(!"\(error)".contains("rejected option"), "\(error)")
+                }
+                let response = try await client.fetch(UpstreamRequest(url: origin.baseURL + "/a.ts"))
+                #expect(response.status == 200)
+                #expect(try await readPattern(response.body) == (10_000, true))
+            }
+        }
+    }
+}
