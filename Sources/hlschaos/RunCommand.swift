@@ -112,7 +112,7 @@ struct RunCommand: AsyncParsableCommand {
             throw CLIError(String(describing: error))
         }
         let colour = isatty(STDOUT_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
-        FileHandle.standardOutput.write(Data("hlschaos run: \(plans.count) run\(plans.count == 1 ? "" : "s") (\(scenarios.count) scenario\(scenarios.count == 1 ? "" : "s") × \(drivers.count) player\(drivers.count == 1 ? "" : "s")) on \(url == nil && stream == nil && flavour == nil ? "the demo (each scenario's own stream, else VOD ts)" : source.description), \(jobs) at a time; evidence in \(output.path)\n".utf8))
+        FileHandle.standardOutput.write(Data("hlschaos run: \(plans.count) run\(plans.count == 1 ? "" : "s") (\(scenarios.count) scenario\(scenarios.count == 1 ? "" : "s") × \(drivers.count) player\(drivers.count == 1 ? "" : "s")) on \(url == nil && stream == nil && flavour == nil ? "the demo (each scenario's own stream, else VOD ts)" : source.description)\(route == .forward ? " through the forward proxy" : ""), \(jobsText(harness)); evidence in \(output.path)\n".utf8))
         for case let custom as CommandDriver in drivers {
             FileHandle.standardOutput.write(Data("  \(custom.name): \(custom.template.text)\n".utf8))
         }
