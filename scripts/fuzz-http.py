@@ -2688,18 +2688,15 @@ EVIL_BEHAVIOURS = ["ok", "chunked", "close", "early", "rst", "gzip", "dupcl", "b
                    "negcl", "204body", "slow", "stall", "empty", "binary", "latin1"]
 
 
-class EvilOrigin:
-    """A misbehaving origin on 127.0.0.1: /m.m3u8 (master), /v/<b>.m3u8 (media), /p/<b>.m3u8 (entry
-    playlists), /s/<b>/<n>.ts (segments), /k/<b>.key, each delivered with behaviour <b>."""
+class ThreadedServer:
+    """A TCP listener that serves each connection on a thread of its own (`serve`, in a subclass)."""
 
-    def __init__(self, port=0):
+    def __init__(self, port=0, host=HOST):
         self.sock = socket.socket()
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        self.sock.bind((HOST, port))
+        self.sock.bind((host, port))
         self.sock.listen(256)
-        self.port = self.sock.getsockname()[1]
-        self.anomalies = []
-        self.requests = 0
+        self.host, self.port = host, self.sock.getsockname()[1]
         self.stopped = False
         threading.Thread(target=self.accept_loop, daemon=True).start()
 
@@ -2717,6 +2714,16 @@ class EvilOrigin:
             except OSError:
                 return
             threading.Thread(target=self.serve, args=(conn,), daemon=True).start()
+
+
+class EvilOrigin(ThreadedServer):
+    """A misbehaving origin on 127.0.0.1: /m.m3u8 (master), /v/<b>.m3u8 (media), /p/<b>.m3u8 (entry
+    playlists), /s/<b>/<n>.ts (segments), /k/<b>.key, each delivered with behaviour <b>."""
+
+    def __init__(self, port=0):
+        self.anomalies = []
+        self.requests = 0
+        super().__init__(port, HOST)
 
     def serve(self, conn):
         conn.settimeout(30)
@@ -2878,34 +2885,13 @@ class EvilOrigin:
         return False
 
 
-class EchoServer:
+class EchoServer(ThreadedServer):
     """The far end of the fuzzer's tunnels: every byte it reads goes back unchanged. On 127.0.0.3, an
     address no playlist names, so a CONNECT to it stays a blind tunnel even with interception on."""
 
     def __init__(self, port=0, host=ECHO_HOST):
-        self.sock = socket.socket()
-        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        self.sock.bind((host, port))
-        self.sock.listen(256)
-        self.host, self.port = host, self.sock.getsockname()[1]
         self.bytes = 0
-        self.stopped = False
-        threading.Thread(target=self.accept_loop, daemon=True).start()
-
-    def stop(self):
-        self.stopped = True
-        try:
-            self.sock.close()
-        except OSError:
-            pass
-
-    def accept_loop(self):
-        while not self.stopped:
-            try:
-                conn, _ = self.sock.accept()
-            except OSError:
-                return
-            threading.Thread(target=self.serve, args=(conn,), daemon=True).start()
+        super().__init__(port, host)
 
     def serve(self, conn):
         conn.settimeout(60)
