@@ -22,8 +22,12 @@ public enum ForwardTag {
 
     /// The URL a forward-mode playlist carries for `upstream`.
     public static func url(_ upstream: UpstreamLocation, tag: ResourceTag) -> String {
-        let text = upstream.url
-        return text + (text.utf8.contains(UInt8(ascii: "?")) ? "&" : "?") + parameter + "=" + String(tag.description.dropFirst())
+        appending(tag, to: upstream.url)
+    }
+
+    /// `target` (a URL, or a path and query) with the tag parameter added last.
+    public static func appending(_ tag: ResourceTag, to target: String) -> String {
+        target + (target.utf8.contains(UInt8(ascii: "?")) ? "&" : "?") + parameter + "=" + String(tag.description.dropFirst())
     }
 }
 

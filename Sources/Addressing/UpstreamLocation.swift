@@ -54,6 +54,20 @@ public struct UpstreamLocation: Hashable, Sendable, CustomStringConvertible {
         return authority
     }
 
+    /// The host without brackets or port ("cdn.example.com", "2001:db8::1").
+    public var host: String { String(Self.host(ofAuthority: authority)) }
+
+    /// The port, the scheme's default when the authority names none.
+    public var port: Int { Int(normalizedAuthority.split(separator: ":").last ?? "") ?? (scheme == "https" ? 443 : 80) }
+
+    /// The host of "host", "host:port" or "[v6]:port" (a client's "address:port" too), brackets removed.
+    public static func host<Text: StringProtocol>(ofAuthority authority: Text) -> Text.SubSequence {
+        if authority.hasPrefix("["), let end = authority.firstIndex(of: "]") {
+            return authority[authority.index(after: authority.startIndex)..<end]
+        }
+        return authority.prefix { $0 != ":" }
+    }
+
     /// The extension of the path's last segment ("ts", "m4s", "m3u8"), lowercased; nil when there is none.
     public var pathExtension: String? { ResourceGuess.pathExtension(of: path) }
 

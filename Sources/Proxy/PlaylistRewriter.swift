@@ -26,8 +26,8 @@ struct PlaylistRewriter {
             guard case .forward(_, let playlist) = request.route else { return Self.relativeReference(from: clientPath, to: uri) }
             // Forward mode writes whole URLs; a report on the playlist's own host becomes a path again.
             guard playlist.scheme == upstream.scheme, playlist.normalizedAuthority == upstream.normalizedAuthority else { return uri }
-            let tagged = ForwardTag.url(upstream, tag: tag(for: reference))
-            return Self.relativeReference(from: String(playlist.path), to: String(tagged.dropFirst(upstream.scheme.count + 3 + upstream.authority.count)))
+            return Self.relativeReference(
+                from: String(playlist.path), to: ForwardTag.appending(tag(for: reference), to: upstream.pathAndQuery))
         }
     }
 

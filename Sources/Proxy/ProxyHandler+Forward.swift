@@ -28,16 +28,16 @@ extension ProxyHandler {
     func setupPagePath(_ target: String) -> String? {
         if target.hasPrefix(SetupPage.prefix) { return target }
         guard Self.isAbsoluteForm(target), let location = UpstreamLocation(absolute: target),
-              location.pathAndQuery.hasPrefix(SetupPage.prefix), ownPorts.contains(Self.port(of: location))
+              location.pathAndQuery.hasPrefix(SetupPage.prefix), ownPorts.contains(location.port)
         else { return nil }
         return location.pathAndQuery
     }
 
-    /// "host" of a Host header "host:port" (nil when absent).
+    /// The host of a Host header ("host:port" → "host", "[v6]:port" → "[v6]"); nil when absent.
     static func hostOnly(_ header: String?) -> String? {
         guard let header, !header.isEmpty else { return nil }
-        if header.hasPrefix("["), let end = header.firstIndex(of: "]") { return String(header[...end]) }
-        return String(header.prefix { $0 != ":" })
+        let host = UpstreamLocation.host(ofAuthority: header)
+        return header.hasPrefix("[") ? "[\(host)]" : String(host)
     }
 
     /// The request's address in the proxy's grammar, or nil when a refusal has been sent.
@@ -73,7 +73,7 @@ extension ProxyHandler {
                 try ProxyPath(forwarding: target, session: identity.session, presets: identity.presets)
             }) else { return nil }
             if let upstream = path.upstream,
-               let refusal = forwarding.refusal(host: Self.host(of: upstream), port: Self.port(of: upstream)) {
+               let refusal = forwarding.refusal(host: upstream.host, port: upstream.port) {
                 try await client.sendText(.forbidden, "hlschaos: \(refusal)")
                 return nil
             }
@@ -92,7 +92,7 @@ extension ProxyHandler {
 
     /// The client's identity, or nil once a 407 or 400 has been sent.
     private func admit(_ client: ClientChannel, _ forwarding: Forwarding) async throws -> ForwardAccess.Identity? {
-        let ip = Self.ip(ofClientAddress: client.clientAddress)
+        let ip = String(UpstreamLocation.host(ofAuthority: client.clientAddress))
         switch forwarding.access.decide(headers: client.requestHead.headers, clientIP: ip) {
         case .allowed(let identity):
             return identity
@@ -185,21 +185,6 @@ extension ProxyHandler {
     static func names(host: String, _ tunnel: ConnectTarget) -> Bool {
         let host = host.lowercased()
         return host == tunnel.authority || host == tunnel.description || (tunnel.port == 443 && host == tunnel.authority + ":443")
-    }
-
-    static func ip(ofClientAddress address: String) -> String {
-        if address.hasPrefix("["), let end = address.firstIndex(of: "]") { return String(address[address.index(after: address.startIndex)..<end]) }
-        return String(address.prefix { $0 != ":" })
-    }
-
-    static func host(of location: UpstreamLocation) -> String {
-        let authority = location.authority
-        if authority.hasPrefix("["), let end = authority.firstIndex(of: "]") { return String(authority[authority.index(after: authority.startIndex)..<end]) }
-        return String(authority.prefix { $0 != ":" })
-    }
-
-    static func port(of location: UpstreamLocation) -> Int {
-        Int(location.normalizedAuthority.split(separator: ":").last ?? "") ?? 80
     }
 }
 
