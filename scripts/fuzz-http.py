@@ -1432,7 +1432,7 @@ class ForwardCases:
         if port in t.own_ports and (ip.is_loopback or ip.is_unspecified):
             return "own", "%s with the port of one of this proxy's listeners" % ip, stage
         if port in t.own_ports and str(ip) in t.machine_addresses:
-            return "own", "%s (this machine) with the port of one of this proxy's listeners" % ip, "resolved"
+            return "own", "%s (this machine) with the port of one of this proxy's listeners" % ip, stage
         if (str(ip), port) in t.listeners:
             return "open", None, stage
         if ip.is_unspecified and ("127.0.0.1", port) in t.listeners:

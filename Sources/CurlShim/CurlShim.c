@@ -5,6 +5,7 @@
 #include <netinet/in.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -107,8 +108,11 @@ const char *cs_default_ca_bundle(void) {
 /// that an IPv4-mapped IPv6 address is judged like the IPv4 address it reaches.
 struct cs_address_policy {
     int refuse_link_local;
-    int *ports;
-    size_t port_count;
+    /// Appended to while transfers run (a listener bound to port 0 is known only once bound): a
+    /// slot is written before the count that covers it is published (release), and readers load
+    /// the count first (acquire). Writers are serialised by the Swift side.
+    int ports[CS_ADDRESS_POLICY_MAX_PORTS];
+    _Atomic size_t port_count;
     unsigned char (*interfaces)[16];
     size_t interface_count;
 };
@@ -152,7 +156,8 @@ static int cs_parse_address(const char *text, unsigned char out[16]) {
 }
 
 static int cs_is_own_port(const cs_address_policy *policy, int port) {
-    for (size_t i = 0; i < policy->port_count; i++) {
+    size_t count = atomic_load_explicit(&policy->port_count, memory_order_acquire);
+    for (size_t i = 0; i < count; i++) {
         if (policy->ports[i] == port) return 1;
     }
     return 0;
@@ -180,7 +185,6 @@ static int cs_policy_verdict(const cs_address_policy *policy, const unsigned cha
 
 void cs_address_policy_free(cs_address_policy *policy) {
     if (policy == NULL) return;
-    free(policy->ports);
     free(policy->interfaces);
     free(policy);
 }
@@ -209,28 +213,31 @@ static int cs_read_interfaces(cs_address_policy *policy) {
     return 1;
 }
 
-cs_address_policy *cs_address_policy_create(int refuse_link_local, const int *ports, size_t port_count) {
+cs_address_policy *cs_address_policy_create(int refuse_link_local) {
     cs_address_policy *policy = calloc(1, sizeof(*policy));
     if (policy == NULL) return NULL;
     policy->refuse_link_local = refuse_link_local;
-    if (port_count > 0) {
-        policy->ports = malloc(port_count * sizeof(int));
-        if (policy->ports == NULL) {
-            cs_address_policy_free(policy);
-            errno = ENOMEM;
-            return NULL;
-        }
-        memcpy(policy->ports, ports, port_count * sizeof(int));
-        policy->port_count = port_count;
-        // Interface addresses matter only for own ports.
-        if (!cs_read_interfaces(policy)) {
-            int saved = errno;
-            cs_address_policy_free(policy);
-            errno = saved;
-            return NULL;
-        }
+    atomic_init(&policy->port_count, 0);
+    if (!cs_read_interfaces(policy)) {
+        int saved = errno;
+        cs_address_policy_free(policy);
+        errno = saved;
+        return NULL;
     }
     return policy;
+}
+
+int cs_address_policy_add_port(cs_address_policy *policy, int port) {
+    if (cs_is_own_port(policy, port)) return 1;
+    size_t count = atomic_load_explicit(&policy->port_count, memory_order_relaxed);
+    if (count >= CS_ADDRESS_POLICY_MAX_PORTS) return 0;
+    policy->ports[count] = port;
+    atomic_store_explicit(&policy->port_count, count + 1, memory_order_release);
+    return 1;
+}
+
+int cs_address_policy_has_port(const cs_address_policy *policy, int port) {
+    return cs_is_own_port(policy, port);
 }
 
 int cs_address_policy_check_text(const cs_address_policy *policy, const char *address, int port) {

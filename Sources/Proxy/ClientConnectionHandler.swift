@@ -30,8 +30,10 @@ final class ClientConnectionHandler: ChannelInboundHandler, RemovableChannelHand
     /// must stay bounded.
     static let maxPipelined = 32
     private var current: Task<Void, Never>?
-    /// The decoder failed on a later request: it gets its 400 once the earlier ones are answered.
-    private var malformed = false
+    /// A later request cannot be answered (the decoder failed on it: 400; its head is over the
+    /// size limit: 431): it gets that status once the earlier ones are answered, then the
+    /// connection ends.
+    private var refusal: HTTPResponseStatus?
 
     init(setup: ConnectionSetup, way: ClientWay, timeouts: ClientTimeoutHandler?, eventLoop: EventLoop) {
         self.setup = setup
@@ -46,9 +48,15 @@ final class ClientConnectionHandler: ChannelInboundHandler, RemovableChannelHand
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard !malformed else { return }
+        guard refusal == nil else { return }
         switch unwrapInboundIn(data) {
         case .head(let requestHead):
+            // The timeouts handler measures a head that starts while the connection is idle; one
+            // pipelined behind another was read with it, so its size is checked here.
+            if let timeouts, Self.size(of: requestHead) > timeouts.maxHeadBytes {
+                refuse(.requestHeaderFieldsTooLarge, context: context)
+                return
+            }
             head = requestHead
         case .body:
             break  // GET and HEAD carry no body; anything else is refused without reading it.
@@ -102,17 +110,25 @@ final class ClientConnectionHandler: ChannelInboundHandler, RemovableChannelHand
         }
         if !waiting.isEmpty {
             start(waiting.removeFirst(), context: context)
-        } else if malformed {
-            refuseMalformed(context: context)
+        } else if let refusal {
+            refuse(with: refusal, context: context)
         }
     }
 
-    /// 400 for the request the decoder could not read, then the end of the connection (nothing
-    /// after it can be framed). No body: the request might have been a HEAD.
-    private func refuseMalformed(context: ChannelHandlerContext) {
+    /// Marks the request being read as refused: answered with `status` after the ones before it.
+    private func refuse(_ status: HTTPResponseStatus, context: ChannelHandlerContext) {
+        refusal = status
+        head = nil
+        if current == nil { refuse(with: status, context: context) }
+    }
+
+    /// 400 for a request the decoder could not read, 431 for a pipelined head over the limit, then
+    /// the end of the connection (nothing after it can be framed). No body: the request might have
+    /// been a HEAD.
+    private func refuse(with status: HTTPResponseStatus, context: ChannelHandlerContext) {
         var headers = HTTPHeaders([("content-length", "0"), ("connection", "close")])
         if setup.cors { headers.add(name: "access-control-allow-origin", value: "*") }
-        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .badRequest, headers: headers))), promise: nil)
+        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))), promise: nil)
         context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { [self] _ in
             closeAfterResponse(context)
         }
@@ -147,10 +163,14 @@ final class ClientConnectionHandler: ChannelInboundHandler, RemovableChannelHand
         // Whatever the decoder threw (a malformed request, data after `Connection: close`): the
         // requests it read before are still answered. A broken socket ends in channelInactive anyway.
         // The decoder may report again on later reads: the 400 is already on its way.
-        guard !malformed else { return }
+        guard refusal == nil else { return }
         // Requests read before the bad one are answered first, in order; then the 400.
-        malformed = true
-        head = nil
-        if current == nil { refuseMalformed(context: context) }
+        refuse(.badRequest, context: context)
+    }
+
+    /// A request head's size on the wire, as the decoder read it (request line, header lines, the
+    /// empty line).
+    static func size(of head: HTTPRequestHead) -> Int {
+        head.headers.reduce("\(head.method.rawValue) \(head.uri) HTTP/1.1\r\n\r\n".utf8.count) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 }
     }
 }

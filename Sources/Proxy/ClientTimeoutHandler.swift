@@ -88,6 +88,8 @@ final class ClientTimeoutHandler: ChannelInboundHandler, RemovableChannelHandler
         watch.requestStarted()
     }
 
+    var maxHeadBytes: Int { watch.limits.maxHeadBytes }
+
     func responseFinished() {
         watch.responseFinished(now: .now())
         arm()

@@ -79,13 +79,15 @@ final class ConnectionSetup: Sendable {
     enum Switch: Sendable {
         /// Bytes both ways to a connection already made to the target.
         case tunnel(Channel)
-        /// TLS terminated with this context, then requests on the target in the identity's session.
+        /// TLS terminated with this context (or plain HTTP/1.1, when the client's first byte is not
+        /// a TLS handshake), then requests on the target in the identity's session.
         case intercept(NIOSSLContext, ConnectTarget, ForwardAccess.Identity)
     }
 
     /// Replaces the HTTP/1.1 handlers of `context`'s connection after a `CONNECT`: sends the 200 (raw:
     /// the encoder would frame it as a chunked body), adds the tunnel or TLS handlers, and removes the
-    /// decoder last so that bytes the client sent right after its `CONNECT` reach the new handlers.
+    /// decoder last so that bytes the client sent right after its `CONNECT` (even in the same write)
+    /// reach the new handlers.
     func switchConnection(_ plan: Switch, context: ChannelHandlerContext) {
         let channel = context.channel
         let pipeline = channel.pipeline
@@ -101,10 +103,22 @@ final class ConnectionSetup: Sendable {
                 try sync.addHandler(clientSide)
                 try upstream.pipeline.syncOperations.addHandler(upstreamSide)
             case .intercept(let tls, let target, let identity):
-                try addTLS(to: channel, context: tls, way: .intercepted(target, identity))
+                try sync.addHandler(TunnelProtocolSniffer { [self] channel, startsWithTLS in
+                    if startsWithTLS {
+                        try addTLS(to: channel, context: tls, way: .intercepted(target, identity, scheme: "https"))
+                    } else {
+                        try addHTTP1(to: channel, way: .intercepted(target, identity, scheme: "http"))
+                    }
+                })
             }
             sync.removeHandler(context: context, promise: nil)
-            sync.removeHandler(try sync.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self), promise: nil)
+            // The decoder hands on what it read after the CONNECT as it leaves (a turn of the loop
+            // later), with no read-complete; the tunnel flushes and TLS handshakes on read-complete,
+            // so send one then, or those bytes wait for the client's next write, which a client
+            // waiting for an answer never makes.
+            let removed = channel.eventLoop.makePromise(of: Void.self)
+            sync.removeHandler(try sync.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self), promise: removed)
+            removed.futureResult.assumeIsolated().whenSuccess { pipeline.fireChannelReadComplete() }
         } catch {
             channel.close(promise: nil)
             if case .tunnel(let upstream) = plan { upstream.close(promise: nil) }

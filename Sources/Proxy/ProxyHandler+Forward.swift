@@ -5,6 +5,7 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import NIOSSL
+import Upstream
 
 /// Forward mode: absolute-form requests and `CONNECT` from devices whose proxy setting points at
 /// hlschaos. Requests join the same pipeline as reverse ones; only the session (the proxy user or
@@ -15,12 +16,9 @@ extension ProxyHandler {
         let access: ForwardAccess
         /// Contexts for intercepted CONNECTs (the local CA's leaves); nil: every CONNECT is tunnelled.
         let tls: TLSContexts?
-        /// This process's listening ports: forward requests must not loop back into them.
+        /// This process's listening ports, and the address judgement libcurl's guard makes with
+        /// them: forward requests must not loop back into the proxy.
         let ownPorts: ListeningPorts
-        /// This machine's addresses (read at start): with a listener on all interfaces, they reach it too.
-        let ownAddresses: Set<IPAddress> = Set(MachineNames.reachableAddresses().compactMap {
-            IPAddress($0.trimmingCharacters(in: CharacterSet(charactersIn: "[]")))
-        })
     }
 
     /// The setup page's path when `target` asks for it: `/hlschaos/…`, or through a device's proxy
@@ -44,7 +42,7 @@ extension ProxyHandler {
     func address(_ client: ClientChannel, target: String, draft: RecordDraft) async throws -> ProxyPath? {
         let head = client.requestHead
         switch client.way {
-        case .intercepted(let tunnel, let identity):
+        case .intercepted(let tunnel, let identity, let scheme):
             guard target.utf8.first == UInt8(ascii: "/") else {
                 try await client.sendText(.badRequest, "hlschaos: inside a CONNECT tunnel a request target is a path, not \"\(target.prefix(200))\"")
                 return nil
@@ -55,7 +53,7 @@ extension ProxyHandler {
                     "hlschaos: this connection was opened with CONNECT \(tunnel); ask for \(host.prefix(100)) through a CONNECT of its own")
                 return nil
             }
-            let url = "https://\(tunnel.authority)\(target)"
+            let url = "\(scheme)://\(tunnel.authority)\(target)"
             draft.url = url
             return try await parsed(client) { () throws(ProxyPath.ParseError) in
                 try ProxyPath(forwarding: url, session: identity.session, presets: identity.presets)
@@ -191,17 +189,21 @@ extension ProxyHandler {
 extension ProxyHandler.Forwarding {
     /// Why forward requests must not go to `host:port`, or nil: this machine's own listeners (a loop
     /// through the proxy) and link-local addresses (the cloud metadata service), unless allowed.
+    /// Judged as libcurl's address guard judges the address a fetch connects to; a name other
+    /// than localhost is judged on the address it resolves to (the tunnel's, or libcurl's).
     func refusal(host: String, port: Int) -> String? {
         guard !settings.allowPrivateTargets else { return nil }
-        let ip = IPAddress(host)
-        if ip?.isLinkLocal == true || host == "metadata.google.internal" {
-            return "\(host) is a link-local address (such as a cloud metadata service); forward requests may not go there (set forward.allowPrivateTargets in the configuration to allow it)"
+        let allow = "(set forward.allowPrivateTargets in the configuration to allow it)"
+        if host == "metadata.google.internal" {
+            return "\(host) is the cloud metadata service; forward requests may not go there \(allow)"
         }
-        let local = ip.map { $0.isLoopback || $0.isUnspecified || ownAddresses.contains($0) } ?? (host == "localhost" || host.hasSuffix(".localhost"))
-        if local, ownPorts.contains(port) {
-            return "\(host):\(port) is one of hlschaos's own listeners; a forward request there would loop through the proxy (set forward.allowPrivateTargets in the configuration to allow it)"
+        // A literal in the spelling the guard reads (no brackets, no zone id); localhost names are loopback.
+        let address = host == "localhost" || host.hasSuffix(".localhost") ? "127.0.0.1" : IPAddress(host)?.description ?? host
+        guard let refused = ownPorts.refusal(address: address, port: port) else { return nil }
+        if refused.isOwnListener {
+            return "\(host):\(port) is one of hlschaos's own listeners (\(refused.reason)); a forward request there would loop through the proxy \(allow)"
         }
-        return nil
+        return "\(host) is \(refused.reason) (link-local, such as a cloud metadata service); forward requests may not go there \(allow)"
     }
 
     /// Hosts whose TLS the proxy terminates: the configured patterns, the configured origins and
@@ -211,12 +213,4 @@ extension ProxyHandler.Forwarding {
         guard let location = UpstreamLocation(scheme: "https", authority: tunnel.authority, pathAndQuery: "/") else { return false }
         return allowlist.allows(location)
     }
-}
-
-/// The ports this process listens on (the proxy, its HTTPS listener, the control API), known once bound.
-public final class ListeningPorts: Sendable {
-    private let ports = NIOLockedValueBox(Set<Int>())
-    public init() {}
-    public func add(_ port: Int) { ports.withLockedValue { _ = $0.insert(port) } }
-    func contains(_ port: Int) -> Bool { ports.withLockedValue { $0.contains(port) } }
 }

@@ -47,12 +47,12 @@ public final class ProxyServer: Sendable {
         rules: RuleBook? = nil,
         certificates: LocalCA? = nil,
         devices: DeviceNames = DeviceNames(),
-        ownPorts: ListeningPorts = ListeningPorts(),
         clock: any ChaosClock = SystemChaosClock(),
         group: EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         logger: Logger = Logger(label: "hlschaos.proxy")
     ) async throws -> ProxyServer {
         let rules = try rules ?? RuleBook(ruleFiles: [], presetDirectory: nil)
+        let ownPorts = upstream.listeningPorts
         let records = try RecordLog(configuration: configuration, logger: logger)
         let sessions = SessionStore(
             idleTimeout: configuration.sessionIdleTimeout, capacity: configuration.memory.maxSessions,

@@ -4,7 +4,8 @@ extension ReactionReport {
     /// Reads how the player reacted off one session's records.
     ///
     /// - Parameters:
-    ///   - records: the session's records (sorted here by time, then id).
+    ///   - records: the session's records (sorted here by time, then id; only the stream's own are
+    ///     read, see `streamRecords`).
     ///   - now: the moment the report is made; a player silent for longer than `idleThreshold`
     ///     before it has stopped.
     ///   - targetDuration: the media playlists' EXT-X-TARGETDURATION for a live stream; nil for VOD
@@ -19,7 +20,7 @@ extension ReactionReport {
         _ records: [RequestRecord], now: Date, targetDuration: Double? = nil, bandwidths: [Int: Int] = [:],
         lastMSN: [Int: Int] = [:], idleThreshold: Double? = nil
     ) -> ReactionReport {
-        let records = records.sorted(by: RequestRecord.chronological)
+        let records = records.streamRecords.sorted(by: RequestRecord.chronological)
         let threshold = idleThreshold ?? targetDuration.map { 3 * $0 } ?? 10
         let faulted = records.first(where: \.isFaulted)
         let failed = records.first(where: \.countsAsFailure)

@@ -21,14 +21,17 @@ public struct AddressGuard: Sendable, Equatable {
 }
 
 /// Why the guard refused an address.
-enum AddressRefusal: Int32, Equatable {
+public enum AddressRefusal: Int32, Equatable, Sendable {
     case linkLocal = 1
     case metadata = 2
     case ownPortOnLoopback = 3
     case ownPortOnUnspecified = 4
     case ownPortOnInterface = 5
 
-    var reason: String {
+    /// The address is one of this process's listeners (a request there would loop back into it).
+    public var isOwnListener: Bool { self == .ownPortOnLoopback || self == .ownPortOnUnspecified || self == .ownPortOnInterface }
+
+    public var reason: String {
         switch self {
         case .linkLocal: return "a link-local address"
         case .metadata: return "the cloud metadata service's address"
@@ -41,23 +44,31 @@ enum AddressRefusal: Int32, Equatable {
 
 /// `AddressGuard` in the shim's form, with this machine's interface addresses, made once per
 /// client. Guarded transfers point at it from their callbacks, so it lives as long as the
-/// client's curl loop; it is never written after init, so the curl thread reads it without a lock.
+/// client's curl loop. Only its own ports change after init (`addOwnPort`, lock-free for the
+/// curl thread's reads).
 final class AddressPolicy: @unchecked Sendable {
     let pointer: OpaquePointer
+    private let adding = Locked(())
 
     init(_ configuration: AddressGuard) throws(UpstreamError) {
         if let bad = configuration.ownPorts.first(where: { !(1...65535).contains($0) }) {
             throw .setup("addressGuard.ownPorts: \(bad) is not a port (1 to 65535)")
         }
-        let ports = configuration.ownPorts.map { Int32($0) }
-        let made = ports.withUnsafeBufferPointer {
-            cs_address_policy_create(configuration.refuseLinkLocal ? 1 : 0, $0.baseAddress, $0.count)
-        }
-        guard let made else {
+        guard let made = cs_address_policy_create(configuration.refuseLinkLocal ? 1 : 0) else {
             throw .setup("cannot read this machine's interface addresses for the address guard: \(String(cString: strerror(errno)))")
         }
         pointer = made
+        for port in configuration.ownPorts { addOwnPort(port) }
     }
+
+    /// Adds one of this process's listening ports (ignored beyond the shim's 64, a number no
+    /// process here reaches: one proxy, one HTTPS and one control listener).
+    func addOwnPort(_ port: Int) {
+        guard (1...65535).contains(port) else { return }
+        adding.withLock { _ in _ = cs_address_policy_add_port(pointer, Int32(port)) }
+    }
+
+    func hasOwnPort(_ port: Int) -> Bool { cs_address_policy_has_port(pointer, Int32(port)) != 0 }
 
     deinit { cs_address_policy_free(pointer) }
 
@@ -69,4 +80,27 @@ final class AddressPolicy: @unchecked Sendable {
 
     /// Interface addresses read at init (tests).
     var interfaceAddressCount: Int { cs_address_policy_interface_count(pointer) }
+}
+
+/// The ports this process listens on (the proxy, its HTTPS listener, the control API), each added
+/// once bound, and how guarded transfers judge an address: the one list and the one judgement that
+/// both libcurl's callbacks and the proxy's own checks (a `CONNECT`'s resolved address) use.
+public struct ListeningPorts: Sendable {
+    let policy: AddressPolicy
+
+    public func add(_ port: Int) { policy.addOwnPort(port) }
+
+    public func contains(_ port: Int) -> Bool { policy.hasOwnPort(port) }
+
+    /// Why a guarded connection to `address:port` would be refused, or nil when it would not be
+    /// or `address` is not a numeric IPv4/IPv6 address (brackets allowed).
+    public func refusal(address: String, port: Int) -> AddressRefusal? {
+        let bare = address.hasPrefix("[") && address.hasSuffix("]") ? String(address.dropFirst().dropLast()) : address
+        return policy.refusal(address: bare, port: port)
+    }
+}
+
+extension UpstreamClient {
+    /// This process's listening ports, as the client's guarded transfers refuse them.
+    public var listeningPorts: ListeningPorts { ListeningPorts(policy: loop.sharedOptions.addressPolicy) }
 }

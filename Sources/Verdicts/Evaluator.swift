@@ -73,7 +73,7 @@ struct RunFacts {
     let triggerWords: String
 
     init(records: [RequestRecord], reaction: ReactionReport, player: PlayerReport?, live: Bool, runEnded: Date) {
-        self.records = records.sorted { ($0.time, $0.id) < ($1.time, $1.id) }
+        self.records = records.streamRecords.sorted { ($0.time, $0.id) < ($1.time, $1.id) }
         byID = Dictionary(records.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         self.reaction = reaction
         self.player = player

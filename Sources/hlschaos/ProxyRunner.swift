@@ -34,12 +34,10 @@ struct ProxyRunner {
         }
         MallocTuning.keepFreedMemoryForReuse()
         let certificates = try loadCertificateAuthority()
-        var upstreamConfiguration = configuration.upstream
-        // Forward fetches must not loop into this process (the ports bound by number; a port 0 is
-        // checked by the proxy once it is known).
-        upstreamConfiguration.addressGuard.ownPorts = [configuration.port, configuration.https?.port ?? 0].filter { $0 > 0 }
+        // Forward fetches must not loop into this process: the proxy adds each listener's port to
+        // the client's address guard once bound.
         let upstream: UpstreamClient
-        do { upstream = try UpstreamClient(configuration: upstreamConfiguration) } catch { throw CLIError("\(error)") }
+        do { upstream = try UpstreamClient(configuration: configuration.upstream) } catch { throw CLIError("\(error)") }
         let server: ProxyServer
         do {
             server = try await ProxyServer.bind(

@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// Runs `scripts/fuzz-http.py` (a seeded HTTP/1.1 request fuzzer, Python standard library only)
-/// against the built `hlschaos demo` for about 45 s. The fuzzer checks that the process never dies,
+/// against the built `hlschaos demo --forward` for about 45 s, forward-proxy cases included. The fuzzer checks that the process never dies,
 /// that every response is well-formed HTTP/1.1 and that every request gets exactly one response;
 /// it exits 0 when it found nothing, 1 with findings (seed, exact bytes, what broke), 2 when it
 /// could not run. `scripts/fuzz-http.sh` runs the same fuzzer for 30 minutes on a release build.
@@ -19,8 +19,7 @@ import TestSupport
         let result = try await FuzzProcess.run(
             "/usr/bin/env",
             ["python3", script, "--binary", CLI.binary, "--seconds", String(Self.seconds), "--seed", String(Self.seed),
-             // Forward mode's cases still find the bugs listed in Benchmarks/fuzz/README.md (issue 22).
-             "--workers", "16", "--out", out.path, "--no-forward"],
+             "--workers", "16", "--out", out.path],
             timeout: TimeInterval(Self.seconds + 75))
         #expect(result.status != 2, "fuzz-http.py could not run:\n\(result.stderr)\n\(result.stdout)")
         #expect(

@@ -103,6 +103,21 @@ import TestSupport
         }
     }
 
+    /// A head over the limit that arrives pipelined behind a request being answered: the earlier
+    /// request is answered in full, then the 431, then the connection ends.
+    @Test func aPipelinedOversizedHeadGets431AfterTheRequestsBeforeIt() async throws {
+        try await Self.withProxy({ $0.clients.maxRequestHeadBytes = 8192 }) { proxy, _ in
+            let port = proxy.port
+            let responses = try await RawHTTP.run {
+                let connection = try RawHTTPConnection(port: port, readTimeout: 10)
+                return try connection.pipeline(["/v0/seg1.ts", "/v0/seg1.ts?" + String(repeating: "a", count: 20_000)])
+            }
+            #expect(responses.map(\.status) == [200, 431])
+            #expect(responses.first?.body.count ?? 0 > 1000)
+            #expect(responses.last?.header("connection") == "close")
+        }
+    }
+
     @Test func pipelinedRequestsAreNotMistakenForOneLargeHead() async throws {
         try await Self.withProxy({ $0.clients.maxRequestHeadBytes = 1024 }) { proxy, _ in
             let port = proxy.port

@@ -128,6 +128,50 @@ import TestSupport
         try await echo.stop()
     }
 
+    /// A client may send its first tunnel bytes in the same write as its CONNECT (the decoder
+    /// reads them with the request head): they still reach the target, at once.
+    @Test func bytesSentWithTheConnectItselfGoThroughTheTunnel() async throws {
+        let echo = try await EchoServer.start()
+        let forward = try await ForwardHarness.start()
+        let payload = (0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ 1) }
+        let (head, echoed) = try await RawHTTP.run { () -> (String, [UInt8]) in
+            let connection = try RawHTTPConnection(port: forward.proxyPort, readTimeout: 10)
+            defer { connection.close() }
+            connection.sendRaw(Array("CONNECT 127.0.0.1:\(echo.port) HTTP/1.1\r\nHost: 127.0.0.1:\(echo.port)\r\n\r\n".utf8) + payload)
+            var received: [UInt8] = []
+            let headEnd = Array("\r\n\r\n".utf8)
+            while received.count < payload.count + 39 {
+                let (_, ending) = connection.readSome(limit: 65536)
+                received += connection.takeBuffered()
+                if ending != nil { break }
+            }
+            guard let end = RawHTTPConnection.find(headEnd, in: received) else { return (String(decoding: received, as: UTF8.self), []) }
+            return (String(decoding: received[..<end], as: UTF8.self), Array(received[(end + 4)...]))
+        }
+        #expect(head == "HTTP/1.1 200 Connection Established")
+        #expect(echoed == payload)
+        await forward.stop()
+        try await echo.stop()
+    }
+
+    /// `curl --proxytunnel` with an `http://` URL: a CONNECT to an intercepted host, then plain
+    /// HTTP inside it. The proxy sees no TLS handshake and answers the requests itself, as http://.
+    @Test func plainHTTPInsideAnInterceptedConnectIsProxiedAsHTTP() async throws {
+        let forward = try await ForwardHarness.start()
+        let origin = forward.plainOrigin.baseURL
+        let master = try await forward.curl(origin + "/vod/ts/master.m3u8", ["--proxytunnel", "--proxy-user", "tv1:x"])
+        #expect(master.status == 200, "\(master.stderr)")
+        #expect(master.text.contains("hlschaos=media.v"), "\(master.text)")
+        let direct = try await ForwardHarness.curl([origin + "/vod/ts/v1/s000.ts"])
+        let proxied = try await forward.curl(origin + "/vod/ts/v1/s000.ts", ["--proxytunnel", "--proxy-user", "tv1:x"])
+        #expect(direct.status == 200 && proxied.status == 200 && proxied.body == direct.body)
+        let records = forward.proxy.server.control.records(session: "tv1")
+        #expect(records.filter { $0.method == "CONNECT" && $0.status == 200 }.count == 2)
+        #expect(records.contains { $0.kind == "master" && $0.path == origin + "/vod/ts/master.m3u8" })
+        #expect(records.contains { $0.path == origin + "/vod/ts/v1/s000.ts" && $0.status == 200 })
+        await forward.stop()
+    }
+
     @Test(arguments: [
         ("CONNECT cdn.example.com HTTP/1.1", 400), ("CONNECT cdn.example.com:0 HTTP/1.1", 400),
         ("CONNECT cdn.example.com:99999 HTTP/1.1", 400), ("CONNECT [::1:443 HTTP/1.1", 400), ("CONNECT :443 HTTP/1.1", 400),
@@ -153,6 +197,14 @@ import TestSupport
         #expect(loop.text.contains("own listeners"))
         let connect = try await RawHTTP.get(port: forward.proxyPort, "127.0.0.1:\(forward.proxyPort)", method: "CONNECT")
         #expect(connect.status == 403)
+        // Other spellings of loopback, resolved by libcurl (absolute form) or by the proxy (CONNECT).
+        for host in ["127.1", "2130706433", "[::ffff:127.0.0.1]", "localhost"] {
+            let spelled = try await forward.curl("http://\(host):\(forward.proxyPort)/vod/ts/master.m3u8")
+            #expect(spelled.status == 403, "\(host): \(spelled.text)")
+            #expect(spelled.text.contains("own port"), "\(host): \(spelled.text)")
+            let tunnel = try await RawHTTP.get(port: forward.proxyPort, "\(host):\(forward.proxyPort)", method: "CONNECT")
+            #expect(tunnel.status == 403, "CONNECT \(host): \(tunnel.text)")
+        }
         // The setup page is the one exception: a device with its proxy set reaches it too.
         let setup = try await forward.curl("http://127.0.0.1:\(forward.proxyPort)/hlschaos/setup")
         #expect(setup.status == 200)

@@ -192,6 +192,44 @@ import Testing
         #expect(playing.verdict == "Played without trouble.")
     }
 
+    /// A forward-proxy device session: the stream's requests are absolute URLs, and the session
+    /// also holds the CONNECT that opened the tunnel and the browser's own failed background
+    /// requests after the last segment. Only the stream is judged.
+    @Test func aDevicesOtherTrafficIsNotThePlayersReaction() {
+        var t = Traffic()
+        t.start(variant: 2)
+        for msn in 0...9 { t.segment(0.5 + Double(msn) * 2, variant: 2, msn: msn) }
+        var records = t.records.map { record in
+            var record = record
+            record.path = "https://cdn.example:443/vod/ts/" + record.path.split(separator: "/").suffix(2).joined(separator: "/")
+            return record
+        }
+        func other(_ id: UInt64, _ method: String, _ path: String, at seconds: Double) -> RequestRecord {
+            RequestRecord(
+                id: id, time: t.at(seconds), session: "tv1", client: "192.168.1.20:51234", method: method, path: path,
+                kind: nil, variant: nil, rendition: nil, copy: nil, msn: nil, part: nil, matchedRules: [], actions: [],
+                status: 502, bytesSent: 0, ending: .complete, duration: 0.01)
+        }
+        records.append(other(100, "CONNECT", "accounts.google.com:443", at: 21))
+        records.append(other(101, "GET", "http://clients2.google.com/time/1/current", at: 22))
+        records.append(other(102, "GET", "https://cdn.example:443/favicon.ico", at: 22.5))
+
+        #expect(records.streamRecords.map(\.id) == t.records.map(\.id) + [102])
+        let report = ReactionReport.analyze(records, now: t.at(60), bandwidths: bandwidths, lastMSN: [2: 9])
+        #expect(report.requests == t.records.count + 1)
+        #expect(report.failures == [102])
+        #expect(report.stop?.kind == .gaveUp, "a failure on the stream's own host still counts")
+        #expect(report.outcome == .gaveUp)
+
+        records.removeLast()
+        let clean = ReactionReport.analyze(records, now: t.at(60), bandwidths: bandwidths, lastMSN: [2: 9])
+        #expect(clean.outcome == .clean && clean.failures.isEmpty)
+        #expect(clean.stop?.kind == .finished)
+        #expect(clean.verdict == "Played without trouble. Finished at the last segment (segment 9 of variant 2).")
+        // Reverse-proxy records are all the stream's, whatever their kind.
+        #expect(t.records.streamRecords.count == t.records.count)
+    }
+
     @Test func liveReloadCadenceWithinBounds() throws {
         // Target duration 6: reloads about every 6 s, a segment after each.
         var t = Traffic()

@@ -132,6 +132,29 @@ import Glibc
         }
     }
 
+    /// A listener bound to port 0 is known only once bound: its port is added to the running
+    /// client, and guarded fetches are refused from then on, whichever spelling of loopback the
+    /// URL uses (libcurl resolves `127.1` and `2130706433` to 127.0.0.1).
+    @Test func aPortAddedWhileTheClientRunsIsRefusedFromThenOn() async throws {
+        try await withOwnAndOther { _, other, client in
+            let before = try await client.fetch(UpstreamRequest(url: "http://127.0.0.1:\(other.port)/seg.ts", guardAddresses: true))
+            #expect(try await readPattern(before.body) == (30_000, true))
+            #expect(!client.listeningPorts.contains(other.port))
+            client.listeningPorts.add(other.port)
+            #expect(client.listeningPorts.contains(other.port))
+            for host in ["127.0.0.1", "127.1", "2130706433", "localhost"] {
+                let refused = try #require(await refusal(client, UpstreamRequest(url: "http://\(host):\(other.port)/seg.ts", guardAddresses: true)))
+                #expect(refused.reason.contains("own port"), "\(host)")
+            }
+            #expect(other.requestLog.count == 1)
+            #expect(client.listeningPorts.refusal(address: "127.0.0.1", port: other.port) == .ownPortOnLoopback)
+            #expect(client.listeningPorts.refusal(address: "[::1]", port: other.port) == .ownPortOnLoopback)
+            #expect(client.listeningPorts.refusal(address: "[fe80::1]", port: 443) == .linkLocal)
+            #expect(client.listeningPorts.refusal(address: "192.0.2.1", port: other.port) == nil)
+            #expect(client.listeningPorts.refusal(address: "cdn.example", port: other.port) == nil)
+        }
+    }
+
     @Test func anOwnPortOutsideThePortRangeIsRefusedAtInit() {
         for port in [0, 65536, -1] {
             do {

@@ -62,14 +62,20 @@ typedef enum {
     CS_ADDRESS_OWN_PORT_INTERFACE = 5,
 } cs_address_verdict;
 
-/// What a guarded transfer may not connect to. Made once per client; read-only afterwards, so
-/// the curl thread reads it without a lock.
+/// What a guarded transfer may not connect to. Made once per client; afterwards only its list of
+/// own ports grows (lock-free for readers), so the curl thread reads it without a lock.
 typedef struct cs_address_policy cs_address_policy;
 
-/// A policy refusing link-local and metadata addresses (when `refuse_link_local`) and `ports`
-/// on loopback, the unspecified address and this machine's interface addresses (read now with
-/// getifaddrs). NULL with errno set when getifaddrs or an allocation fails.
-cs_address_policy *cs_address_policy_create(int refuse_link_local, const int *ports, size_t port_count);
+#define CS_ADDRESS_POLICY_MAX_PORTS 64
+
+/// A policy refusing link-local and metadata addresses (when `refuse_link_local`) and its own
+/// ports (none yet) on loopback, the unspecified address and this machine's interface addresses
+/// (read now with getifaddrs). NULL with errno set when getifaddrs or an allocation fails.
+cs_address_policy *cs_address_policy_create(int refuse_link_local);
+/// Adds one of this process's listening ports; 0 when the policy holds
+/// CS_ADDRESS_POLICY_MAX_PORTS already. Callers serialise calls to it; readers need no lock.
+int cs_address_policy_add_port(cs_address_policy *policy, int port);
+int cs_address_policy_has_port(const cs_address_policy *policy, int port);
 void cs_address_policy_free(cs_address_policy *policy);
 /// The verdict for a numeric IPv4 or IPv6 address (no brackets) and port; -1 when `address`
 /// is not one.
