@@ -30,11 +30,30 @@ extension RunFacts {
                            observed: "the first \(name) (\(change.from)→\(change.to)) came \(seconds(after)) after \(triggerWords)",
                            evidence: [trigger.record] + change.records)
         }
+        if direction == .down, let stayed = stayedOffTheFaultedVariant(within: within) { return stayed }
         let others = reaction.switches.filter { $0.records.last.map(isAfterTrigger) == true }
         let otherWords = others.isEmpty ? "" : " (switches seen: "
             + others.prefix(3).map { "\($0.direction.rawValue) \($0.from)→\($0.to)" }.joined(separator: ", ") + ")"
         return Finding(passed: false, observed: "no \(name) after \(triggerWords)\(otherWords)",
                        evidence: [trigger.record] + others.flatMap(\.records))
+    }
+
+    /// A down-switch that was not needed: the fault hit a variant the player was not playing (an
+    /// up-switch it had started, such as loading that variant's playlist), and its next segment,
+    /// in time, came from the variant it was on. It never moved onto the failed variant, which is
+    /// what a down-switch away from it would have achieved.
+    func stayedOffTheFaultedVariant(within: Duration?) -> Finding? {
+        guard let trigger, let faulted = byID[trigger.record]?.variant else { return nil }
+        let segments = records.filter { $0.kind == "segment" && $0.variant != nil }
+        guard let before = segments.last(where: { ($0.time, $0.id) < (trigger.time, trigger.record) }),
+              let playing = before.variant, playing != faulted,
+              let next = segments.first(where: { isAfterTrigger($0.id) }), next.variant == playing,
+              inTime(max(0, next.time.timeIntervalSince(trigger.time)), within)
+        else { return nil }
+        return Finding(
+            passed: true,
+            observed: "no down-switch needed: variant \(faulted) failed while the player was on variant \(playing) (it had not switched to \(faulted)), and it stayed there",
+            evidence: [before.id, trigger.record, next.id])
     }
 
     /// The largest retry series of a resource whose requests were faulted.

@@ -80,12 +80,9 @@ import Testing
 
     @Test(.enabled(if: chromium, "Chromium or certutil (libnss3-tools) is missing"))
     func hlsjsPlaysTheHTTPSDemoOverHTTP2ThroughTheForwardProxy() async throws {
-        // status-404 and status-410, as the reverse CI cells use for hls.js: its expectations for
-        // status-503 (retried once) and variant-gone-410 (switched down within 5 s) hold only when
-        // its ABR is on the top variant at the fault, which a loaded machine does not promise.
-        let cells = try await Self.run(["status-404", "status-410"], [BrowserDriver.hlsjs])
+        let cells = try await Self.run(["status-503", "variant-gone-410"], [BrowserDriver.hlsjs])
         try #require(cells.count == 2)
-        Self.check(cells[0], faultStatus: 404)
+        Self.check(cells[0], faultStatus: 503)
         Self.check(cells[1], faultStatus: 410)
         for cell in cells {
             let segments = cell.records.filter { $0.kind == "segment" && $0.path.hasPrefix("https://") }

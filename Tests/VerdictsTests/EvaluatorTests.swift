@@ -64,6 +64,30 @@ import Testing
         #expect(none.observed == "no down-switch after the first fault")
     }
 
+    /// hls.js on a live stream, still on variant 1 when variant 2 goes (410 on the playlist it
+    /// loaded to switch up): it never moves onto 2 and keeps playing 1. No down-switch was needed.
+    @Test func aFaultOnAVariantThePlayerWasNotPlayingNeedsNoDownSwitch() {
+        var t = Traffic()
+        t.start(variant: 1)  // ids 1, 2
+        t.segments(0...4, variant: 1, from: 0.5)  // ids 3...7
+        t.media(10, variant: 2, status: 410)  // 8
+        t.segments(5...9, variant: 1, from: 10.5)  // 9...13
+        let stayed = check(.switchedDown(within: .seconds(5)), t, now: 40)
+        #expect(stayed.passed)
+        #expect(stayed.observed == "no down-switch needed: variant 2 failed while the player was on variant 1 (it had not switched to 2), and it stayed there")
+        #expect(stayed.evidence == [7, 8, 9])
+        // Its next segment must come in time, and from the variant it was on.
+        #expect(!check(.switchedDown(within: .milliseconds(200)), t, now: 40).passed)
+        var moved = Traffic()
+        moved.start(variant: 1)
+        moved.segments(0...4, variant: 1, from: 0.5)
+        moved.media(10, variant: 2, status: 410)
+        moved.segments(5...9, variant: 0, from: 10.5)
+        #expect(check(.switchedDown(within: nil), moved, now: 40).observed.hasPrefix("down-switch 1→0"))
+        // A player on the faulted variant itself must really switch down (gaveUp() stays on 2).
+        #expect(!check(.switchedDown(within: nil), Self.gaveUp(), now: 40).passed)
+    }
+
     @Test func switchedUp() {
         let t = Self.retriedThenSwitched()
         let result = check(.switchedUp(within: nil), t, now: 50)
