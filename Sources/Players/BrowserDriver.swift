@@ -109,7 +109,7 @@ public struct BrowserDriver: PlayerDriver {
             do {
                 environment["HOME"] = try await BrowserTrust.home(trusting: proxy.caFile, in: directory).path
             } catch {
-                return failed("cannot trust the proxy's root: \(error)")
+                return failed("cannot trust the proxy's root \(proxy.caFile): \(error)")
             }
         }
         do {
@@ -121,7 +121,7 @@ public struct BrowserDriver: PlayerDriver {
                 "page": files.page.path, "engineFile": engineFile.path, "engineName": engine.isModule ? "engine.mjs" : "engine.js",
                 "output": files.result.path, "chromium": tools.chromium, "chromedriver": tools.chromedriver,
             ]
-            if let proxy = request.proxy { config["proxy"] = proxy.url }
+            if let url = request.proxy?.url { config["proxy"] = url }
             try JSONSerialization.data(withJSONObject: config, options: [.prettyPrinted, .sortedKeys]).write(to: files.config)
         } catch {
             return failed("cannot write the harness into \(directory.path): \(error)")

@@ -63,7 +63,10 @@ public struct FFmpegDriver: PlayerDriver {
         // An input option: it limits what is read, so every stream gets the whole span (as an
         // output option, video would lose the frames before the audio's earlier first timestamp).
         if let duration { arguments += ["-t", OutcomeRules.seconds(duration)] }
-        if let proxy { arguments += ["-http_proxy", proxy.url, "-ca_file", proxy.caFile, "-tls_verify", "1"] }
+        if let proxy {
+            if let url = proxy.url { arguments += ["-http_proxy", url] }
+            arguments += ["-ca_file", proxy.caFile, "-tls_verify", "1"]
+        }
         arguments += ["-i", url]
         if let program {
             arguments += ["-map", "0:p:\(program):v:0?", "-map", "0:p:\(program):a:0?"]

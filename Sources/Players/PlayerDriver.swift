@@ -16,8 +16,9 @@ public protocol PlayerDriver: Sendable {
     func availability() async -> PlayerAvailability
     /// Plays `request.url` until it ends, fails, stalls or the time runs out.
     func play(_ request: PlayRequest) async -> PlayerReport
-    /// Whether it honours `PlayRequest.proxy`: fetches through an HTTP proxy (CONNECT for https)
-    /// and trusts the proxy's CA root given as a file. Runs `--via forward` need it.
+    /// Whether it honours `PlayRequest.proxy`: trusts the proxy's CA root given as a file, and
+    /// fetches through an HTTP proxy (CONNECT for https) when one is given. Runs `--via forward`
+    /// and `--via https` need it.
     var playsThroughProxy: Bool { get }
 }
 
@@ -26,16 +27,17 @@ extension PlayerDriver {
     public var playsThroughProxy: Bool { false }
 }
 
-/// The forward proxy a player fetches through, as a device would have it set: every request goes
-/// to `url` (https ones as `CONNECT` tunnels), and TLS is verified against `caFile` (the proxy's
-/// local CA root, PEM), which signs the certificates of the hosts it intercepts.
+/// How a player reaches the proxy over TLS, as a device set up for it does: it trusts `caFile`
+/// (the proxy's local CA root, PEM), and with `url` it sends every request to that forward proxy
+/// (https ones as `CONNECT` tunnels, whose hosts the proxy intercepts with leaves of that CA).
+/// Without `url` it opens the proxy's HTTPS listener directly (`--via https`).
 public struct PlayerProxy: Sendable, Equatable {
-    /// "http://127.0.0.1:<port>"
-    public var url: String
+    /// "http://127.0.0.1:<port>", or nil for no forward proxy.
+    public var url: String?
     /// The root certificate the player must trust, PEM.
     public var caFile: String
 
-    public init(url: String, caFile: String) { self.url = url; self.caFile = caFile }
+    public init(url: String?, caFile: String) { self.url = url; self.caFile = caFile }
 }
 
 public enum PlayerAvailability: Sendable, Equatable {
@@ -53,7 +55,8 @@ public struct PlayRequest: Sendable {
     public var live: Bool
     /// A directory of the run's own for logs and scratch files (kept as evidence).
     public var workDirectory: URL
-    /// Fetch through this forward proxy (only for drivers whose `playsThroughProxy` is true).
+    /// Trust this root, and fetch through this forward proxy when it has a URL (only for drivers
+    /// whose `playsThroughProxy` is true).
     public var proxy: PlayerProxy?
 
     public init(url: String, timeout: Double, live: Bool, workDirectory: URL, proxy: PlayerProxy? = nil) {

@@ -13,8 +13,8 @@ public enum ChaosRun {
         var missing: [String: String] = [:]
         var checked: Set<String> = []
         for plan in plans where checked.insert(plan.player.name).inserted {
-            if harness.route == .forward && !plan.player.playsThroughProxy {
-                missing[plan.player.name] = Self.notThroughProxy(plan.player.name)
+            if harness.route != .reverse && !plan.player.playsThroughProxy {
+                missing[plan.player.name] = Self.notThroughProxy(plan.player.name, route: harness.route)
                 continue
             }
             if case .missing(let reason, let install) = await plan.player.availability() {
@@ -51,8 +51,9 @@ public enum ChaosRun {
         return results.compactMap { $0 }
     }
 
-    static func notThroughProxy(_ player: String) -> String {
-        "\(player) is not supported with --via forward yet (hlschaos cannot give it a proxy and the local CA's root); "
+    static func notThroughProxy(_ player: String, route: RunRoute) -> String {
+        let what = route == .forward ? "a proxy and the local CA's root" : "the local CA's root to trust"
+        return "\(player) is not supported with --via \(route.rawValue) yet (hlschaos cannot give it \(what)); "
             + "players that are: \(PlayerCatalog.all.filter(\.playsThroughProxy).map(\.name).joined(separator: ", "))"
     }
 

@@ -17,21 +17,27 @@ import Upstream
 /// origin's URL with the proxy as their HTTP proxy and the local CA's root as trusted. Sessions
 /// come from the client address: `prepare(session:)` names 127.0.0.1 after the cell's session, so
 /// the cells of one harness run one at a time (`concurrentCells`).
+///
+/// `--via https`: the proxy also listens with TLS (a leaf of a fresh local CA for localhost,
+/// HTTP/2 and HTTP/1.1 by ALPN); players open `https://localhost:<port>/s/<session>/…` and trust
+/// the CA's root. The demo origin stays plain HTTP behind the proxy.
 public final class RunHarness: Sendable {
     public let proxy: ProxyServer
-    /// "http://127.0.0.1:<port>"
+    /// "http://127.0.0.1:<port>", or "https://localhost:<https port>" with `--via https`: where
+    /// session URLs start.
     public let proxyURL: String
     /// For a URL source: the path and query to put after the session prefix (reverse), or the
     /// origin's scheme and authority to put before a demo path (forward).
     public let entryPath: String
     public let route: RunRoute
-    /// What players are told in forward mode: the proxy and the local CA root to trust.
+    /// What players are told in forward and https mode: the local CA root to trust, and in
+    /// forward mode the proxy to use.
     public let playerProxy: PlayerProxy?
     private let originBase: String?
     private let origin: DemoOriginServer?
     private let upstream: UpstreamClient
     private let serving: Task<Void, Never>
-    /// The forward mode's CAs (removed at `stop`).
+    /// The forward or https mode's CAs (removed at `stop`).
     private let dataDirectory: String?
 
     /// The name the demo origin has in forward mode.
@@ -45,11 +51,11 @@ public final class RunHarness: Sendable {
         var configuration = ProxyConfiguration()
         configuration.host = "127.0.0.1"
         configuration.port = 0
-        var forward: ForwardSetup?
-        if route == .forward {
-            forward = try ForwardSetup.make()
-            configuration.forward.enabled = true
-        }
+        // Both CAs for forward mode; the local CA alone (its root for the players) for https.
+        let authorities = route == .reverse ? nil : try CertificateSetup.make(route: route)
+        let forward = route == .forward ? authorities : nil
+        if route == .forward { configuration.forward.enabled = true }
+        if route == .https { configuration.https = .init(port: 0) }
         var origin: DemoOriginServer?
         let entryPath: String
         var originBase: String?
@@ -70,13 +76,13 @@ public final class RunHarness: Sendable {
                     configuration.defaultOrigin = UpstreamLocation(absolute: server.baseURL)
                 }
             } catch {
-                forward?.remove()
+                authorities?.remove()
                 throw StartError(description: "the demo origin did not start: \(error)")
             }
             entryPath = source.demoPath ?? "/"
         case .url(let text):
             guard let location = UpstreamLocation(absolute: text), let host = URL(string: text)?.host else {
-                forward?.remove()
+                authorities?.remove()
                 throw StartError(description: "--url \(text): not an absolute http(s) URL")
             }
             if forward != nil {
@@ -94,26 +100,27 @@ public final class RunHarness: Sendable {
             upstream = try UpstreamClient(configuration: configuration.upstream)
         } catch {
             try? await origin?.shutdown()
-            forward?.remove()
+            authorities?.remove()
             throw StartError(description: "libcurl could not start: \(error)")
         }
         let proxy: ProxyServer
         do {
             proxy = try await ProxyServer.bind(
-                configuration: configuration, upstream: upstream, rules: rules, certificates: forward?.localCA, logger: logger)
+                configuration: configuration, upstream: upstream, rules: rules, certificates: authorities?.localCA, logger: logger)
         } catch {
             await upstream.shutdown()
             try? await origin?.shutdown()
-            forward?.remove()
+            authorities?.remove()
             throw StartError(description: "the proxy did not start: \(error)")
         }
         return RunHarness(
-            proxy: proxy, origin: origin, upstream: upstream, entryPath: entryPath, route: route, forward: forward, originBase: originBase)
+            proxy: proxy, origin: origin, upstream: upstream, entryPath: entryPath, route: route, authorities: authorities,
+            originBase: originBase)
     }
 
     private init(
         proxy: ProxyServer, origin: DemoOriginServer?, upstream: UpstreamClient, entryPath: String, route: RunRoute,
-        forward: ForwardSetup?, originBase: String?
+        authorities: CertificateSetup?, originBase: String?
     ) {
         self.proxy = proxy
         self.origin = origin
@@ -121,9 +128,10 @@ public final class RunHarness: Sendable {
         self.entryPath = entryPath
         self.route = route
         self.originBase = originBase
-        self.dataDirectory = forward?.directory
-        self.proxyURL = "http://127.0.0.1:\(proxy.port)"
-        self.playerProxy = forward.map { PlayerProxy(url: "http://127.0.0.1:\(proxy.port)", caFile: $0.localCA.certificatePath) }
+        self.dataDirectory = authorities?.directory
+        let plain = "http://127.0.0.1:\(proxy.port)"
+        self.proxyURL = route == .https ? "https://localhost:\(proxy.httpsPort ?? 0)" : plain
+        self.playerProxy = authorities.map { PlayerProxy(url: route == .forward ? plain : nil, caFile: $0.localCA.certificatePath) }
         self.serving = Task { await proxy.run() }
     }
 
@@ -161,22 +169,22 @@ public final class RunHarness: Sendable {
     }
 }
 
-/// The two throwaway CAs of a forward-mode run, in a temp folder of its own: the proxy's local CA
-/// (what players trust) and the demo origin's CA (what the proxy's libcurl trusts).
-private struct ForwardSetup {
+/// The throwaway CAs of a forward or https run, in a temp folder of its own: the proxy's local CA
+/// (what players trust) and the demo origin's CA (what the proxy's libcurl trusts in forward mode).
+private struct CertificateSetup {
     var directory: String
     var localCA: LocalCA
     var originCA: LocalCA
 
-    static func make() throws -> ForwardSetup {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hlschaos-run-forward-\(UUID().uuidString)").path
+    static func make(route: RunRoute) throws -> CertificateSetup {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hlschaos-run-\(route.rawValue)-\(UUID().uuidString)").path
         do {
-            return ForwardSetup(
+            return CertificateSetup(
                 directory: directory, localCA: try LocalCA.loadOrCreate(directory: directory + "/ca"),
                 originCA: try LocalCA.loadOrCreate(directory: directory + "/origin-ca"))
         } catch {
             try? FileManager.default.removeItem(atPath: directory)
-            throw RunHarness.StartError(description: "--via forward: cannot make the certificate authorities in \(directory): \(error)")
+            throw RunHarness.StartError(description: "--via \(route.rawValue): cannot make the certificate authorities in \(directory): \(error)")
         }
     }
 

@@ -5,4 +5,7 @@ public enum RunRoute: String, Sendable, CaseIterable {
     /// Players open the origin's own https URL with the proxy as their HTTP proxy, trusting its
     /// local CA, as a device with its proxy setting does; the proxy intercepts the origin's host.
     case forward
+    /// Players open `https://localhost:<https port>/s/<session>/…` on the proxy's HTTPS listener
+    /// (HTTP/2 or HTTP/1.1 by ALPN), trusting its local CA, as an app with an https:// proxy URL does.
+    case https
 }

@@ -16,12 +16,15 @@ struct RunCommand: AsyncParsableCommand {
 
             --via forward plays the demo as a device with a proxy setting does: the demo origin is served over HTTPS as \(RunHarness.demoHost), the player opens that URL with the proxy as its HTTP proxy and trusts a fresh local CA of the run's own, and the proxy intercepts the name (with --url: the URL's host). Cells then run one at a time (a cell's session is the players' address, 127.0.0.1). Players that can: \(PlayerCatalog.all.filter(\.playsThroughProxy).map(\.name).joined(separator: ", ")).
 
+            --via https plays the proxy's own session URLs over TLS, as an app given an https:// proxy URL does: https://localhost:<port>/s/<session>/… on the proxy's HTTPS listener (HTTP/2 or HTTP/1.1 by ALPN), the player trusting a fresh local CA of the run's own. The same players can.
+
             Players: \(PlayerCatalog.names.joined(separator: ", ")), or a command with {url} in it (its exit status is the evidence), e.g. --player 'my-player --url {url}'. A command is named after its program (my-player; a second one my-player-2) in verdicts, JUnit and reports, or as you name it: --player 'fast=my-player --fast --url {url}'. Expectations name every command "command".
 
             Examples:
               hlschaos run status-503 --player hlsjs --player ffmpeg --junit junit.xml
               hlschaos run stale-live-freeze --stream live --player gstreamer
               hlschaos run status-503 --via forward --player hlsjs --player ffmpeg
+              hlschaos run reset-mid-segment --via https --player hlsjs
               hlschaos run my-scenario.json --url https://cdn.example.com/master.m3u8 --player hlsjs
             """)
 
@@ -43,7 +46,7 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "Play this playlist URL instead of the demo (through the proxy).")
     var url: String?
 
-    @Option(help: ArgumentHelp("How players reach the proxy: reverse (its /s/<session>/ URLs) or forward (the origin's https URL with the proxy as their HTTP proxy, TLS intercepted).", valueName: "reverse|forward"))
+    @Option(help: ArgumentHelp("How players reach the proxy: reverse (its /s/<session>/ URLs), forward (the origin's https URL with the proxy as their HTTP proxy, TLS intercepted) or https (the /s/<session>/ URLs on its HTTPS listener, HTTP/2).", valueName: "reverse|forward|https"))
     var via: String = "reverse"
 
     @Option(help: "How long each player may run (60s, 2m).")
@@ -77,7 +80,7 @@ struct RunCommand: AsyncParsableCommand {
     private func execute() async throws -> Int32 {
         try ScenarioArguments.checkJobs(jobs)
         guard let route = RunRoute(rawValue: via) else {
-            throw CLIError("--via \(via): choose reverse (the proxy's own URLs) or forward (the proxy as the players' HTTP proxy)")
+            throw CLIError("--via \(via): choose reverse (the proxy's own URLs), forward (the proxy as the players' HTTP proxy) or https (the proxy's own URLs over TLS)")
         }
         if demo && url != nil { throw CLIError("--demo and --url: choose one stream") }
         if url != nil && (stream != nil || flavour != nil) { throw CLIError("--stream and --flavour choose a demo stream; they do not go with --url") }
@@ -112,7 +115,7 @@ struct RunCommand: AsyncParsableCommand {
             throw CLIError(String(describing: error))
         }
         let colour = isatty(STDOUT_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
-        FileHandle.standardOutput.write(Data("hlschaos run: \(plans.count) run\(plans.count == 1 ? "" : "s") (\(scenarios.count) scenario\(scenarios.count == 1 ? "" : "s") × \(drivers.count) player\(drivers.count == 1 ? "" : "s")) on \(url == nil && stream == nil && flavour == nil ? "the demo (each scenario's own stream, else VOD ts)" : source.description)\(route == .forward ? " through the forward proxy" : ""), \(jobsText(harness)); evidence in \(output.path)\n".utf8))
+        FileHandle.standardOutput.write(Data("hlschaos run: \(plans.count) run\(plans.count == 1 ? "" : "s") (\(scenarios.count) scenario\(scenarios.count == 1 ? "" : "s") × \(drivers.count) player\(drivers.count == 1 ? "" : "s")) on \(url == nil && stream == nil && flavour == nil ? "the demo (each scenario's own stream, else VOD ts)" : source.description)\(route == .forward ? " through the forward proxy" : route == .https ? " over HTTPS (\(harness.proxyURL))" : ""), \(jobsText(harness)); evidence in \(output.path)\n".utf8))
         for case let custom as CommandDriver in drivers {
             FileHandle.standardOutput.write(Data("  \(custom.name): \(custom.template.text)\n".utf8))
         }

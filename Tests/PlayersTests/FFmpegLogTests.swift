@@ -120,6 +120,11 @@ import Testing
         let arguments = FFmpegDriver().arguments(url: "https://cdn.test/m.m3u8", pickyOption: false, proxy: proxy).joined(separator: " ")
         #expect(arguments.contains("-http_proxy http://127.0.0.1:8080 -ca_file /data/ca/root.pem -tls_verify 1 -i https://cdn.test/m.m3u8"))
         #expect(!FFmpegDriver().arguments(url: "u", pickyOption: false).contains("-http_proxy"))
+        // --via https: the root to trust, no proxy.
+        let direct = FFmpegDriver().arguments(url: "https://localhost:8443/s/a/m.m3u8", pickyOption: false,
+                                              proxy: PlayerProxy(url: nil, caFile: "/data/ca/root.pem")).joined(separator: " ")
+        #expect(direct.contains("-ca_file /data/ca/root.pem -tls_verify 1 -i https://localhost:8443/s/a/m.m3u8"))
+        #expect(!direct.contains("-http_proxy"))
     }
 
     /// Tags and the indentation after them go: what is left is ffmpeg's message.

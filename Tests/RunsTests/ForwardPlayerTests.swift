@@ -29,7 +29,7 @@ import Testing
     }
 
     /// Every preset × player through one forward harness, as `hlschaos run --via forward` does.
-    static func run(_ presets: [String], _ players: [any PlayerDriver], jobs: Int = 4) async throws -> [Cell] {
+    static func run(_ presets: [String], _ players: [any PlayerDriver], via route: RunRoute = .forward, jobs: Int = 4) async throws -> [Cell] {
         let logger = Logger(label: "forward-player-tests")
         let book = try RuleBook(ruleFiles: [], presetDirectory: nil, logger: logger)
         let plans = try presets.flatMap { name in
@@ -42,7 +42,7 @@ import Testing
         }
         let evidence = FileManager.default.temporaryDirectory.appendingPathComponent("hlschaos-forward-run-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: evidence) }
-        let harness = try await RunHarness.start(source: .demo(stream: "vod", flavour: "ts"), rules: book, logger: logger, via: .forward)
+        let harness = try await RunHarness.start(source: .demo(stream: "vod", flavour: "ts"), rules: book, logger: logger, via: route)
         let results = await ChaosRun.run(plans, harness: harness, evidence: EvidenceLocation(root: evidence), jobs: jobs, creatorVersion: "test")
         await harness.stop()
         return results.map { result in
@@ -90,6 +90,23 @@ import Testing
         }
     }
 
+    /// `--via https`: the proxy's own session URLs on its HTTPS listener, the root trusted as
+    /// above. Chromium negotiates HTTP/2 with it; ffmpeg (no ALPN) speaks HTTP/1.1.
+    @Test(.enabled(if: chromium && ffmpeg, "Chromium, certutil or ffmpeg is missing"))
+    func playersPlayTheSessionURLsOnTheHTTPSListener() async throws {
+        let cells = try await Self.run(["status-503"], [BrowserDriver.hlsjs, FFmpegDriver()], via: .https, jobs: 2)
+        try #require(cells.count == 2)
+        for cell in cells {
+            #expect(cell.result.status == .passed, "\(cell.detail)")
+            #expect(cell.result.url.hasPrefix("https://localhost:"), "\(cell.result.url)")
+            #expect(cell.records.contains { $0.kind == "segment" && $0.status == 503 && $0.isFaulted }, "\(cell.detail)")
+            #expect(!cell.records.contains { $0.method == "CONNECT" }, "\(cell.detail)")
+        }
+        let segments = { (cell: Cell) in cell.records.filter { $0.kind == "segment" } }
+        #expect(!segments(cells[0]).isEmpty && segments(cells[0]).allSatisfy { $0.httpVersion == "HTTP/2" }, "\(cells[0].detail)")
+        #expect(!segments(cells[1]).isEmpty && segments(cells[1]).allSatisfy { $0.httpVersion == "HTTP/1.1" }, "\(cells[1].detail)")
+    }
+
     @Test func playersThatCannotUseAProxyAreNotRunThroughIt() async throws {
         let cells = try await Self.run(["status-503"], [GStreamerDriver(.playbin3), MPVDriver()])
         for cell in cells {
@@ -98,5 +115,7 @@ import Testing
             #expect(cell.result.problem?.contains("ffmpeg, hlsjs, vhs") == true, "\(cell.detail)")
         }
         #expect(cells.count == 2)
+        let https = try await Self.run(["status-503"], [MPVDriver()], via: .https)
+        #expect(https.first?.result.problem?.contains("not supported with --via https yet (hlschaos cannot give it the local CA's root to trust)") == true)
     }
 }
