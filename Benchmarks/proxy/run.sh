@@ -10,6 +10,9 @@
 #                                                   (default 4 s, 5 rounds, shared)
 #   BENCH_ROWS=plain Benchmarks/proxy/run.sh …      only the plain-HTTP table (tls: only the TLS one;
 #                                                   default all)
+#   BENCH_BUILD=.build-rel Benchmarks/proxy/run.sh … the release build's scratch path (default .build;
+#                                                   a path of its own keeps the release dependencies
+#                                                   apart from the debug build's)
 #
 # shared: the servers and the load generator run in this script's session; separate: each server in
 # a session of its own (see below).
@@ -35,7 +38,8 @@ case $rows in
   *) echo "BENCH_ROWS must be all, plain or tls, not \"$rows\"" >&2; exit 2 ;;
 esac
 scripts/install-deps.sh bench >/dev/null
-Benchmarks/release-build.sh .build
+build=${BENCH_BUILD:-.build}
+Benchmarks/release-build.sh "$build"
 
 work=$(mktemp -d)
 chmod 755 "$work"  # nginx workers run as an unprivileged user
@@ -103,7 +107,7 @@ if [ "$rows" != plain ]; then
   "${launch[@]}" nginx -g "daemon off;" -c "$work/tls.conf" &
   nginx_tls_master=$!
 fi
-"${launch[@]}" .build/release/hlschaos serve --upstream "http://127.0.0.1:$origin" --host 127.0.0.1 --port $chaos "${tls_args[@]}" --log-level warning &
+"${launch[@]}" "$build/release/hlschaos" serve --upstream "http://127.0.0.1:$origin" --host 127.0.0.1 --port $chaos "${tls_args[@]}" --log-level warning &
 chaos_pid=$!
 wait_for "http://127.0.0.1:$chaos/bench/seg-64k.ts"
 wait_for "http://127.0.0.1:$nginxproxy/bench/seg-64k.ts"

@@ -74,10 +74,13 @@ enum PresetPlaybackCatalog {
                 #expect(faults.msns(rule: "rst-after-50k") == [8, 9, 10], "\(faults.summary)")
             },
             hlsjs: HlsjsPlan { log, faults in
+                // Segments 8-10 of level 2 are reset; which of them hls.js meets on level 2 depends
+                // on where its ABR is (a CI run fetched 8 and 9 from level 0 and met the reset at 10).
                 let errors = log.errors("fragLoadError")
-                #expect(errors.contains { $0.code == 0 && $0.sn == 8 && $0.level == 2 && $0.fatal == false }, "\(log.summary)")
+                let reset = errors.first { $0.code == 0 && (8...10).contains($0.sn ?? -1) && $0.level == 2 && $0.fatal == false }
+                #expect(reset != nil, "\(log.summary)")
                 PresetChecks.expectApplied("rst-after-50k", faults)
-                PresetChecks.expectLowerLevelServed(8, log)
+                PresetChecks.expectLowerLevelServed(reset?.sn ?? 8, log)
                 PresetChecks.expectEndedCleanly(log)
             }),
         "truncated-segment": PresetPlan(
