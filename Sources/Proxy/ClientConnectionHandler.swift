@@ -171,6 +171,7 @@ final class ClientConnectionHandler: ChannelInboundHandler, RemovableChannelHand
     /// A request head's size on the wire, as the decoder read it (request line, header lines, the
     /// empty line).
     static func size(of head: HTTPRequestHead) -> Int {
-        head.headers.reduce("\(head.method.rawValue) \(head.uri) HTTP/1.1\r\n\r\n".utf8.count) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 }
+        // "METHOD URI HTTP/1.1\r\n", "name: value\r\n" per field, "\r\n": counted, not built.
+        head.headers.reduce(head.method.rawValue.utf8.count + head.uri.utf8.count + 14) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 }
     }
 }
