@@ -53,7 +53,6 @@ public final class RunHarness: Sendable {
         configuration.port = 0
         // Both CAs for forward mode; the local CA alone (its root for the players) for https.
         let authorities = route == .reverse ? nil : try CertificateSetup.make(route: route)
-        let forward = route == .forward ? authorities : nil
         if route == .forward { configuration.forward.enabled = true }
         if route == .https { configuration.https = .init(port: 0) }
         var origin: DemoOriginServer?
@@ -62,13 +61,13 @@ public final class RunHarness: Sendable {
         switch source {
         case .demo:
             do {
-                if let forward {
-                    let server = try await DemoOriginServer.start(origin: DemoOrigin(), tls: try forward.originTLS())
+                if let originCA = authorities?.originCA {
+                    let server = try await DemoOriginServer.start(origin: DemoOrigin(), tls: try CertificateSetup.originTLS(originCA))
                     origin = server
                     let authority = "\(demoHost):\(server.port)"
                     configuration.forward.intercept = [demoHost]
                     configuration.upstream.resolve = [authority: "127.0.0.1"]
-                    configuration.upstream.extraCAFile = forward.originCA.certificatePath
+                    configuration.upstream.extraCAFile = originCA.certificatePath
                     originBase = "https://" + authority
                 } else {
                     let server = try await DemoOriginServer.start(origin: DemoOrigin())
@@ -85,7 +84,7 @@ public final class RunHarness: Sendable {
                 authorities?.remove()
                 throw StartError(description: "--url \(text): not an absolute http(s) URL")
             }
-            if forward != nil {
+            if route == .forward {
                 // The player opens the URL itself; the proxy intercepts its host.
                 configuration.forward.intercept = [host]
                 originBase = ""
@@ -170,18 +169,19 @@ public final class RunHarness: Sendable {
 }
 
 /// The throwaway CAs of a forward or https run, in a temp folder of its own: the proxy's local CA
-/// (what players trust) and the demo origin's CA (what the proxy's libcurl trusts in forward mode).
+/// (what players trust) and, in forward mode, the demo origin's CA (what the proxy's libcurl trusts).
 private struct CertificateSetup {
     var directory: String
     var localCA: LocalCA
-    var originCA: LocalCA
+    /// Forward mode only: there the demo origin speaks HTTPS; with `--via https` it stays plain HTTP.
+    var originCA: LocalCA?
 
     static func make(route: RunRoute) throws -> CertificateSetup {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hlschaos-run-\(route.rawValue)-\(UUID().uuidString)").path
         do {
             return CertificateSetup(
                 directory: directory, localCA: try LocalCA.loadOrCreate(directory: directory + "/ca"),
-                originCA: try LocalCA.loadOrCreate(directory: directory + "/origin-ca"))
+                originCA: route == .forward ? try LocalCA.loadOrCreate(directory: directory + "/origin-ca") : nil)
         } catch {
             try? FileManager.default.removeItem(atPath: directory)
             throw RunHarness.StartError(description: "--via \(route.rawValue): cannot make the certificate authorities in \(directory): \(error)")
@@ -189,7 +189,7 @@ private struct CertificateSetup {
     }
 
     /// The demo origin's TLS: a leaf for `RunHarness.demoHost` from the origin CA, HTTP/1.1.
-    func originTLS() throws -> NIOSSLContext {
+    static func originTLS(_ originCA: LocalCA) throws -> NIOSSLContext {
         let leaf = try originCA.leaf(for: RunHarness.demoHost)
         var tls = TLSConfiguration.makeServerConfiguration(
             certificateChain: try leaf.chainPEM.map { .certificate(try NIOSSLCertificate(bytes: Array($0.utf8), format: .pem)) },
