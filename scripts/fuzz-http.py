@@ -2911,10 +2911,10 @@ class EchoServer(ThreadedServer):
                 pass
 
 
-def extract_uris(body, base_path):
-    text = body.decode("utf-8", "replace")
+def playlist_uris(body):
+    """The URIs a playlist names, as written: its URI lines and its tags' URI="…" attributes."""
     uris = []
-    for line in text.splitlines():
+    for line in body.decode("utf-8", "replace").splitlines():
         line = line.strip()
         if not line:
             continue
@@ -2922,8 +2922,31 @@ def extract_uris(body, base_path):
             uris += re.findall(r'URI="([^"]*)"', line)
         else:
             uris.append(line)
+    return uris
+
+
+def crawl(port, queue, limit):
+    """Fetches the targets in `queue` through the proxy, breadth first, each once and at most
+    `limit` of them, and yields (target, body, seen) for each answered 200; the caller appends
+    what to fetch next to `queue` (skipping what is in `seen`)."""
+    seen, fetched = set(), 0
+    while queue and fetched < limit:
+        target = queue.pop(0)
+        if target in seen:
+            continue
+        seen.add(target)
+        try:
+            resp, body = fetch(port, target)
+        except OSError:
+            continue
+        fetched += 1
+        if resp is not None and resp.status == 200:
+            yield target, body, seen
+
+
+def extract_uris(body, base_path):
     out = []
-    for uri in uris:
+    for uri in playlist_uris(body):
         if uri.startswith("http://") or uri.startswith("https://"):
             parsed = urllib.parse.urlsplit(uri)
             out.append(parsed.path + ("?" + parsed.query if parsed.query else ""))
@@ -2942,21 +2965,8 @@ def discover(port, origin_port, evil_port, targets):
                                               "/vod/aes/key.bin", "/vod/fmp4/v1/init.mp4", "/live/ts/v2/index.m3u8",
                                               "/vod/ts/subs/en/s000.vtt", "/vod/byterange/v0/index.ts"]
     tagged = {}
-    seen = set()
     queue = list(ENTRY_MASTERS)
-    fetched = 0
-    while queue and fetched < 60:
-        path = queue.pop(0)
-        if path in seen:
-            continue
-        seen.add(path)
-        try:
-            resp, body = fetch(port, path)
-        except OSError:
-            continue
-        fetched += 1
-        if resp is None or resp.status != 200:
-            continue
+    for path, body, seen in crawl(port, queue, 60):
         per_kind = {}
         for uri in extract_uris(body, path.split("?")[0]):
             kind, variant, msn = parse_tag(uri)
@@ -2975,15 +2985,8 @@ def discover(port, origin_port, evil_port, targets):
         targets.evil_entries = ["/@evil/m.m3u8"] + ["/@evil/p/%s.m3u8" % b for b in EVIL_BEHAVIOURS] + \
             ["/@evil/s/%s/%d.ts" % (b, i) for i, b in enumerate(EVIL_BEHAVIOURS)]
         evil_tagged = []
-        for path in ("/@evil/m.m3u8", None):
-            if path is None:
-                break
-            try:
-                resp, body = fetch(port, path)
-            except OSError:
-                continue
-            if resp is not None and resp.status == 200:
-                evil_tagged += [u for u in extract_uris(body, "/@evil/") if "/~" in u]
+        for _, body, _ in crawl(port, ["/@evil/m.m3u8"], 1):
+            evil_tagged += [u for u in extract_uris(body, "/@evil/") if "/~" in u]
         for b in EVIL_BEHAVIOURS:
             evil_tagged.append("/~seg.v0.n3/http/%s:%d/s/%s/3.ts" % (HOST, evil_port, b))
             evil_tagged.append("/~media.v0/http/%s:%d/v/%s.m3u8" % (HOST, evil_port, b))
@@ -2997,35 +3000,21 @@ def discover_forward(port, targets):
     the demo masters fetched in absolute form, and one level of media playlists."""
     origin = "http://%s:%d" % (HOST, targets.origin_port)
     queue = [origin + m for m in ENTRY_MASTERS]
-    seen, found, fetched = set(), {}, 0
-    while queue and fetched < 40:
-        url = queue.pop(0)
-        if url in seen:
-            continue
-        seen.add(url)
-        try:
-            resp, body = fetch(port, url)
-        except OSError:
-            continue
-        fetched += 1
-        if resp is None or resp.status != 200:
-            continue
+    found = {}
+    for url, body, seen in crawl(port, queue, 40):
         media = 0
-        for line in body.decode("utf-8", "replace").splitlines():
-            line = line.strip()
-            uris = re.findall(r'URI="([^"]*)"', line) if line.startswith("#") else ([line] if line else [])
-            for uri in uris:
-                full = urllib.parse.urljoin(url, uri)
-                values = own_query_values(full, "hlschaos")
-                if len(values) != 1:
-                    continue
-                fields = values[0].split(".")
-                variant = next((int(f[1:]) for f in fields[1:] if f[:1] == "v" and f[1:].isdigit()), None)
-                msn = next((int(f[1:]) for f in fields[1:] if f[:1] == "n" and f[1:].isdigit()), None)
-                found[full] = (fields[0], variant, msn)
-                if fields[0] == "media" and media < 3 and full not in seen:
-                    media += 1
-                    queue.append(full)
+        for uri in playlist_uris(body):
+            full = urllib.parse.urljoin(url, uri)
+            values = own_query_values(full, "hlschaos")
+            if len(values) != 1:
+                continue
+            fields = values[0].split(".")
+            variant = next((int(f[1:]) for f in fields[1:] if f[:1] == "v" and f[1:].isdigit()), None)
+            msn = next((int(f[1:]) for f in fields[1:] if f[:1] == "n" and f[1:].isdigit()), None)
+            found[full] = (fields[0], variant, msn)
+            if fields[0] == "media" and media < 3 and full not in seen:
+                media += 1
+                queue.append(full)
     targets.fwd_tagged = [(u, k, v, n) for u, (k, v, n) in sorted(found.items())]
 
 
