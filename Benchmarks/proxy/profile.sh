@@ -8,7 +8,8 @@
 #   Benchmarks/proxy/profile.sh [path] [seconds]     (default bench/seg-64k.ts, 7 s)
 #   BENCH_BUILD=.build-rel Benchmarks/proxy/profile.sh bench/playlist.m3u8
 #
-# Paths: bench/seg-64k.ts, bench/seg-1m.ts, bench/playlist.m3u8 (see shared.sh). Needs perf.
+# Paths: bench/seg-64k.ts, bench/seg-1m.ts, bench/playlist.m3u8, bench/live.m3u8,
+# bench/live-fresh.m3u8 (see shared.sh). Needs perf.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 path=${1:-bench/seg-64k.ts}

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Throughput of hlschaos (no rules) against the same origin read directly and through nginx
-# proxy_pass, in one run: 1 MB segments, 64 KB segments, and a 1,200-segment playlist (which hlschaos
-# parses and rewrites; nginx passes it through). Loopback only; wrk with 16 connections.
+# proxy_pass, in one run: 1 MB segments, 64 KB segments, and three 1,200-segment media playlists,
+# which hlschaos parses and rewrites and nginx passes through: a VOD playlist, a live one whose
+# window slides by a segment every second, and a live one that is new at every request (see
+# shared.sh). Loopback only; wrk with 16 connections.
 # A second table gives the 64 KB segment and the playlist with TLS towards the client, both proxies
 # serving the same certificate and proxying to the same plain-HTTP origin: HTTP/1.1 over TLS (wrk)
 # and HTTP/2 (h2load, 16 connections of up to 10 concurrent streams each).
@@ -170,7 +172,7 @@ measure() {
 if [ "$rows" != tls ]; then
   echo "| case | direct origin | nginx proxy_pass | hlschaos | hlschaos / nginx (per round) | CPU µs per request, user + system: nginx proxy_pass | hlschaos |"
   echo "|---|---:|---:|---:|---:|---:|---:|"
-  for path in bench/seg-1m.ts bench/seg-64k.ts bench/playlist.m3u8; do
+  for path in bench/seg-1m.ts bench/seg-64k.ts bench/playlist.m3u8 bench/live.m3u8 bench/live-fresh.m3u8; do
     # The proxied bytes must be the origin's for segments (the playlist is rewritten on purpose).
     if [[ $path == *.ts ]]; then
       cmp -s <(curl -sf "http://127.0.0.1:$origin/$path") <(curl -sf "http://127.0.0.1:$chaos/$path") || { echo "bytes differ for $path" >&2; exit 1; }

@@ -1,9 +1,18 @@
 # Sourced by run.sh and ab.sh: the benchmark files, the nginx origin that serves them, and the
 # helpers both scripts use.
 #
-# write_origin WORK PORT: writes WORK/www/bench/{seg-1m.ts, seg-64k.ts, playlist.m3u8} and
-# WORK/origin.conf (nginx on 127.0.0.1:PORT, sendfile, keep-alive); sets $common and $http_common,
-# the nginx settings every instance shares. Start it with: nginx -g "daemon off;" -c WORK/origin.conf
+# write_origin WORK PORT: writes WORK/www/bench/{seg-1m.ts, seg-64k.ts, playlist.m3u8,
+# live-fresh.m3u8} and WORK/origin.conf (nginx on 127.0.0.1:PORT, sendfile, keep-alive); sets $common
+# and $http_common, the nginx settings every instance shares. Start it with:
+# nginx -g "daemon off;" -c WORK/origin.conf. Also starts slide_live in the background (a job of the
+# caller's shell, which kills it with its other jobs).
+#
+# The two live playlists are 1,200-segment media playlists without EXT-X-ENDLIST:
+# - live.m3u8 slides as a live origin's window does: one segment more at the end and one less at the
+#   start every second, EXT-X-MEDIA-SEQUENCE following;
+# - live-fresh.m3u8 is new at every request: nginx's SSI writes the request's own $request_id into
+#   every segment URI, so no line of one answer is a line of another and nothing a proxy kept from an
+#   earlier answer (a cache of rewritten bytes, a line it already rewrote) can serve it.
 write_origin() {
   local work=$1 port=$2
   mkdir -p "$work/www/bench" "$work/logs"
@@ -15,6 +24,9 @@ write_origin() {
     for i in $(seq 0 1199); do echo "#EXTINF:4.000,"; echo "segment-$i.ts?token=abc123"; done
     echo "#EXT-X-ENDLIST"
   } > "$work/www/bench/playlist.m3u8"
+  live_window 0 > "$work/www/bench/live.m3u8"
+  live_window 0 '<!--# echo var="request_id" -->' > "$work/www/bench/live-fresh.m3u8"
+  slide_live "$work" &
   common="worker_processes auto;
 error_log $work/logs/error.log;
 events { worker_connections 4096; }"
@@ -28,7 +40,10 @@ http {
   $http_common
   sendfile on; tcp_nopush on; tcp_nodelay on;
   types { application/vnd.apple.mpegurl m3u8; video/mp2t ts; }
-  server { listen 127.0.0.1:$port; root $work/www; }
+  server {
+    listen 127.0.0.1:$port; root $work/www;
+    location = /bench/live-fresh.m3u8 { ssi on; ssi_types application/vnd.apple.mpegurl; }
+  }
 }
 NGINX
 }
@@ -43,3 +58,24 @@ wait_for() {
 
 # median: the median of the numbers on standard input (separated by spaces or newlines).
 median() { tr ' ' '\n' | grep . | sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
+
+# live_window FIRST [TOKEN]: a 1,200-segment live media playlist whose first segment is FIRST; each
+# segment URI carries ?token=TOKEN (default abc123).
+live_window() {
+  awk -v first="$1" -v token="${2:-abc123}" 'BEGIN {
+    print "#EXTM3U"; print "#EXT-X-VERSION:3"; print "#EXT-X-TARGETDURATION:4"
+    print "#EXT-X-MEDIA-SEQUENCE:" first
+    for (i = first; i < first + 1200; i++) { print "#EXTINF:4.000,"; print "segment-" i ".ts?token=" token }
+  }'
+}
+
+# slide_live WORK: rewrites WORK/www/bench/live.m3u8 every second, one segment further on each time
+# (written beside it and renamed, so a reader never sees half a playlist). Runs until killed.
+slide_live() {
+  local work=$1 first=0
+  while sleep 1; do
+    first=$((first + 1))
+    live_window "$first" > "$work/www/bench/.live.m3u8"
+    mv -f "$work/www/bench/.live.m3u8" "$work/www/bench/live.m3u8"
+  done
+}

@@ -33,14 +33,26 @@ public struct ResourceTag: Hashable, Sendable, CustomStringConvertible {
     }
 
     public var description: String {
-        var text = "~" + kind.rawValue
-        if let variant { text += ".v\(variant)" }
-        if let rendition { text += ".r\(rendition)" }
-        if let iFrameVariant { text += ".i\(iFrameVariant)" }
-        if let msn { text += ".n\(msn)" }
-        if let part { text += ".p\(part)" }
-        if backup { text += ".b" }
+        var text = ""
+        write(to: &text)
         return text
+    }
+
+    /// Appends the wire form to `text` (a rewritten playlist writes one per URI: no interpolation).
+    public func write(to text: inout String) {
+        text.append("~")
+        text.append(kind.rawValue)
+        if let variant { Self.append(".v", variant, to: &text) }
+        if let rendition { Self.append(".r", rendition, to: &text) }
+        if let iFrameVariant { Self.append(".i", iFrameVariant, to: &text) }
+        if let msn { Self.append(".n", msn, to: &text) }
+        if let part { Self.append(".p", part, to: &text) }
+        if backup { text.append(".b") }
+    }
+
+    private static func append(_ field: String, _ number: Int, to text: inout String) {
+        text.append(field)
+        text.append(String(number))
     }
 
     /// The tag of an entry playlist fetched without one: master or media as its body says; nil when

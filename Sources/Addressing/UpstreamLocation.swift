@@ -6,37 +6,54 @@ public struct UpstreamLocation: Hashable, Sendable, CustomStringConvertible {
     public var pathAndQuery: String  // starts with "/", percent-encoding as received; no fragment
 
     public init?(scheme: String, authority: String, pathAndQuery: String) {
-        let scheme = scheme.lowercased()
+        let scheme = scheme == "http" || scheme == "https" ? scheme : scheme.lowercased()
         guard scheme == "http" || scheme == "https", Self.isValidAuthority(authority) else { return nil }
         self.scheme = scheme
-        self.authority = authority.utf8.contains(where: { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) })
-            ? authority.lowercased() : authority
+        var authority = authority
+        let hasUppercase = authority.withUTF8 { $0.contains { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) } }
+        self.authority = hasUppercase ? authority.lowercased() : authority
         self.pathAndQuery = pathAndQuery.hasPrefix("/") ? pathAndQuery : "/" + pathAndQuery
     }
 
     /// Parses "http://host:port/path?query#fragment"; nil for anything but absolute http(s) URLs.
     /// Scans UTF-8 bytes: the proxy calls this for every URI of every playlist it rewrites.
     public init?(absolute text: String) {
-        let bytes = text.utf8
-        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return nil }
-        var cursor = bytes.index(after: colon)
-        for _ in 0..<2 {
-            guard cursor < bytes.endIndex, bytes[cursor] == UInt8(ascii: "/") else { return nil }
-            cursor = bytes.index(after: cursor)
+        var text = text
+        let parts = text.withUTF8 { bytes -> (scheme: String, authority: String, pathAndQuery: String)? in
+            guard let ranges = Self.split(bytes) else { return nil }
+            func string(_ range: Range<Int>) -> String {
+                String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+            }
+            let tail = ranges.pathAndQuery
+            let pathAndQuery = tail.isEmpty ? "/" : bytes[tail.lowerBound] == UInt8(ascii: "?") ? "/" + string(tail) : string(tail)
+            return (string(ranges.scheme), string(ranges.authority), pathAndQuery)
         }
-        let authorityStart = cursor
-        while cursor < bytes.endIndex, !Self.endsAuthority(bytes[cursor]) { cursor = bytes.index(after: cursor) }
-        var authority = Substring(text.utf8[authorityStart..<cursor])
-        if let at = authority.utf8.lastIndex(of: UInt8(ascii: "@")) {
-            authority = authority[authority.utf8.index(after: at)...]
+        guard let parts else { return nil }
+        self.init(scheme: parts.scheme, authority: parts.authority, pathAndQuery: parts.pathAndQuery)
+    }
+
+    /// Where scheme, authority (without user information) and path with query sit in an absolute
+    /// URL's bytes; nil unless it has the form `scheme://…`.
+    private static func split(_ bytes: UnsafeBufferPointer<UInt8>) -> (scheme: Range<Int>, authority: Range<Int>, pathAndQuery: Range<Int>)? {
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon + 2 < bytes.count,
+              bytes[colon + 1] == UInt8(ascii: "/"), bytes[colon + 2] == UInt8(ascii: "/")
+        else { return nil }
+        var authorityStart = colon + 3
+        var cursor = authorityStart
+        while cursor < bytes.count, !endsAuthority(bytes[cursor]) {
+            if bytes[cursor] == UInt8(ascii: "@") { authorityStart = cursor + 1 }
+            cursor += 1
         }
-        var end = bytes.endIndex
-        if let hash = bytes[cursor...].firstIndex(of: UInt8(ascii: "#")) { end = hash }
-        let tail = Substring(text.utf8[cursor..<end])
-        let pathAndQuery = tail.isEmpty ? "/" : (tail.utf8.first == UInt8(ascii: "?") ? "/" + tail : String(tail))
-        self.init(
-            scheme: String(decoding: bytes[..<colon], as: UTF8.self), authority: String(authority),
-            pathAndQuery: pathAndQuery)
+        var end = cursor
+        while end < bytes.count, bytes[end] != UInt8(ascii: "#") { end += 1 }
+        return (0..<colon, authorityStart..<cursor, cursor..<end)
+    }
+
+    /// The same scheme and authority with another path and query (which starts with "/").
+    public func with(pathAndQuery: String) -> UpstreamLocation {
+        var location = self
+        location.pathAndQuery = pathAndQuery.utf8.first == UInt8(ascii: "/") ? pathAndQuery : "/" + pathAndQuery
+        return location
     }
 
     public var url: String { "\(scheme)://\(authority)\(pathAndQuery)" }
@@ -77,14 +94,17 @@ public struct UpstreamLocation: Hashable, Sendable, CustomStringConvertible {
 
     private static func isValidAuthority(_ authority: String) -> Bool {
         guard !authority.isEmpty, authority.utf8.count <= 300 else { return false }
-        return authority.utf8.allSatisfy { byte in
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: "_"),
-                UInt8(ascii: ":"), UInt8(ascii: "["), UInt8(ascii: "]"):
-                return true
-            default: return false
-            }
+        var authority = authority
+        return authority.withUTF8 { $0.allSatisfy(isAuthorityByte) }
+    }
+
+    private static func isAuthorityByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: "_"),
+            UInt8(ascii: ":"), UInt8(ascii: "["), UInt8(ascii: "]"):
+            return true
+        default: return false
         }
     }
 }

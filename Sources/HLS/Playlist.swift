@@ -77,6 +77,14 @@ public struct Playlist: Sendable {
     /// a proxy that only rewrites URIs never pays for them.
     public var segments: [Segment] { segmentCache.value { analysis.materializedSegments() } }
     public var segmentCount: Int { analysis.segmentRecords.count }
+    /// Each segment's MSN, index and start time, read without building its `Segment` (a live
+    /// playlist's reload needs only these).
+    public var segmentTimes: [(msn: Int, index: Int, startTime: Double)] {
+        analysis.segmentRecords.indices.map { index in
+            let record = analysis.segmentRecords[index]
+            return (record.msn, index, record.startTime)
+        }
+    }
     /// `EXT-X-PART` tags after the last segment URI: the segment being produced (LL-HLS).
     public var trailingParts: [Part] { analysis.trailingParts }
     public var partTarget: Double? { analysis.partTarget }

@@ -15,8 +15,9 @@ struct PlaylistRewriter {
 
     func rewrite(_ playlist: inout Playlist) {
         var learned: Set<String> = []  // one allowlist update per host and playlist, not per URI
+        var origins = OriginShortcut()
         playlist.rewriteURIs { reference in
-            guard let absolute = reference.absoluteString, let upstream = UpstreamLocation(absolute: absolute) else {
+            guard let absolute = reference.absoluteString, let upstream = origins.location(of: absolute) else {
                 return nil  // data:, skd:// and other non-HTTP URIs stay as they are
             }
             if learned.insert(upstream.authority).inserted { allowlist.learn(upstream) }
@@ -85,5 +86,35 @@ struct PlaylistRewriter {
             text = "./" + text
         }
         return text + target[queryStart...]
+    }
+}
+
+/// The origin (`scheme://authority` as written) of the last URI parsed: a playlist's URIs mostly
+/// share one, and a URI under it needs only its path and query cut off, not a parse of its own.
+private struct OriginShortcut {
+    private var origin: (text: String, location: UpstreamLocation)?
+
+    mutating func location(of absolute: String) -> UpstreamLocation? {
+        if let origin, let rest = Self.pathAndQuery(of: absolute, under: origin.text) {
+            return origin.location.with(pathAndQuery: rest)
+        }
+        guard let location = UpstreamLocation(absolute: absolute) else { return nil }
+        let text = location.scheme + "://" + location.authority
+        if absolute.hasPrefix(text) { origin = (text, location) }
+        return location
+    }
+
+    /// What follows `origin` in `absolute` when it is a path or query with no fragment; nil otherwise.
+    private static func pathAndQuery(of absolute: String, under origin: String) -> String? {
+        var absolute = absolute
+        var origin = origin
+        return absolute.withUTF8 { text in
+            origin.withUTF8 { prefix -> String? in
+                guard text.count > prefix.count, memcmp(text.baseAddress!, prefix.baseAddress!, prefix.count) == 0 else { return nil }
+                let rest = UnsafeBufferPointer(rebasing: text[prefix.count...])
+                guard rest[0] == UInt8(ascii: "/") || rest[0] == UInt8(ascii: "?"), !rest.contains(UInt8(ascii: "#")) else { return nil }
+                return String(decoding: rest, as: UTF8.self)
+            }
+        }
     }
 }

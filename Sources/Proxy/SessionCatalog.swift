@@ -15,7 +15,7 @@ struct SessionCatalog: Sendable {
     /// The newest MSN each variant's media playlist listed.
     private(set) var lastMSN: [Int: Int] = [:]
     /// Per media playlist (variant, rendition or I-frame playlist): where each MSN sits.
-    private var timelines: [TimelineKey: Timeline] = [:]
+    private var timelines: [TimelineKey: MediaTimeline] = [:]
 
     struct TimelineKey: Hashable {
         var variant: Int?
@@ -28,21 +28,7 @@ struct SessionCatalog: Sendable {
         }
     }
 
-    struct Position {
-        /// Position from the first segment; nil on a sliding live window.
-        var index: Int?
-        /// Start on the media timeline, seconds from the first segment this session saw.
-        var mediaTime: Double
-    }
-
-    private struct Timeline {
-        var positions: [Int: Position] = [:]
-        /// First MSN and count of the complete (VOD/EVENT) playlist last learnt: the same again
-        /// teaches nothing new, and players reload VOD playlists often.
-        var complete: (first: Int, count: Int)?
-        static let memory = 4096
-        static let behindLiveWindow = 64
-    }
+    typealias Position = MediaTimeline.Position
 
     /// What a session needs to remember of one playlist; computed once per distinct upstream body.
     enum Summary: Sendable {
@@ -66,7 +52,7 @@ struct SessionCatalog: Sendable {
                 self = .multivariant(variants: variants, renditions: renditions)
             } else {
                 self = .media(
-                    segments: playlist.segments.map { ($0.msn, $0.index, $0.startTime) },
+                    segments: playlist.segmentTimes,
                     isComplete: playlist.playlistType != nil || playlist.endList, targetDuration: playlist.targetDuration)
             }
         }
@@ -84,46 +70,18 @@ struct SessionCatalog: Sendable {
         }
     }
 
-    /// Records where the segments of a media playlist sit. VOD and EVENT playlists count `index` from
-    /// their first segment; a live window's media times continue from the first version seen.
-    private mutating func learn(segments: [(msn: Int, index: Int, startTime: Double)], isComplete: Bool, tag: ResourceTag) {
+    private mutating func learn(segments: [MediaTimeline.Segment], isComplete: Bool, tag: ResourceTag) {
         let key = TimelineKey(tag)
-        if isComplete, let known = timelines[key]?.complete, known.first == segments.first?.msn, known.count == segments.count {
-            return
-        }
-        var timeline = timelines.removeValue(forKey: key) ?? Timeline()  // removed: mutated without a copy
-        // Anchor a live window on a segment already known, so media time keeps growing across reloads.
-        var offset = 0.0
-        if !isComplete, let known = segments.first(where: { timeline.positions[$0.msn] != nil }),
-            let position = timeline.positions[known.msn]
-        {
-            offset = position.mediaTime - known.startTime
-        }
-        for segment in segments {
-            timeline.positions[segment.msn] = Position(
-                index: isComplete ? segment.index : nil, mediaTime: offset + segment.startTime)
-        }
-        timeline.complete = isComplete ? (segments.first?.msn ?? 0, segments.count) : nil
-        // A live window slides for ever: keep what a player may still ask for (the window and as
-        // much again behind it), not every MSN the session ever saw.
-        if !isComplete, let first = segments.first?.msn {
-            let oldestKept = first - max(Timeline.behindLiveWindow, segments.count)
-            if let oldest = timeline.positions.keys.min(), oldest < oldestKept {
-                timeline.positions = timeline.positions.filter { $0.key >= oldestKept }
-            }
-        }
-        if timeline.positions.count > Timeline.memory {
-            let keep = timeline.positions.keys.sorted().suffix(Timeline.memory / 2)
-            timeline.positions = timeline.positions.filter { keep.contains($0.key) }
-        }
+        var timeline = timelines.removeValue(forKey: key) ?? MediaTimeline()  // removed: mutated without a copy
+        timeline.learn(segments, isComplete: isComplete)
         timelines[key] = timeline
     }
 
     /// MSNs remembered for the media playlist of `tag` (tests).
-    func timelineSize(of tag: ResourceTag) -> Int { timelines[TimelineKey(tag)]?.positions.count ?? 0 }
+    func timelineSize(of tag: ResourceTag) -> Int { timelines[TimelineKey(tag)]?.count ?? 0 }
 
     func position(of tag: ResourceTag) -> Position? {
         guard let msn = tag.msn else { return nil }
-        return timelines[TimelineKey(tag)]?.positions[msn]
+        return timelines[TimelineKey(tag)]?.position(of: msn)
     }
 }
