@@ -177,6 +177,16 @@ if [ "$rows" != tls ]; then
     if [[ $path == *.ts ]]; then
       cmp -s <(curl -sf "http://127.0.0.1:$origin/$path") <(curl -sf "http://127.0.0.1:$chaos/$path") || { echo "bytes differ for $path" >&2; exit 1; }
     fi
+    # The live cases must be what they claim: a window that moves, and an answer new every time.
+    if [[ $path == bench/live.m3u8 ]]; then
+      before=$(curl -sf "http://127.0.0.1:$origin/$path"); sleep 1.2; after=$(curl -sf "http://127.0.0.1:$origin/$path")
+      [ "$(grep MEDIA-SEQUENCE <<<"$before")" != "$(grep MEDIA-SEQUENCE <<<"$after")" ] || { echo "$path did not slide" >&2; exit 1; }
+    fi
+    if [[ $path == bench/live-fresh.m3u8 ]]; then
+      first=$(curl -sf "http://127.0.0.1:$chaos/$path") second=$(curl -sf "http://127.0.0.1:$chaos/$path")
+      [ -n "$first" ] && [ "$(grep '^/' <<<"$first")" != "$(grep '^/' <<<"$second")" ] ||
+        { echo "$path: two answers through hlschaos have the same URIs" >&2; exit 1; }
+    fi
     measure "$path" wrk "http://127.0.0.1:$nginxproxy/$path" "$nginx_workers" "http://127.0.0.1:$chaos/$path" "http://127.0.0.1:$origin/$path"
   done
 fi

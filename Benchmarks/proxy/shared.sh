@@ -10,9 +10,11 @@
 # The two live playlists are 1,200-segment media playlists without EXT-X-ENDLIST:
 # - live.m3u8 slides as a live origin's window does: one segment more at the end and one less at the
 #   start every second, EXT-X-MEDIA-SEQUENCE following;
-# - live-fresh.m3u8 is new at every request: nginx's SSI writes the request's own $request_id into
-#   every segment URI, so no line of one answer is a line of another and nothing a proxy kept from an
-#   earlier answer (a cache of rewritten bytes, a line it already rewrote) can serve it.
+# - live-fresh.m3u8 is new at every request: nginx's SSI writes the request's connection number and
+#   its number on that connection into EXT-X-MEDIA-SEQUENCE (joined by six zeros, so no two requests
+#   get the same number), so every segment has another MSN at every request, every URI the proxy
+#   writes (its tag carries the MSN) differs from every earlier answer's, and no cache of rewritten
+#   bytes or lines can serve it. Two SSI echoes keep the origin's own cost small.
 write_origin() {
   local work=$1 port=$2
   mkdir -p "$work/www/bench" "$work/logs"
@@ -25,7 +27,7 @@ write_origin() {
     echo "#EXT-X-ENDLIST"
   } > "$work/www/bench/playlist.m3u8"
   live_window 0 > "$work/www/bench/live.m3u8"
-  live_window 0 '<!--# echo var="request_id" -->' > "$work/www/bench/live-fresh.m3u8"
+  live_window '<!--# echo var="connection" -->000000<!--# echo var="connection_requests" -->' > "$work/www/bench/live-fresh.m3u8"
   slide_live "$work" &
   common="worker_processes auto;
 error_log $work/logs/error.log;
@@ -59,13 +61,13 @@ wait_for() {
 # median: the median of the numbers on standard input (separated by spaces or newlines).
 median() { tr ' ' '\n' | grep . | sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
 
-# live_window FIRST [TOKEN]: a 1,200-segment live media playlist whose first segment is FIRST; each
-# segment URI carries ?token=TOKEN (default abc123).
+# live_window FIRST: a 1,200-segment live media playlist whose first segment has MSN FIRST (a number,
+# or text for nginx's SSI to replace with one: segment names then count from 0).
 live_window() {
-  awk -v first="$1" -v token="${2:-abc123}" 'BEGIN {
+  awk -v first="$1" 'BEGIN {
     print "#EXTM3U"; print "#EXT-X-VERSION:3"; print "#EXT-X-TARGETDURATION:4"
     print "#EXT-X-MEDIA-SEQUENCE:" first
-    for (i = first; i < first + 1200; i++) { print "#EXTINF:4.000,"; print "segment-" i ".ts?token=" token }
+    for (i = 0; i < 1200; i++) { print "#EXTINF:4.000,"; print "segment-" (first ~ /^[0-9]+$/ ? first + i : i) ".ts?token=abc123" }
   }'
 }
 

@@ -22,15 +22,7 @@ extension Playlist {
         var growth = 0
         for index in 0..<placeCount {
             let place = analysis.places[index]
-            guard var proposed = transform(reference(for: place, resolver: resolver)), !proposed.isEmpty else { continue }
-            if (place.kind == .segment || place.kind == .variant) && proposed.hasPrefix("#") {
-                proposed = "%23" + proposed.dropFirst()  // a URI line starting with # would become a comment
-            }
-            var text = Self.safeURIText(proposed)
-            let same = text.withUTF8 { new in
-                storage.withUnsafeBufferPointer { old in new.elementsEqual(old[place.start..<place.end]) }
-            }
-            if same { continue }
+            guard let text = newText(for: place, resolver: resolver, transform) else { continue }
             if let last = replaced.last, analysis.places[last.index].start > place.start { inOrder = false }
             if replaced.isEmpty { replaced.reserveCapacity(placeCount - index) }
             replaced.append((index, text))
@@ -105,6 +97,52 @@ extension Playlist {
             return
         }
         segmentCache = SegmentCache()
+    }
+
+    /// The playlist's bytes with every URI replaced as `rewriteURIs` would replace it, without
+    /// changing the playlist: no view or offset is updated, which is most of the work of
+    /// `rewriteURIs` when nothing else reads the playlist afterwards.
+    public func bytesRewritingURIs(_ transform: (URIReference) -> String?) -> [UInt8] {
+        guard compact, analysis.implicitByteRangeLines.isEmpty, analysis.implicitPartByteRanges.isEmpty else {
+            var copy = self  // offsets to pin or a stale layout: the full rewrite handles those
+            copy.rewriteURIs(transform)
+            return copy.serialized()
+        }
+        let resolver = URIResolver(base: url)
+        var replaced: [(start: Int, end: Int, text: String)] = []
+        replaced.reserveCapacity(analysis.places.count)
+        var inOrder = true
+        for place in analysis.places {
+            guard let text = newText(for: place, resolver: resolver, transform) else { continue }
+            if let last = replaced.last, last.start > place.start { inOrder = false }
+            replaced.append((place.start, place.end, text))
+        }
+        if !inOrder { replaced.sort { $0.start < $1.start } }
+        var output: [UInt8] = []
+        output.reserveCapacity(storage.count + replaced.reduce(0) { $0 + $1.text.utf8.count - ($1.end - $1.start) })
+        var cursor = 0
+        storage.withUnsafeBufferPointer { old in
+            for var item in replaced {
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: old[cursor..<item.start]))
+                item.text.withUTF8 { output.append(contentsOf: $0) }
+                cursor = item.end
+            }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: old[cursor...]))
+        }
+        return output
+    }
+
+    /// What `transform` makes of the URI at `place`, made safe to write there; nil to keep it.
+    private func newText(for place: URIPlace, resolver: URIResolver, _ transform: (URIReference) -> String?) -> String? {
+        guard var proposed = transform(reference(for: place, resolver: resolver)), !proposed.isEmpty else { return nil }
+        if (place.kind == .segment || place.kind == .variant) && proposed.hasPrefix("#") {
+            proposed = "%23" + proposed.dropFirst()  // a URI line starting with # would become a comment
+        }
+        var text = Self.safeURIText(proposed)
+        let same = text.withUTF8 { new in
+            storage.withUnsafeBufferPointer { old in new.elementsEqual(old[place.start..<place.end]) }
+        }
+        return same ? nil : text
     }
 
     /// Updates the typed view that shows the URI of `place`.

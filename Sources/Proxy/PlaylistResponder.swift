@@ -52,13 +52,16 @@ struct PlaylistResponder {
         }
         let summary = SessionCatalog.Summary(playlist)
         session.memory.withLockedValue { $0.catalog.learn(summary, tag: tag) }
-        PlaylistRewriter(request: request, clientPath: clientPath, playlistTag: tag, allowlist: allowlist)
-            .rewrite(&playlist)
-        if !steps.isEmpty {
-            PlaylistSurgery.apply(steps, to: &playlist, backupURI: Self.backupURI)
+        let rewriter = PlaylistRewriter(request: request, clientPath: clientPath, playlistTag: tag, allowlist: allowlist)
+        guard !steps.isEmpty else {
+            let body = ByteBuffer(bytes: rewriter.rewrittenBytes(of: playlist))
+            cache.store(key, RewriteCache.Entry(upstream: served, output: body, summary: summary))
+            return Result(body: body, isPlaylist: true)
         }
+        // Surgery works on the rewritten playlist (a backup variant copies a rewritten URI).
+        rewriter.rewrite(&playlist)
+        PlaylistSurgery.apply(steps, to: &playlist, backupURI: Self.backupURI)
         let body = ByteBuffer(bytes: PlaylistSurgery.damage(playlist.serialized(), steps: steps, kind: playlist.kind))
-        if steps.isEmpty { cache.store(key, RewriteCache.Entry(upstream: served, output: body, summary: summary)) }
         return Result(body: body, isPlaylist: true)
     }
 

@@ -14,9 +14,20 @@ struct PlaylistRewriter {
     var allowlist: HostAllowlist
 
     func rewrite(_ playlist: inout Playlist) {
+        playlist.rewriteURIs(transform())
+    }
+
+    /// The playlist's bytes with its URIs rewritten, the playlist itself unchanged (when nothing
+    /// else works on it after the rewrite: cheaper than `rewrite` and `serialized`).
+    func rewrittenBytes(of playlist: Playlist) -> [UInt8] {
+        playlist.bytesRewritingURIs(transform())
+    }
+
+    /// What one playlist's URIs become; it learns their hosts once each as it goes.
+    private func transform() -> (URIReference) -> String? {
         var learned: Set<String> = []  // one allowlist update per host and playlist, not per URI
         var origins = OriginShortcut()
-        playlist.rewriteURIs { reference in
+        return { reference in
             guard let absolute = reference.absoluteString, let upstream = origins.location(of: absolute) else {
                 return nil  // data:, skd:// and other non-HTTP URIs stay as they are
             }
