@@ -4,7 +4,8 @@
 #   scripts/install-deps.sh test      + ffmpeg, GStreamer, VLC, mpv, Chromium + chromedriver, selenium,
 #                                     schemathesis, zbar + pyzbar + Pillow (QR codes), the openssl and
 #                                     curl commands (they judge the local CA's certificates), NSS certutil
-#                                     (Chromium trusts the local CA through --via forward)
+#                                     (Chromium trusts the local CA through --via forward), nginx
+#                                     (ScaleOutTests runs docs/scale-out.md's configuration)
 #   scripts/install-deps.sh bench     + nginx, wrk and h2load (nghttp2-client)
 set -euo pipefail
 level=${1:-build}
@@ -15,7 +16,7 @@ case "$level" in
   build) ;;
   test) apt_packages+=(ffmpeg gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
                       gstreamer1.0-plugins-bad gstreamer1.0-libav vlc-bin vlc-plugin-base mpv
-                      chromium chromium-driver libnss3-tools libzbar0 openssl curl) ;;
+                      chromium chromium-driver libnss3-tools libzbar0 openssl curl nginx-light) ;;
   bench) apt_packages+=(nginx-light wrk nghttp2-client ffmpeg) ;;
   *) echo "usage: $0 build|test|bench" >&2; exit 2 ;;
 esac
