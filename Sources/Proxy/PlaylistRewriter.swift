@@ -26,12 +26,16 @@ struct PlaylistRewriter {
     /// What one playlist's URIs become; it learns their hosts once each as it goes.
     private func transform() -> (URIReference) -> String? {
         var learned: Set<String> = []  // one allowlist update per host and playlist, not per URI
+        var lastAuthority = ""  // the host of the URI before, most often this one's: no hashing
         var origins = OriginShortcut()
         return { reference in
             guard let absolute = reference.absoluteString, let upstream = origins.location(of: absolute) else {
                 return nil  // data:, skd:// and other non-HTTP URIs stay as they are
             }
-            if learned.insert(upstream.authority).inserted { allowlist.learn(upstream) }
+            if upstream.authority != lastAuthority {
+                lastAuthority = upstream.authority
+                if learned.insert(upstream.authority).inserted { allowlist.learn(upstream) }
+            }
             let uri = request.rewrittenURI(tag: tag(for: reference), upstream: upstream)
             // EXT-X-RENDITION-REPORT URIs must be relative to the playlist (rfc8216bis 4.4.5.4).
             guard reference.kind == .renditionReport else { return uri }
