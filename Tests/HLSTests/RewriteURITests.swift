@@ -79,3 +79,27 @@ import Testing
         #expect(reparsed.trailingParts == playlist.trailingParts)
     }
 }
+
+/// `bytesRewritingURIs` (no view updated) must write what `rewriteURIs` and `serialized` write,
+/// for every playlist of the corpus and URIs that grow, shrink, need escaping or stay.
+@Suite struct BytesRewritingURIsTests {
+    @Test func writesWhatTheFullRewriteWrites() throws {
+        let transforms: [(String, (URIReference) -> String?)] = [
+            ("grow", { "/proxy/~\($0.kind)/\($0.msn ?? -1)/" + ($0.absoluteString ?? $0.original) }),
+            ("shrink", { _ in "x" }),
+            ("escape", { "#\"\n" + $0.original }),
+            ("keep every other", { $0.line % 2 == 0 ? nil : $0.original + "?v=2" }),
+        ]
+        var checked = 0
+        for (name, bytes) in try Corpus.all() {
+            guard let playlist = try? Playlist(bytes: bytes, url: URL(string: "https://origin.example.com/a/b/index.m3u8")) else { continue }
+            for (label, transform) in transforms {
+                var full = playlist
+                full.rewriteURIs(transform)
+                #expect(playlist.bytesRewritingURIs(transform) == full.serialized(), "\(name), \(label)")
+            }
+            checked += 1
+        }
+        #expect(checked > 20, "the corpus was read")
+    }
+}
