@@ -57,17 +57,26 @@ public struct ProxyPath: Equatable, Sendable {
     /// The URI a playlist fetched by this request carries for `upstream`: a path on the proxy in this
     /// request's session, or in forward mode the upstream URL itself with the tag in its query.
     public func rewrittenURI(tag: ResourceTag, upstream: UpstreamLocation) -> String {
-        if case .forward = route { return ForwardTag.url(upstream, tag: tag) }
+        rewrittenURI(tag: tag, origin: upstream, pathAndQuery: Substring(upstream.pathAndQuery))
+    }
+
+    /// The same, for `pathAndQuery` (from "/" or "?") on the scheme and authority of `origin`: a
+    /// playlist's rewrite passes a slice of each absolute URI rather than parsing it.
+    public func rewrittenURI(tag: ResourceTag, origin: UpstreamLocation, pathAndQuery: Substring) -> String {
+        if case .forward = route {
+            return ForwardTag.url(origin.with(pathAndQuery: String(pathAndQuery)), tag: tag)
+        }
         // Written byte by byte into one allocation: a playlist's rewrite makes one per URI, and
         // String appends cost several times more.
-        var tagText = tag.description
-        var pieces = (sessionPrefix, upstream.scheme, upstream.authority, upstream.pathAndQuery)
-        return pieces.0.withUTF8 { prefix in
-            tagText.withUTF8 { tagBytes in
+        var pieces = (sessionPrefix, origin.scheme, origin.authority)
+        var pathAndQuery = pathAndQuery
+        return tag.withWireBytes { tagBytes in
+            pieces.0.withUTF8 { prefix in
                 pieces.1.withUTF8 { scheme in
                     pieces.2.withUTF8 { authority in
-                        pieces.3.withUTF8 { pathAndQuery in
-                            let count = prefix.count + tagBytes.count + scheme.count + authority.count + pathAndQuery.count + 3
+                        pathAndQuery.withUTF8 { tail in
+                            let slash = tail.first == UInt8(ascii: "/") ? 0 : 1
+                            let count = prefix.count + tagBytes.count + scheme.count + authority.count + slash + tail.count + 3
                             return String(unsafeUninitializedCapacity: count) { buffer in
                                 var cursor = 0
                                 func put(_ piece: UnsafeBufferPointer<UInt8>, slash: Bool) {
@@ -83,8 +92,8 @@ public struct ProxyPath: Equatable, Sendable {
                                 put(prefix, slash: true)
                                 put(tagBytes, slash: true)
                                 put(scheme, slash: true)
-                                put(authority, slash: false)
-                                put(pathAndQuery, slash: false)
+                                put(authority, slash: slash == 1)
+                                put(tail, slash: false)
                                 return cursor
                             }
                         }

@@ -33,26 +33,45 @@ public struct ResourceTag: Hashable, Sendable, CustomStringConvertible {
     }
 
     public var description: String {
-        var text = ""
-        write(to: &text)
-        return text
+        withWireBytes { String(decoding: $0, as: UTF8.self) }
     }
 
-    /// Appends the wire form to `text` (a rewritten playlist writes one per URI: no interpolation).
-    public func write(to text: inout String) {
-        text.append("~")
-        text.append(kind.rawValue)
-        if let variant { Self.append(".v", variant, to: &text) }
-        if let rendition { Self.append(".r", rendition, to: &text) }
-        if let iFrameVariant { Self.append(".i", iFrameVariant, to: &text) }
-        if let msn { Self.append(".n", msn, to: &text) }
-        if let part { Self.append(".p", part, to: &text) }
-        if backup { text.append(".b") }
-    }
-
-    private static func append(_ field: String, _ number: Int, to text: inout String) {
-        text.append(field)
-        text.append(String(number))
+    /// Calls `body` with the wire form's bytes, written on the stack: a rewritten playlist writes
+    /// one tag per URI, and a String for each would be an allocation.
+    public func withWireBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        // "~sessiondata" and five fields of at most 2 + 20 bytes, and ".b".
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 128) { buffer in
+            var count = 0
+            func put(_ byte: UInt8) {
+                buffer[count] = byte
+                count += 1
+            }
+            func put(_ field: UInt8, _ number: Int?) {
+                guard let number else { return }
+                put(UInt8(ascii: "."))
+                put(field)
+                if number < 0 { put(UInt8(ascii: "-")) }
+                var magnitude = number.magnitude
+                let start = count
+                repeat {
+                    put(UInt8(ascii: "0") + UInt8(magnitude % 10))
+                    magnitude /= 10
+                } while magnitude > 0
+                buffer[start..<count].reverse()
+            }
+            put(UInt8(ascii: "~"))
+            for byte in kind.rawValue.utf8 { put(byte) }
+            put(UInt8(ascii: "v"), variant)
+            put(UInt8(ascii: "r"), rendition)
+            put(UInt8(ascii: "i"), iFrameVariant)
+            put(UInt8(ascii: "n"), msn)
+            put(UInt8(ascii: "p"), part)
+            if backup {
+                put(UInt8(ascii: "."))
+                put(UInt8(ascii: "b"))
+            }
+            return body(UnsafeBufferPointer(rebasing: buffer[..<count]))
+        }
     }
 
     /// The tag of an entry playlist fetched without one: master or media as its body says; nil when

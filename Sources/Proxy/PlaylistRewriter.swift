@@ -29,18 +29,19 @@ struct PlaylistRewriter {
         var lastAuthority = ""  // the host of the URI before, most often this one's: no hashing
         var origins = OriginShortcut()
         return { reference in
-            guard let absolute = reference.absoluteString, let upstream = origins.location(of: absolute) else {
+            guard let absolute = reference.absoluteString, let (origin, pathAndQuery) = origins.split(absolute) else {
                 return nil  // data:, skd:// and other non-HTTP URIs stay as they are
             }
-            if upstream.authority != lastAuthority {
-                lastAuthority = upstream.authority
-                if learned.insert(upstream.authority).inserted { allowlist.learn(upstream) }
+            if origin.authority != lastAuthority {
+                lastAuthority = origin.authority
+                if learned.insert(origin.authority).inserted { allowlist.learn(origin) }
             }
-            let uri = request.rewrittenURI(tag: tag(for: reference), upstream: upstream)
+            let uri = request.rewrittenURI(tag: tag(for: reference), origin: origin, pathAndQuery: pathAndQuery)
             // EXT-X-RENDITION-REPORT URIs must be relative to the playlist (rfc8216bis 4.4.5.4).
             guard reference.kind == .renditionReport else { return uri }
             guard case .forward(_, let playlist) = request.route else { return Self.relativeReference(from: clientPath, to: uri) }
             // Forward mode writes whole URLs; a report on the playlist's own host becomes a path again.
+            let upstream = origin.with(pathAndQuery: String(pathAndQuery))
             guard playlist.scheme == upstream.scheme, playlist.normalizedAuthority == upstream.normalizedAuthority else { return uri }
             return Self.relativeReference(
                 from: String(playlist.path), to: ForwardTag.appending(tag(for: reference), to: upstream.pathAndQuery))
@@ -109,27 +110,30 @@ struct PlaylistRewriter {
 private struct OriginShortcut {
     private var origin: (text: String, location: UpstreamLocation)?
 
-    mutating func location(of absolute: String) -> UpstreamLocation? {
+    /// The URI's scheme and authority (in `location`; its path is another URI's) and its path and
+    /// query, a slice of `absolute`; nil when it is no absolute http(s) URL.
+    mutating func split(_ absolute: String) -> (location: UpstreamLocation, pathAndQuery: Substring)? {
         if let origin, let rest = Self.pathAndQuery(of: absolute, under: origin.text) {
-            return origin.location.with(pathAndQuery: rest)
+            return (origin.location, rest)
         }
         guard let location = UpstreamLocation(absolute: absolute) else { return nil }
         let text = location.scheme + "://" + location.authority
         if absolute.hasPrefix(text) { origin = (text, location) }
-        return location
+        return (location, Substring(location.pathAndQuery))
     }
 
     /// What follows `origin` in `absolute` when it is a path or query with no fragment; nil otherwise.
-    private static func pathAndQuery(of absolute: String, under origin: String) -> String? {
-        var absolute = absolute
+    private static func pathAndQuery(of absolute: String, under origin: String) -> Substring? {
+        var bytes = absolute
         var origin = origin
-        return absolute.withUTF8 { text in
-            origin.withUTF8 { prefix -> String? in
-                guard text.count > prefix.count, memcmp(text.baseAddress!, prefix.baseAddress!, prefix.count) == 0 else { return nil }
+        let matches = bytes.withUTF8 { text in
+            origin.withUTF8 { prefix -> Bool in
+                guard text.count > prefix.count, memcmp(text.baseAddress!, prefix.baseAddress!, prefix.count) == 0 else { return false }
                 let rest = UnsafeBufferPointer(rebasing: text[prefix.count...])
-                guard rest[0] == UInt8(ascii: "/") || rest[0] == UInt8(ascii: "?"), !rest.contains(UInt8(ascii: "#")) else { return nil }
-                return String(decoding: rest, as: UTF8.self)
+                return (rest[0] == UInt8(ascii: "/") || rest[0] == UInt8(ascii: "?")) && !rest.contains(UInt8(ascii: "#"))
             }
         }
+        guard matches else { return nil }
+        return Substring(absolute.utf8.dropFirst(origin.utf8.count))
     }
 }
