@@ -299,13 +299,18 @@ struct ProxyHandler: Sendable {
 
     private func fetchOrFail(_ exchange: Exchange, expectsPlaylist: Bool) async throws -> UpstreamResponse? {
         let head = exchange.client.requestHead
+        // A blocking reload may be held by the origin for up to three target durations: the
+        // timeouts start counting after that.
+        let hold = expectsPlaylist && BlockingReload.asksToBlock(exchange.location.pathAndQuery)
+            ? BlockingReload.hold(targetDuration: exchange.session.memory.withLockedValue { $0.catalog.targetDuration }) : nil
         let request = UpstreamRequest(
             url: exchange.location.url,
             method: head.method == .HEAD && !expectsPlaylist ? .head : .get,
             headers: HeaderPolicy.upstreamRequestHeaders(from: head.headers, isPlaylist: expectsPlaylist),
             followRedirects: true,
             decodeContent: expectsPlaylist,
-            totalTimeout: expectsPlaylist ? .milliseconds(Int64(configuration.playlistTimeout * 1000)) : nil,
+            totalTimeout: expectsPlaylist ? .milliseconds(Int64(configuration.playlistTimeout * 1000)) + (hold ?? .zero) : nil,
+            firstByteTimeout: hold.map { $0 + configuration.upstream.firstByteTimeout },
             // A device may name any URL in forward mode: libcurl refuses this machine's listeners and
             // link-local addresses at connect time, after DNS and after every redirect.
             guardAddresses: exchange.path.isForward && !configuration.forward.allowPrivateTargets)

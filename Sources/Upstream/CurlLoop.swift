@@ -223,15 +223,16 @@ final class CurlLoop: @unchecked Sendable {
         var index = 0
         while index < awaitingHead.count {
             let transfer = awaitingHead[index]
+            let timeoutNs = transfer.firstByteTimeoutNs ?? firstByteTimeoutNs
             guard isActive(transfer),
-                  let deadline = transfer.firstByteDeadline(timeoutNs: firstByteTimeoutNs, nowNs: now)
+                  let deadline = transfer.firstByteDeadline(timeoutNs: timeoutNs, nowNs: now)
             else {
                 awaitingHead.swapAt(index, awaitingHead.count - 1)
                 awaitingHead.removeLast()
                 continue
             }
             if deadline <= now {
-                let waited = Duration.nanoseconds(Int64(clamping: firstByteTimeoutNs)).shortDescription
+                let waited = Duration.nanoseconds(Int64(clamping: timeoutNs)).shortDescription
                 remove(transfer, error: .timeout(url: transfer.url, phase: .firstByte, message: "no response head within \(waited)"))
                 awaitingHead.swapAt(index, awaitingHead.count - 1)
                 awaitingHead.removeLast()

@@ -18,6 +18,8 @@ final class Transfer: @unchecked Sendable {
     private let decodeContent: Bool
     private let highWatermark: Int
     private let totalTimeout: Duration?
+    /// This request's own first-byte timeout; nil for the configured one.
+    let firstByteTimeoutNs: UInt64?
     private let connectTimeout: Duration
 
     // Curl thread only (or the setup thread before submission).
@@ -62,6 +64,7 @@ final class Transfer: @unchecked Sendable {
         self.decodeContent = request.decodeContent
         self.highWatermark = max(configuration.bufferHighWatermark, 1)
         self.totalTimeout = request.totalTimeout ?? configuration.totalTimeout
+        self.firstByteTimeoutNs = request.firstByteTimeout?.nanoseconds
         self.connectTimeout = configuration.connectTimeout
         self.errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))

@@ -19,6 +19,9 @@ public struct UpstreamRequest: Sendable {
     public var decodeContent: Bool
     /// Overrides `UpstreamConfiguration.totalTimeout` for this request.
     public var totalTimeout: Duration?
+    /// Overrides `UpstreamConfiguration.firstByteTimeout` for this request (a blocking playlist
+    /// reload is answered only when the part it asks for exists).
+    public var firstByteTimeout: Duration?
     /// Refuse to connect to what `UpstreamConfiguration.addressGuard` forbids (forward-proxy
     /// fetches of URLs that devices ask for): fails with `.refusedAddress`, before any packet is sent.
     public var guardAddresses: Bool
@@ -30,6 +33,7 @@ public struct UpstreamRequest: Sendable {
         followRedirects: Bool = false,
         decodeContent: Bool = false,
         totalTimeout: Duration? = nil,
+        firstByteTimeout: Duration? = nil,
         guardAddresses: Bool = false
     ) {
         self.url = url
@@ -38,6 +42,7 @@ public struct UpstreamRequest: Sendable {
         self.followRedirects = followRedirects
         self.decodeContent = decodeContent
         self.totalTimeout = totalTimeout
+        self.firstByteTimeout = firstByteTimeout
         self.guardAddresses = guardAddresses
     }
 }
