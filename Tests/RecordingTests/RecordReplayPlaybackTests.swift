@@ -151,7 +151,9 @@ import Upstream
         let faulted = stack.proxy.control.records(session: "replay").filter(\.isFaulted)
         await stack.stop()
         #expect(faulted.isEmpty, "no rule was loaded")
-        #expect(failedNow == failedThen, "503s in the field: \(failedThen); in the replay: \(failedNow)")
+        // The same 503s, each as often; their order in the records may differ where ffmpeg had a retry
+        // of one segment and the next segment's request open at once.
+        #expect(failedNow.sorted() == failedThen.sorted(), "503s in the field: \(failedThen); in the replay: \(failedNow)")
         #expect(again.outcome == first.outcome, "\(first.outcomeText) then \(again.outcomeText)")
         try? FileManager.default.removeItem(at: work)
     }
