@@ -7,6 +7,7 @@
 #
 #   Benchmarks/proxy/profile.sh [path] [seconds]     (default bench/seg-64k.ts, 7 s)
 #   BENCH_BUILD=.build-rel Benchmarks/proxy/profile.sh bench/playlist.m3u8
+#   BENCH_BINARY=/tmp/hlschaos-before Benchmarks/proxy/profile.sh …   that binary, nothing built
 #
 # Paths: bench/seg-64k.ts, bench/seg-1m.ts, bench/playlist.m3u8, bench/live.m3u8,
 # bench/live-fresh.m3u8 (see shared.sh). Needs perf.
@@ -17,7 +18,11 @@ seconds=${2:-7}
 build=${BENCH_BUILD:-.build}
 command -v perf >/dev/null || { echo "perf is missing (apt-get install linux-perf)" >&2; exit 2; }
 scripts/install-deps.sh bench >/dev/null
-Benchmarks/release-build.sh "$build"
+binary=${BENCH_BINARY:-}
+if [ -z "$binary" ]; then
+  Benchmarks/release-build.sh "$build"
+  binary=$build/release/hlschaos
+fi
 work=$(mktemp -d)
 chmod 755 "$work"
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
@@ -25,7 +30,7 @@ origin=18191 chaos=18193
 source Benchmarks/proxy/shared.sh
 write_origin "$work" "$origin"
 nginx -g "daemon off;" -c "$work/origin.conf" &
-"$build/release/hlschaos" serve --upstream "http://127.0.0.1:$origin" --host 127.0.0.1 --port $chaos --log-level warning &
+"$binary" serve --upstream "http://127.0.0.1:$origin" --host 127.0.0.1 --port $chaos --log-level warning &
 pid=$!
 wait_for "http://127.0.0.1:$chaos/$path"
 wrk -t2 -c16 -d3s "http://127.0.0.1:$chaos/$path" >/dev/null  # warm up
