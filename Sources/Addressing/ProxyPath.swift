@@ -61,14 +61,17 @@ public struct ProxyPath: Equatable, Sendable {
     }
 
     /// The same, for `pathAndQuery` (from "/" or "?") on the scheme and authority of `origin`: a
-    /// playlist's rewrite passes a slice of each absolute URI rather than parsing it.
-    public func rewrittenURI(tag: ResourceTag, origin: UpstreamLocation, pathAndQuery: Substring) -> String {
+    /// playlist's rewrite passes a slice of each absolute URI rather than parsing it, and
+    /// `sessionPrefix` computed once for all its URIs.
+    public func rewrittenURI(
+        tag: ResourceTag, origin: UpstreamLocation, pathAndQuery: Substring, sessionPrefix: String? = nil
+    ) -> String {
         if case .forward = route {
             return ForwardTag.url(origin.with(pathAndQuery: String(pathAndQuery)), tag: tag)
         }
         // Written byte by byte into one allocation: a playlist's rewrite makes one per URI, and
         // String appends cost several times more.
-        var pieces = (sessionPrefix, origin.scheme, origin.authority)
+        var pieces = (sessionPrefix ?? self.sessionPrefix, origin.scheme, origin.authority)
         var pathAndQuery = pathAndQuery
         return tag.withWireBytes { tagBytes in
             pieces.0.withUTF8 { prefix in

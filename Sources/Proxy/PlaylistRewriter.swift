@@ -28,6 +28,7 @@ struct PlaylistRewriter {
         var learned: Set<String> = []  // one allowlist update per host and playlist, not per URI
         var lastAuthority = ""  // the host of the URI before, most often this one's: no hashing
         var origins = OriginShortcut()
+        let sessionPrefix = request.sessionPrefix
         return { reference in
             guard let absolute = reference.absoluteString, let (origin, pathAndQuery) = origins.split(absolute) else {
                 return nil  // data:, skd:// and other non-HTTP URIs stay as they are
@@ -36,7 +37,7 @@ struct PlaylistRewriter {
                 lastAuthority = origin.authority
                 if learned.insert(origin.authority).inserted { allowlist.learn(origin) }
             }
-            let uri = request.rewrittenURI(tag: tag(for: reference), origin: origin, pathAndQuery: pathAndQuery)
+            let uri = request.rewrittenURI(tag: tag(for: reference), origin: origin, pathAndQuery: pathAndQuery, sessionPrefix: sessionPrefix)
             // EXT-X-RENDITION-REPORT URIs must be relative to the playlist (rfc8216bis 4.4.5.4).
             guard reference.kind == .renditionReport else { return uri }
             guard case .forward(_, let playlist) = request.route else { return Self.relativeReference(from: clientPath, to: uri) }
