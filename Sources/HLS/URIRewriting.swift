@@ -103,9 +103,17 @@ extension Playlist {
     /// changing the playlist: no view or offset is updated, which is most of the work of
     /// `rewriteURIs` when nothing else reads the playlist afterwards.
     public func bytesRewritingURIs(_ transform: (URIReference) -> String?) -> [UInt8] {
+        var starts: [Int]? = nil
+        return bytesRewritingURIs(transform, rewrittenAt: &starts)
+    }
+
+    /// The same, and where each new URI text begins in the bytes, in order (nil when the playlist
+    /// needed the full rewrite: implicit byte ranges written out move more than the URIs).
+    public func bytesRewritingURIs(_ transform: (URIReference) -> String?, rewrittenAt starts: inout [Int]?) -> [UInt8] {
         guard compact, analysis.implicitByteRangeLines.isEmpty, analysis.implicitPartByteRanges.isEmpty else {
             var copy = self  // offsets to pin or a stale layout: the full rewrite handles those
             copy.rewriteURIs(transform)
+            starts = nil
             return copy.serialized()
         }
         let resolver = URIResolver(base: url)
@@ -120,15 +128,19 @@ extension Playlist {
         if !inOrder { replaced.sort { $0.start < $1.start } }
         var output: [UInt8] = []
         output.reserveCapacity(storage.count + replaced.reduce(0) { $0 + $1.text.utf8.count - ($1.end - $1.start) })
+        var newStarts: [Int] = []
+        newStarts.reserveCapacity(replaced.count)
         var cursor = 0
         storage.withUnsafeBufferPointer { old in
             for var item in replaced {
                 output.append(contentsOf: UnsafeBufferPointer(rebasing: old[cursor..<item.start]))
+                newStarts.append(output.count)
                 item.text.withUTF8 { output.append(contentsOf: $0) }
                 cursor = item.end
             }
             output.append(contentsOf: UnsafeBufferPointer(rebasing: old[cursor...]))
         }
+        starts = newStarts
         return output
     }
 

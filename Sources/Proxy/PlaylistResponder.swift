@@ -41,10 +41,16 @@ struct PlaylistResponder {
             }
         }
         let served = PlaylistSurgery.body(serving: bytes, steps: steps, history: history, now: now)
-        let key = RewriteCache.Key(upstreamURL: effectiveURL, tag: tag, sessionPrefix: request.sessionPrefix, clientPath: clientPath)
+        let key = RewriteCache.Key(
+            upstreamURL: effectiveURL, tag: tag, sessionPrefix: request.sessionPrefix, clientPath: clientPath, forward: request.isForward)
         if steps.isEmpty, let hit = cache.lookup(key, upstream: served) {
             session.memory.withLockedValue { $0.catalog.learn(hit.summary, tag: tag) }
             return Result(body: hit.output, isPlaylist: true)
+        }
+        // Another session has rewritten these bytes already: splice this session's prefix in.
+        if steps.isEmpty, let sessionless = key.sessionless, sessionless != key, let shared = cache.lookup(sessionless, upstream: served) {
+            session.memory.withLockedValue { $0.catalog.learn(shared.summary, tag: tag) }
+            return Result(body: store(key, shared, upstream: served), isPlaylist: true)
         }
         guard var playlist = try? Playlist(bytes: served, url: URL(string: effectiveURL)) else {
             // Not a playlist after all: the client gets exactly what the origin sent.
@@ -54,6 +60,11 @@ struct PlaylistResponder {
         session.memory.withLockedValue { $0.catalog.learn(summary, tag: tag) }
         let rewriter = PlaylistRewriter(request: request, clientPath: clientPath, playlistTag: tag, allowlist: allowlist)
         guard !steps.isEmpty else {
+            if let sessionless = key.sessionless, let rewrite = rewriter.sessionlessRewrite(of: playlist) {
+                let shared = RewriteCache.Entry(upstream: served, output: ByteBuffer(bytes: rewrite.bytes), summary: summary, prefixAt: rewrite.prefixAt)
+                cache.store(sessionless, shared)
+                return Result(body: sessionless == key ? shared.output : store(key, shared, upstream: served), isPlaylist: true)
+            }
             let body = ByteBuffer(bytes: rewriter.rewrittenBytes(of: playlist))
             cache.store(key, RewriteCache.Entry(upstream: served, output: body, summary: summary))
             return Result(body: body, isPlaylist: true)
@@ -63,6 +74,14 @@ struct PlaylistResponder {
         PlaylistSurgery.apply(steps, to: &playlist, backupURI: Self.backupURI)
         let body = ByteBuffer(bytes: PlaylistSurgery.damage(playlist.serialized(), steps: steps, kind: playlist.kind))
         return Result(body: body, isPlaylist: true)
+    }
+
+    /// This session's rewrite made from the sessionless one, kept under `key`.
+    private func store(_ key: RewriteCache.Key, _ shared: RewriteCache.Entry, upstream: [UInt8]) -> ByteBuffer {
+        let body = shared.prefixAt.isEmpty
+            ? shared.output : PlaylistRewriter.splice(request.sessionPrefix, into: shared.output.readableBytesView, at: shared.prefixAt)
+        cache.store(key, RewriteCache.Entry(upstream: upstream, output: body, summary: shared.summary))
+        return body
     }
 
     /// What a playlist's history is kept under: which playlist it is (the tag without MSN) and its

@@ -1,6 +1,7 @@
 import Addressing
 import Foundation
 import HLS
+import NIOCore
 
 /// Points every URI of a playlist back at the proxy, tagged with what it is (see `ResourceTag`),
 /// in the session of the request that fetched the playlist. Non-URI lines are not touched.
@@ -21,6 +22,38 @@ struct PlaylistRewriter {
     /// else works on it after the rewrite: cheaper than `rewrite` and `serialized`).
     func rewrittenBytes(of playlist: Playlist) -> [UInt8] {
         playlist.bytesRewritingURIs(transform())
+    }
+
+    /// The playlist rewritten for no session, which every session of it shares, and where a
+    /// session's prefix goes in it: before every URI written as a path on the proxy. Nil when the
+    /// places are not known (a playlist the full rewrite handles) or the client's path does not
+    /// begin with the session's prefix.
+    func sessionlessRewrite(of playlist: Playlist) -> (bytes: [UInt8], prefixAt: [Int])? {
+        let prefix = request.sessionPrefix
+        guard clientPath.hasPrefix(prefix) else { return nil }
+        var sessionless = self
+        sessionless.request = ProxyPath(route: request.route)
+        sessionless.clientPath = String(clientPath.dropFirst(prefix.count))
+        var starts: [Int]? = []
+        let bytes = playlist.bytesRewritingURIs(sessionless.transform(), rewrittenAt: &starts)
+        guard let starts else { return nil }
+        // Paths on the proxy begin with "/"; rendition reports are relative ("./", "../") and
+        // forward-mode URIs absolute: neither carries the prefix.
+        return (bytes, starts.filter { bytes[$0] == UInt8(ascii: "/") })
+    }
+
+    /// `bytes` with `prefix` inserted at each of `offsets` (ascending).
+    static func splice(_ prefix: String, into bytes: ByteBufferView, at offsets: [Int]) -> ByteBuffer {
+        var output = ByteBuffer()
+        output.reserveCapacity(bytes.count + offsets.count * prefix.utf8.count)
+        var cursor = bytes.startIndex
+        for offset in offsets {
+            output.writeBytes(bytes[cursor..<(bytes.startIndex + offset)])
+            output.writeString(prefix)
+            cursor = bytes.startIndex + offset
+        }
+        output.writeBytes(bytes[cursor...])
+        return output
     }
 
     /// What one playlist's URIs become; it learns their hosts once each as it goes.

@@ -11,6 +11,10 @@ import Darwin
 /// is parsed and rewritten once. An entry is used only when the upstream bytes are the same and no
 /// rule changed the playlist; rewriting depends on nothing else than the key.
 ///
+/// Each session's rewrite is kept under its own key; the rewrite without a session prefix is kept
+/// too (`Key.sessionless`) with where the prefix goes, so that when a live playlist changes, the
+/// first session to reload it parses and rewrites it and every other session splices its prefix in.
+///
 /// Bounded in bytes (upstream and rewritten bodies together): the oldest entries are dropped first.
 final class RewriteCache: Sendable {
     struct Key: Hashable {
@@ -18,16 +22,28 @@ final class RewriteCache: Sendable {
         var tag: ResourceTag
         var sessionPrefix: String
         var clientPath: String
+        /// Forward-mode URIs are written differently for the same upstream and client path.
+        var forward: Bool
+
+        /// The key of the same playlist's rewrite for no session; nil when the client's path does not
+        /// begin with the session prefix.
+        var sessionless: Key? {
+            guard clientPath.hasPrefix(sessionPrefix) else { return nil }
+            return Key(upstreamURL: upstreamURL, tag: tag, sessionPrefix: "", clientPath: String(clientPath.dropFirst(sessionPrefix.count)), forward: forward)
+        }
     }
 
     struct Entry: Sendable {
         var upstream: [UInt8]
         var output: ByteBuffer
         var summary: SessionCatalog.Summary
-        /// The two bodies plus about what the summary's segment list takes.
+        /// For a sessionless entry: where a session's prefix goes in `output`.
+        var prefixAt: [Int] = []
+        /// The two bodies plus about what the summary's segment list and the offsets take.
         var byteCount: Int {
-            if case .media(let segments, _, _) = summary { return upstream.count + output.readableBytes + 24 * segments.count }
-            return upstream.count + output.readableBytes
+            var count = upstream.count + output.readableBytes + 8 * prefixAt.count
+            if case .media(let segments, _, _) = summary { count += 24 * segments.count }
+            return count
         }
     }
 

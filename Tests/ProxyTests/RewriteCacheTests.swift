@@ -5,7 +5,7 @@ import Testing
 
 @Suite struct RewriteCacheTests {
     func key(_ n: Int) -> RewriteCache.Key {
-        RewriteCache.Key(upstreamURL: "http://o/\(n).m3u8", tag: ResourceTag(kind: .media), sessionPrefix: "", clientPath: "/\(n).m3u8")
+        RewriteCache.Key(upstreamURL: "http://o/\(n).m3u8", tag: ResourceTag(kind: .media), sessionPrefix: "", clientPath: "/\(n).m3u8", forward: false)
     }
 
     func entry(_ size: Int) -> RewriteCache.Entry {
