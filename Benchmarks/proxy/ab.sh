@@ -6,6 +6,9 @@
 #   Benchmarks/proxy/ab.sh BINARY_A BINARY_B [path] [rounds] [seconds] [rounds per start]
 #                          (default bench/seg-64k.ts, 8 rounds of 3 s, both restarted every 2 rounds)
 #
+#   BENCH_SESSIONS=200 Benchmarks/proxy/ab.sh …   requests spread over 200 sessions in turn
+#                          (/s/dev0/PATH … /s/dev199/PATH): what sessions share, or do not
+#
 # e.g. cp .build/release/hlschaos /tmp/before; (change, swift build -c release)
 #      Benchmarks/proxy/ab.sh /tmp/before .build/release/hlschaos
 #
@@ -38,6 +41,18 @@ trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
 origin=18181 ports=(18183 18184) control_ports=(18185 18186)
 source Benchmarks/proxy/shared.sh
 write_origin "$work" "$origin"
+load=()  # wrk's extra arguments
+if [ -n "${BENCH_SESSIONS:-}" ]; then
+  # Each wrk thread runs its own copy of the script: its requests go round the sessions.
+  cat > "$work/sessions.lua" <<LUA
+counter = 0
+request = function()
+  counter = counter + 1
+  return wrk.format(nil, "/s/dev" .. (counter % $BENCH_SESSIONS) .. "/$path")
+end
+LUA
+  load=(-s "$work/sessions.lua")
+fi
 nginx -g "daemon off;" -c "$work/origin.conf" &
 
 pids=()
@@ -54,7 +69,7 @@ start_both() {
   for port in "${ports[@]}"; do wait_for "http://127.0.0.1:$port/$path"; done
   # One second of the same load on each before it is measured: origin connections opened, caches
   # and allocator arenas warm, as in a proxy that has been running.
-  for port in "${ports[@]}"; do wrk -t2 -c16 -d1s "http://127.0.0.1:$port/$path" >/dev/null; done
+  for port in "${ports[@]}"; do wrk -t2 -c16 -d1s "${load[@]}" "http://127.0.0.1:$port/$path" >/dev/null; done
 }
 stop_both() {
   ((${#pids[@]})) || return 0
@@ -73,7 +88,7 @@ for round in $(seq "$rounds"); do
     # Alternate which binary goes first, so that neither always follows the other.
     (( round % 2 )) || i=$((1 - i))
     threads "${pids[$i]}" > "$work/before"
-    r=$(wrk -t2 -c16 -d"${seconds}s" "http://127.0.0.1:${ports[$i]}/$path" | awk '/Requests\/sec/ {print $2}')
+    r=$(wrk -t2 -c16 -d"${seconds}s" "${load[@]}" "http://127.0.0.1:${ports[$i]}/$path" | awk '/Requests\/sec/ {print $2}')
     threads "${pids[$i]}" > "$work/after"
     join "$work/before" "$work/after" | awk -v r="$r" -v s="$seconds" '
       { d = $3 - $2; total += d; if (d > busiest) busiest = d }
@@ -81,7 +96,7 @@ for round in $(seq "$rounds"); do
   done
 done
 stop_both
-echo "$path, $rounds rounds of ${seconds}s, both binaries restarted every $per_start, medians"
+echo "$path${BENCH_SESSIONS:+ over $BENCH_SESSIONS sessions}, $rounds rounds of ${seconds}s, both binaries restarted every $per_start, medians"
 for i in 0 1; do
   printf '%-40s %8s req/s  %6s µs CPU/request  %6s µs busiest thread/request\n' "${binaries[$i]}" \
     "$(cut -d' ' -f1 "$work/rounds.$i" | median)" "$(cut -d' ' -f2 "$work/rounds.$i" | median)" \
