@@ -50,7 +50,7 @@ struct PlaylistResponder {
         // Another session has rewritten these bytes already: splice this session's prefix in.
         if steps.isEmpty, let sessionless = key.sessionless, sessionless != key, let shared = cache.lookup(sessionless, upstream: served) {
             session.memory.withLockedValue { $0.catalog.learn(shared.summary, tag: tag) }
-            return Result(body: store(key, shared, upstream: served), isPlaylist: true)
+            return Result(body: store(key, shared), isPlaylist: true)
         }
         guard var playlist = try? Playlist(bytes: served, url: URL(string: effectiveURL)) else {
             // Not a playlist after all: the client gets exactly what the origin sent.
@@ -63,7 +63,7 @@ struct PlaylistResponder {
             if let sessionless = key.sessionless, let rewrite = rewriter.sessionlessRewrite(of: playlist) {
                 let shared = RewriteCache.Entry(upstream: served, output: ByteBuffer(bytes: rewrite.bytes), summary: summary, prefixAt: rewrite.prefixAt)
                 cache.store(sessionless, shared)
-                return Result(body: sessionless == key ? shared.output : store(key, shared, upstream: served), isPlaylist: true)
+                return Result(body: sessionless == key ? shared.output : store(key, shared), isPlaylist: true)
             }
             let body = ByteBuffer(bytes: rewriter.rewrittenBytes(of: playlist))
             cache.store(key, RewriteCache.Entry(upstream: served, output: body, summary: summary))
@@ -76,11 +76,12 @@ struct PlaylistResponder {
         return Result(body: body, isPlaylist: true)
     }
 
-    /// This session's rewrite made from the sessionless one, kept under `key`.
-    private func store(_ key: RewriteCache.Key, _ shared: RewriteCache.Entry, upstream: [UInt8]) -> ByteBuffer {
+    /// This session's rewrite made from the sessionless one, kept under `key` (sharing its copy of the
+    /// upstream bytes, which the lookup found equal).
+    private func store(_ key: RewriteCache.Key, _ shared: RewriteCache.Entry) -> ByteBuffer {
         let body = shared.prefixAt.isEmpty
             ? shared.output : PlaylistRewriter.splice(request.sessionPrefix, into: shared.output.readableBytesView, at: shared.prefixAt)
-        cache.store(key, RewriteCache.Entry(upstream: upstream, output: body, summary: shared.summary))
+        cache.store(key, RewriteCache.Entry(upstream: shared.upstream, output: body, summary: shared.summary))
         return body
     }
 
