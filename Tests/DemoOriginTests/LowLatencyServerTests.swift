@@ -1,0 +1,103 @@
+import Foundation
+import HLS
+import NIOCore
+import Testing
+@testable import DemoOrigin
+
+/// `/ll/` over real HTTP on loopback, in real time: held requests come back when their part
+/// is published, and holding them does not hold up anyone else.
+@Suite(.serialized) struct LowLatencyServerTests {
+    /// The part a preload hint names (`part-<msn>.<index>.m4s`).
+    func hintedPart(_ playlist: Playlist) throws -> PartPosition {
+        let uri = try #require(playlist.preloadHints.first?.uri)
+        let numbers = uri.dropFirst("part-".count).dropLast(".m4s".count).split(separator: ".").compactMap { Int($0) }
+        try #require(numbers.count == 2, "hint \(uri)")
+        return PartPosition(msn: numbers[0], index: numbers[1])
+    }
+
+    func withLowLatencyServer(_ body: (DemoOrigin, Int) async throws -> Void) async throws {
+        let origin = try DemoOrigin()
+        let server = try await DemoOriginServer.start(origin: origin, host: "127.0.0.1", port: 0)
+        do {
+            try await body(origin, server.port)
+            try await server.shutdown()
+        } catch {
+            try? await server.shutdown()
+            throw error
+        }
+    }
+
+    @Test func blockingReloadForTheNextPartReturnsWithin50msOfItsPublication() async throws {
+        try await withLowLatencyServer { origin, port in
+            for rendition in ["v0", "audio/fr", "v2"] {
+                let current = try Playlist(string: try await RawHTTPClient.get(port: port, "/ll/\(rendition)/index.m3u8").text)
+                let next = try hintedPart(current)
+                let published = origin.lowLatency.timeline.publicationTime(of: next)
+                let response = try await RawHTTPClient.get(
+                    port: port, "/ll/\(rendition)/index.m3u8?_HLS_msn=\(next.msn)&_HLS_part=\(next.index)")
+                let late = Date().timeIntervalSince(published)
+                #expect(response.status == 200)
+                #expect(late >= 0 && late < 0.05, "\(rendition): answered \(Int(late * 1000)) ms after \(next) was published")
+                let playlist = try Playlist(string: response.text)
+                #expect(LowLatencyMedia.partURIs(playlist).contains("part-\(next.msn).\(next.index).m4s"))
+                #expect(response.header("cache-control") == "no-cache")
+            }
+        }
+    }
+
+    @Test func hintedPartRequestIsHeldThenSendsThePartBytes() async throws {
+        try await withLowLatencyServer { origin, port in
+            let playlist = try Playlist(string: try await RawHTTPClient.get(port: port, "/ll/v1/index.m3u8").text)
+            let hint = try #require(playlist.preloadHints.first?.uri)
+            let published = origin.lowLatency.timeline.publicationTime(of: try hintedPart(playlist))
+            let response = try await RawHTTPClient.get(port: port, "/ll/v1/" + hint)
+            let late = Date().timeIntervalSince(published)
+            #expect(response.status == 200)
+            #expect(late >= 0 && late < 0.05, "answered \(Int(late * 1000)) ms after publication")
+            let expected = try origin.immediate("/ll/v1/" + hint).body
+            #expect(Data(response.body) == expected)
+            #expect(LowLatencyMedia.topLevelBoxes(expected).suffix(2).map(\.type) == ["moof", "mdat"])
+        }
+    }
+
+    @Test func badDirectivesAre400OnTheWire() async throws {
+        try await withLowLatencyServer { origin, port in
+            let last = origin.lowLatency.timeline.latestCompleteMSN(at: Date())
+            let partWithoutMSN = try await RawHTTPClient.get(port: port, "/ll/v0/index.m3u8?_HLS_part=0")
+            let tooFarAhead = try await RawHTTPClient.get(port: port, "/ll/v0/index.m3u8?_HLS_msn=\(last + 3)")
+            #expect(partWithoutMSN.status == 400)
+            #expect(tooFarAhead.status == 400, "\(tooFarAhead.text)")
+        }
+    }
+
+    @Test func heldRequestsDoNotHoldUpOtherRequests() async throws {
+        try await withLowLatencyServer { origin, port in
+            let playlist = try Playlist(string: try await RawHTTPClient.get(port: port, "/ll/v0/index.m3u8").text)
+            // The part after the hinted one: at least one part duration away.
+            let timeline = origin.lowLatency.timeline
+            let next = timeline.position(ofOrdinal: timeline.ordinal(of: try hintedPart(playlist)) + 1)
+            let published = timeline.publicationTime(of: next)
+            try await withThrowingTaskGroup(of: Date.self) { group in
+                // More held connections than event loops, so every loop has one.
+                for _ in 0..<(2 * System.coreCount + 2) {
+                    group.addTask {
+                        let response = try await RawHTTPClient.get(port: port, "/ll/v0/index.m3u8?_HLS_msn=\(next.msn)&_HLS_part=\(next.index)")
+                        #expect(response.status == 200)
+                        return Date()
+                    }
+                }
+                try await Task.sleep(nanoseconds: 20_000_000)
+                for _ in 0..<4 {
+                    let started = Date()
+                    #expect(try await RawHTTPClient.get(port: port, "/ll/master.m3u8").status == 200)
+                    let answered = Date()
+                    #expect(answered < published, "the master was answered only after the held part was published")
+                    #expect(answered.timeIntervalSince(started) < 0.2)
+                }
+                for try await answered in group {
+                    #expect(answered >= published)
+                }
+            }
+        }
+    }
+}
