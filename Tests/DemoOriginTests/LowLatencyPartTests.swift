@@ -39,6 +39,27 @@ import Testing
         }
     }
 
+    @Test func splitterCutsOnTheGridAndSaysWhyItCannot() throws {
+        let vod = try BundledMedia.data("fmp4/v0/s000.m4s")
+        let parts = try FMP4PartSplitter.split(vod, timescale: 12800, partDuration: 0.4, partCount: 5, sequenceBase: 1)
+        #expect(parts.map(\.duration) == [0.4, 0.4, 0.4, 0.4, 0.4])
+        #expect(parts.map(\.independent) == [true, false, false, false, false])
+
+        let alreadySplit = try origin.immediate("/ll/v0/seg-0.m4s").body
+        do {
+            _ = try FMP4PartSplitter.split(alreadySplit, timescale: 12800, partDuration: 0.4, partCount: 5, sequenceBase: 1)
+            Issue.record("a segment of several fragments was cut again")
+        } catch {
+            #expect(error.description.contains("more than one moof"))
+        }
+        do {
+            _ = try FMP4PartSplitter.split(vod, timescale: 12800, partDuration: 1, partCount: 5, sequenceBase: 1)
+            Issue.record("2 s cut on a 1 s grid into 5 parts")
+        } catch {
+            #expect(error.description.contains("part 2 would have no sample"))
+        }
+    }
+
     @Test func aSegmentInProgressAndAPartNotYetHintedAre404() throws {
         // Latest complete segment is 31; segment 32 has no part yet, its part 0 is hinted.
         #expect(try origin.immediate("/ll/v0/seg-32.m4s").status == 404)
