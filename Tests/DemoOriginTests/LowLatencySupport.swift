@@ -21,11 +21,11 @@ extension DemoOrigin {
         return nil
     }
 
-    /// A playlist answered 200 at once, parsed by the HLS module.
+    /// A playlist answered 200 at once, parsed by the HLS module in strict mode (any problem it knows throws).
     func lowLatencyPlaylist(_ path: String) throws -> Playlist {
         let response = try immediate(path)
         try #require(response.status == 200, "\(path): \(response.status) \(String(decoding: response.body, as: UTF8.self))")
-        return try Playlist(string: String(decoding: response.body, as: UTF8.self))
+        return try Playlist(string: String(decoding: response.body, as: UTF8.self), strict: true)
     }
 }
 
