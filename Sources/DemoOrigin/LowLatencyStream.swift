@@ -135,8 +135,8 @@ struct LowLatencyStream: Sendable {
             } else {
                 awaited = PartPosition(msn: msn, index: timeline.partsPerSegment - 1)
             }
-            let ready = timeline.publicationTime(of: awaited)
-            if ready > now {
+            if awaited > timeline.latestPart(at: now) {
+                let ready = timeline.publicationTime(of: awaited)
                 guard ready.timeIntervalSince(now) <= 3 * targetDuration else {
                     return .failure(status: 503, message: "\(awaited) is not published within three target durations")
                 }
