@@ -60,6 +60,30 @@ import Testing
         }
     }
 
+    /// What an LL player does at the live edge: block for the hinted part, fetch it, repeat.
+    /// Seven rounds cross at least one segment boundary; no part is skipped or repeated.
+    @Test func followingTheHintsReadsEveryPartInOrder() async throws {
+        try await withLowLatencyServer { origin, port in
+            let timeline = origin.lowLatency.timeline
+            var playlist = try Playlist(string: try await RawHTTPClient.get(port: port, "/ll/audio/en/index.m3u8").text)
+            var followed: [Int] = []
+            for _ in 0..<7 {
+                let next = try hintedPart(playlist)
+                followed.append(timeline.ordinal(of: next))
+                let reload = try await RawHTTPClient.get(
+                    port: port, "/ll/audio/en/index.m3u8?_HLS_msn=\(next.msn)&_HLS_part=\(next.index)")
+                try #require(reload.status == 200)
+                playlist = try Playlist(string: reload.text)
+                let uri = "part-\(next.msn).\(next.index).m4s"
+                #expect(LowLatencyMedia.partURIs(playlist).last == uri)
+                let part = try await RawHTTPClient.get(port: port, "/ll/audio/en/" + uri)
+                let expected = try origin.immediate("/ll/audio/en/" + uri).body
+                #expect(part.status == 200 && Data(part.body) == expected)
+            }
+            #expect(followed == Array(followed[0]..<(followed[0] + 7)))
+        }
+    }
+
     @Test func badDirectivesAre400OnTheWire() async throws {
         try await withLowLatencyServer { origin, port in
             let last = origin.lowLatency.timeline.latestCompleteMSN(at: Date())
