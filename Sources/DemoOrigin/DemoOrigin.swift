@@ -3,8 +3,9 @@ import Foundation
 
 /// The embedded demo origin: the bundled VOD media under `/vod/<flavour>/…` and a
 /// simulated live stream under `/live/<flavour>/…` (a sliding window over the looping VOD
-/// whose media sequence grows with the injected clock). Pure: answers requests given as
-/// values; `DemoOriginServer` puts it on the wire.
+/// whose media sequence grows with the injected clock), and a low-latency stream under
+/// `/ll/…` (`LowLatencyStream`). Pure: answers requests given as values; `DemoOriginServer`
+/// puts it on the wire.
 public struct DemoOrigin: Sendable {
     /// Segment length of the bundled media, in seconds (see scripts/make-demo-media.sh).
     public static let segmentDuration: Double = 2
@@ -24,6 +25,7 @@ public struct DemoOrigin: Sendable {
         ("/live/ts/master.m3u8", "Live, MPEG-TS"),
         ("/live/fmp4/master.m3u8", "Live, fragmented MP4"),
         ("/live/aes/master.m3u8", "Live, AES-128 encrypted MPEG-TS"),
+        ("/ll/master.m3u8", "Low-Latency HLS live, fragmented MP4 (CMAF) parts"),
     ]
 
     private let media: MediaLibrary
@@ -38,6 +40,7 @@ public struct DemoOrigin: Sendable {
         case mpegts(MPEGTSTimeShift)
     }
     private let timeline: LiveTimeline
+    let lowLatency: LowLatencyStream
     private let clock: @Sendable () -> Date
 
     /// Loads the media bundled with the package. The live stream's time origin is `clock()` now.
@@ -51,7 +54,8 @@ public struct DemoOrigin: Sendable {
     }
 
     private init(media: MediaLibrary, clock: @escaping @Sendable () -> Date) throws {
-        let timeline = LiveTimeline(originStart: clock(), segmentDuration: Self.segmentDuration,
+        let originStart = clock()
+        let timeline = LiveTimeline(originStart: originStart, segmentDuration: Self.segmentDuration,
                                     windowSize: Self.liveWindowSize)
         var writers: [String: LiveMediaPlaylistWriter] = [:]
         var shifts: [String: LoopShift] = [:]
@@ -89,47 +93,65 @@ public struct DemoOrigin: Sendable {
         self.liveWriters = writers
         self.loopShifts = shifts
         self.timeline = timeline
+        self.lowLatency = try LowLatencyStream(media: media, originStart: originStart, segmentDuration: Self.segmentDuration)
         self.clock = clock
     }
 
-    /// Answers one request. `path` is the request target as received (percent-encoded,
-    /// query allowed). Only GET and HEAD are served; `Range` is honoured for one range.
+    /// Answers one request now. A request that would be held (see `answer`) gets 503 saying
+    /// until when; servers use `answer`.
     public func respond(method: String, path: String, headers: [(String, String)]) -> DemoResponse {
+        switch answer(method: method, path: path, headers: headers) {
+        case .response(let response):
+            return response
+        case .retry(let delay):
+            return Self.text(503, "held: ask again in \(delay) s", head: method == "HEAD")
+        }
+    }
+
+    /// Answers one request, or says when to ask again (an `/ll/` blocking reload or preload-hinted
+    /// part not published yet). `path` is the request target as received (percent-encoded, query
+    /// allowed). Only GET and HEAD are served; `Range` is honoured for one range.
+    public func answer(method: String, path: String, headers: [(String, String)]) -> DemoAnswer {
         let isHead = method == "HEAD"
         guard method == "GET" || isHead else {
             var response = Self.text(405, "method \(method) not allowed; use GET or HEAD", head: false)
             response.headers.append(("allow", "GET, HEAD"))
-            return response
+            return .response(response)
         }
         let components: [String]
         switch RequestPath.components(of: path) {
         case .failure(let error):
-            return Self.text(400, "bad request path: \(error.reason)", head: isHead)
+            return .response(Self.text(400, "bad request path: \(error.reason)", head: isHead))
         case .success(let value):
             components = value
         }
-        guard let resolved = resolve(components) else {
-            return Self.text(404, "not found: \(path)", head: isHead)
+        guard let resolved = resolve(components, target: path) else {
+            return .response(Self.text(404, "not found: \(path)", head: isHead))
         }
         switch resolved {
-        case .notFound(let reason):
-            return Self.text(404, reason, head: isHead)
+        case .failure(let status, let reason):
+            return .response(Self.text(status, reason, head: isHead))
+        case .retry(let delay):
+            return .retry(after: delay)
         case .content(let body, let contentType, let isLivePlaylist):
             let range = headers.first { $0.0.lowercased() == "range" }?.1
             var response = Self.ranged(body: body, contentType: contentType, range: range, head: isHead)
             if isLivePlaylist {
                 response.headers.append(("cache-control", "no-cache"))
             }
-            return response
+            return .response(response)
         }
     }
 
     private enum Resolved {
         case content(Data, contentType: String, isLivePlaylist: Bool)
-        case notFound(String)
+        case failure(status: Int, String)
+        case retry(after: TimeInterval)
+
+        static func notFound(_ reason: String) -> Resolved { .failure(status: 404, reason) }
     }
 
-    private func resolve(_ components: [String]) -> Resolved? {
+    private func resolve(_ components: [String], target: String) -> Resolved? {
         if components.isEmpty {
             return .content(Data(indexText.utf8), contentType: "text/plain; charset=utf-8", isLivePlaylist: false)
         }
@@ -146,6 +168,17 @@ public struct DemoOrigin: Sendable {
                     ? .notFound("the \(flavour) flavour is served as VOD only: /vod/\(flavour)/master.m3u8") : nil
             }
             return resolveLive(relative: relative)
+        case "ll":
+            let now = clock()
+            switch lowLatency.resolve(relative: relative, target: target, now: now) {
+            case nil: return nil
+            case .content(let data, let contentType, let isPlaylist)?:
+                return .content(data, contentType: contentType, isLivePlaylist: isPlaylist)
+            case .notBefore(let date)?:
+                return .retry(after: date.timeIntervalSince(now))
+            case .failure(let status, let message)?:
+                return .failure(status: status, message)
+            }
         default:
             return nil
         }

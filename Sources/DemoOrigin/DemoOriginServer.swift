@@ -53,6 +53,9 @@ final class DemoHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     private let origin: DemoOrigin
     private var requestHead: HTTPRequestHead?
+    /// The next attempt at a held (LL blocking) request. NIO's HTTP pipeline handler holds
+    /// back later pipelined requests until this one's response has ended, so there is at most one.
+    private var heldRequest: Scheduled<Void>?
 
     init(origin: DemoOrigin) {
         self.origin = origin
@@ -71,14 +74,31 @@ final class DemoHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         }
     }
 
+    func channelInactive(context: ChannelHandlerContext) {
+        heldRequest?.cancel()
+        heldRequest = nil
+        context.fireChannelInactive()
+    }
+
     /// A broken connection only concerns this client: drop it.
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         context.close(promise: nil)
     }
 
     private func respond(to head: HTTPRequestHead, context: ChannelHandlerContext) {
-        let answer = origin.respond(method: head.method.rawValue, path: head.uri,
-                                    headers: head.headers.map { ($0.name, $0.value) })
+        let answer: DemoResponse
+        switch origin.answer(method: head.method.rawValue, path: head.uri, headers: head.headers.map { ($0.name, $0.value) }) {
+        case .response(let response):
+            answer = response
+        case .retry(let delay):
+            // Asked again on this event loop when the part is due; no thread waits meanwhile.
+            let nanoseconds = Int64((max(0, delay) * 1e9).rounded(.up)) + 1_000_000
+            heldRequest = context.eventLoop.assumeIsolated().scheduleTask(in: .nanoseconds(nanoseconds)) {
+                self.heldRequest = nil
+                self.respond(to: head, context: context)
+            }
+            return
+        }
         var headers = HTTPHeaders(answer.headers)
         // Browser players on another origin (hls.js test pages) may read the demo directly too.
         headers.add(name: "access-control-allow-origin", value: "*")

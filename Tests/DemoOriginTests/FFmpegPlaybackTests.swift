@@ -53,11 +53,12 @@ import Testing
         }
     }
 
-    @Test(arguments: DemoOrigin.liveFlavours)
-    func ffmpegReadsTheLiveMasterForAFewSeconds(flavour: String) async throws {
+    /// `/ll/` included: ffmpeg reads LL-HLS as ordinary live (it ignores the part tags).
+    @Test(arguments: DemoOrigin.liveFlavours.map { "/live/\($0)/master.m3u8" } + ["/ll/master.m3u8"])
+    func ffmpegReadsTheLiveMasterForAFewSeconds(master: String) async throws {
         try Self.requireTools()
         try await withDemoServer { server in
-            let url = "\(server.baseURL)/live/\(flavour)/master.m3u8"
+            let url = server.baseURL + master
             let run = try await ToolRun.run("ffmpeg", ["-nostdin", "-v", "error"] + Self.ioTimeout + [
                 "-i", url, "-map", "0:v:0", "-map", "0:a:0", "-t", "4", "-f", "framecrc", "-",
             ])
