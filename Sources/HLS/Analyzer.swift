@@ -470,7 +470,10 @@ struct Analyzer {
                     byteRangeStart: integerAttribute(list, "BYTERANGE-START", tag),
                     byteRangeLength: integerAttribute(list, "BYTERANGE-LENGTH", tag), line: lineIndex + 1))
             }
-            addPlace(list.attribute("URI"), .preloadHint, msn: nextMSN, owner: result.preloadHints.count - 1)
+            // A PART hint names the part after the last EXT-X-PART (rfc8216bis 4.4.5.3): its index
+            // in the segment being produced is the number of parts listed for it so far.
+            addPlace(list.attribute("URI"), .preloadHint, msn: nextMSN, partIndex: type == "PART" ? pending.parts.count : nil,
+                     owner: result.preloadHints.count - 1)
         case .renditionReport:
             let list = attributes(tag, start, end)
             if let uri = required(list, "URI", tag) {

@@ -22,7 +22,7 @@ public struct URIReference: Sendable, Hashable {
     /// For segment, part, map, key and preload hint places in media playlists:
     /// the MSN of the (next) segment it applies to.
     public var msn: Int?
-    /// For `.part`: index of the part within its segment.
+    /// For `.part` and a `PART` preload hint: index of the part within its segment.
     public var partIndex: Int?
     /// 1-based line number.
     public var line: Int

@@ -71,7 +71,7 @@ import Testing
         var playlist = try Corpus.playlist("rfc8216bis/ll-hls-media.m3u8")
         playlist.rewriteURIs { "x/\($0.kind.rawValue)/\($0.msn ?? -1)/\($0.partIndex ?? -1)" }
         #expect(playlist.trailingParts.map(\.uri) == ["x/part/273/0", "x/part/273/1", "x/part/273/2"])
-        #expect(playlist.preloadHints.map(\.uri) == ["x/preloadHint/273/-1"])
+        #expect(playlist.preloadHints.map(\.uri) == ["x/preloadHint/273/3"], "the part after the three listed")
         #expect(playlist.renditionReports.map(\.uri) == ["x/renditionReport/-1/-1", "x/renditionReport/-1/-1"])
         #expect(playlist.segments[6].parts[11].uri == "x/part/272/11")
         let reparsed = try Playlist(bytes: playlist.serialized())

@@ -4,12 +4,14 @@ import TestSupport
 
 @Suite struct UpstreamErrorTests {
     @Test func refusedConnectionIsAConnectError() async throws {
-        let closed = try await TestOrigin.start()
-        let url = closed.baseURL + "/x.ts"
-        try await closed.shutdown()
+        // Bound and never listening: a port of a server that was shut down could be taken by a test
+        // running beside this one (seen once, under load: the fetch then got another answer).
+        let refusing = try RefusingPort()
+        let url = "http://127.0.0.1:\(refusing.port)/x.ts"
         let client = try UpstreamClient()
         let error = await upstreamError { () async throws(UpstreamError) in try await client.fetch(UpstreamRequest(url: url)) }
         await client.shutdown()
+        withExtendedLifetime(refusing) {}
         guard case .connect(url, _)? = error else {
             Issue.record("expected .connect, got \(String(describing: error))")
             return
