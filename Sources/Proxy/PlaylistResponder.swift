@@ -47,8 +47,11 @@ struct PlaylistResponder {
             session.memory.withLockedValue { $0.catalog.learn(hit.summary, tag: tag) }
             return Result(body: hit.output, isPlaylist: true)
         }
+        // The same playlist for no session: shared by every session (nil with rules, or when the
+        // client's path does not begin with the session prefix).
+        let sessionless = steps.isEmpty ? key.sessionless : nil
         // Another session has rewritten these bytes already: splice this session's prefix in.
-        if steps.isEmpty, let sessionless = key.sessionless, sessionless != key, let shared = cache.lookup(sessionless, upstream: served) {
+        if let sessionless, sessionless != key, let shared = cache.lookup(sessionless, upstream: served) {
             session.memory.withLockedValue { $0.catalog.learn(shared.summary, tag: tag) }
             return Result(body: store(key, shared), isPlaylist: true)
         }
@@ -60,7 +63,7 @@ struct PlaylistResponder {
         session.memory.withLockedValue { $0.catalog.learn(summary, tag: tag) }
         let rewriter = PlaylistRewriter(request: request, clientPath: clientPath, playlistTag: tag, allowlist: allowlist)
         guard !steps.isEmpty else {
-            if let sessionless = key.sessionless, let rewrite = rewriter.sessionlessRewrite(of: playlist) {
+            if let sessionless, let rewrite = rewriter.sessionlessRewrite(of: playlist, clientPath: sessionless.clientPath) {
                 let shared = RewriteCache.Entry(upstream: served, output: ByteBuffer(bytes: rewrite.bytes), summary: summary, prefixAt: rewrite.prefixAt)
                 cache.store(sessionless, shared)
                 return Result(body: sessionless == key ? shared.output : store(key, shared), isPlaylist: true)

@@ -25,15 +25,13 @@ struct PlaylistRewriter {
     }
 
     /// The playlist rewritten for no session, which every session of it shares, and where a
-    /// session's prefix goes in it: before every URI written as a path on the proxy. Nil when the
-    /// places are not known (a playlist the full rewrite handles) or the client's path does not
-    /// begin with the session's prefix.
-    func sessionlessRewrite(of playlist: Playlist) -> (bytes: [UInt8], prefixAt: [Int])? {
-        let prefix = request.sessionPrefix
-        guard clientPath.hasPrefix(prefix) else { return nil }
+    /// session's prefix goes in it: before every URI written as a path on the proxy. `clientPath`
+    /// is the client's path without the session prefix (`RewriteCache.Key.sessionless`). Nil when
+    /// the places are not known (a playlist the full rewrite handles).
+    func sessionlessRewrite(of playlist: Playlist, clientPath: String) -> (bytes: [UInt8], prefixAt: [Int])? {
         var sessionless = self
         sessionless.request = ProxyPath(route: request.route)
-        sessionless.clientPath = String(clientPath.dropFirst(prefix.count))
+        sessionless.clientPath = clientPath
         var starts: [Int]? = []
         let bytes = playlist.bytesRewritingURIs(sessionless.transform(), rewrittenAt: &starts)
         guard let starts else { return nil }
