@@ -1,3 +1,4 @@
+import Addressing
 import Foundation
 
 /// The `/ll/…` low-latency stream: the fMP4 media as LL-HLS, with parts published in real

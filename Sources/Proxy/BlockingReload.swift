@@ -1,3 +1,5 @@
+import Addressing
+
 /// LL-HLS blocking playlist reloads (rfc8216bis 6.2.5.2): a request carrying `_HLS_msn` is answered
 /// when the segment or part it asks for exists, and a server that cannot answer within three target
 /// durations answers 503. Until then the origin sends nothing, which is not a timeout.
@@ -10,9 +12,9 @@ enum BlockingReload {
         .seconds(3 * max(targetDuration ?? assumedTargetDuration, 1))
     }
 
-    /// Whether the query has an `_HLS_msn` parameter.
+    /// Whether the request's query asks to block (`_HLS_msn`, valid delivery directives).
     static func asksToBlock(_ pathAndQuery: String) -> Bool {
-        guard let query = pathAndQuery.split(separator: "?", maxSplits: 1).dropFirst().first else { return false }
-        return query.split(separator: "&").contains { $0.hasPrefix("_HLS_msn=") }
+        guard case .success(let directives) = DeliveryDirectives.parse(target: pathAndQuery) else { return false }
+        return directives.asksToBlock
     }
 }

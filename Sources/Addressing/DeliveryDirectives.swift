@@ -1,16 +1,28 @@
 /// The LL-HLS Delivery Directives of a playlist request (rfc8216bis §6.2.5): `_HLS_msn`,
 /// `_HLS_part` and `_HLS_skip` from its query string. Other query parameters are ignored.
-struct DeliveryDirectives: Equatable, Sendable {
-    var msn: Int?
-    var part: Int?
-    /// `_HLS_skip=YES` or `v2` (no date ranges here, so both mean the same).
-    var skip = false
+/// The demo origin answers them; the proxy gives a blocking reload (`_HLS_msn`) the time the
+/// origin may hold it.
+public struct DeliveryDirectives: Equatable, Sendable {
+    public var msn: Int?
+    public var part: Int?
+    /// `_HLS_skip=YES` or `v2`.
+    public var skip = false
 
-    struct Invalid: Error, Equatable {
-        var reason: String
+    public init(msn: Int? = nil, part: Int? = nil, skip: Bool = false) {
+        self.msn = msn
+        self.part = part
+        self.skip = skip
     }
 
-    static func parse(target: String) -> Result<DeliveryDirectives, Invalid> {
+    public struct Invalid: Error, Equatable {
+        public var reason: String
+    }
+
+    /// A blocking playlist reload: the request asks for a segment or part not yet published
+    /// (rfc8216bis 6.2.5.2).
+    public var asksToBlock: Bool { msn != nil }
+
+    public static func parse(target: String) -> Result<DeliveryDirectives, Invalid> {
         guard let question = target.firstIndex(of: "?") else { return .success(DeliveryDirectives()) }
         let query = target[target.index(after: question)...].prefix { $0 != "#" }
         var directives = DeliveryDirectives()
