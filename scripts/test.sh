@@ -8,9 +8,10 @@ scripts/install-deps.sh test
 swift build --build-tests
 # The player suites run on their own: they time real playback against a proxy that lives in the
 # test process, and CPU-heavy unit tests running beside them would starve it. So does the stream
-# recorder's suite, which times live playlist reloads. They prove every driver and every fault
+# recorder's suite, which times live playlist reloads, and the LL-HLS suites, which hold the demo
+# origin and the proxy to 50 ms after a part's publication. They prove every driver and every fault
 # family; the full preset × player sweep is run on demand (docs/testing.md).
-players='PlayerTests|PresetPlaybackTests|PlayersTests|RunCommandTests|RecordReplayPlaybackTests|HARImportEndToEndTests|StreamRecorderTests|ForwardPlayerTests'
+players='PlayerTests|PresetPlaybackTests|PlayersTests|RunCommandTests|RecordReplayPlaybackTests|HARImportEndToEndTests|StreamRecorderTests|ForwardPlayerTests|LowLatencyServerTests|LowLatencyThroughProxyTests'
 swift test --skip-build --skip "$players" "$@"
 swift test --skip-build --filter "$players" "$@"
 # The dashboard in headless Chromium against a real demo and control API (skipped with a filter).
