@@ -9,9 +9,13 @@ import Testing
 @Suite(.serialized) struct LowLatencyServerTests {
     /// The part a preload hint names (`part-<msn>.<index>.m4s`).
     func hintedPart(_ playlist: Playlist) throws -> PartPosition {
-        let uri = try #require(playlist.preloadHints.first?.uri)
+        try part(named: try #require(playlist.preloadHints.first?.uri))
+    }
+
+    /// The part a URI `part-<msn>.<index>.m4s` names.
+    func part(named uri: String) throws -> PartPosition {
         let numbers = uri.dropFirst("part-".count).dropLast(".m4s".count).split(separator: ".").compactMap { Int($0) }
-        try #require(numbers.count == 2, "hint \(uri)")
+        try #require(numbers.count == 2, "not a part URI: \(uri)")
         return PartPosition(msn: numbers[0], index: numbers[1])
     }
 
@@ -81,27 +85,37 @@ import Testing
         }
     }
 
-    /// What an LL player does at the live edge: block for the hinted part, fetch it, repeat.
-    /// Seven rounds cross at least one segment boundary; no part is skipped or repeated.
+    /// What an LL player does at the live edge: block for the next part, fetch it, repeat.
+    /// Seven rounds cross at least one segment boundary. Every answer lists the asked part and
+    /// hints the part right after the last one it lists, and every part's bytes are the origin's.
+    /// The rounds ask for consecutive parts rather than for each answer's hint: a test process
+    /// descheduled longer than a part (0.4 s; it happens on this 2-core machine under CI) would
+    /// otherwise see the edge move on and skip parts through no fault of the origin's.
     @Test func followingTheHintsReadsEveryPartInOrder() async throws {
         try await withLowLatencyServer { origin, port in
             let timeline = origin.lowLatency.timeline
-            var playlist = try Playlist(string: try await RawHTTPClient.get(port: port, "/ll/audio/en/index.m3u8").text)
-            var followed: [Int] = []
-            for _ in 0..<7 {
-                let next = try hintedPart(playlist)
-                followed.append(timeline.ordinal(of: next))
+            let first = try Playlist(string: try await RawHTTPClient.get(port: port, "/ll/audio/en/index.m3u8").text)
+            let start = timeline.ordinal(of: try hintedPart(first))
+            var segmentsCrossed = Set<Int>()
+            for ordinal in start..<(start + 7) {
+                let next = timeline.position(ofOrdinal: ordinal)
+                segmentsCrossed.insert(next.msn)
                 let reload = try await RawHTTPClient.get(
                     port: port, "/ll/audio/en/index.m3u8?_HLS_msn=\(next.msn)&_HLS_part=\(next.index)")
                 try #require(reload.status == 200)
-                playlist = try Playlist(string: reload.text)
+                let playlist = try Playlist(string: reload.text)
                 let uri = "part-\(next.msn).\(next.index).m4s"
-                #expect(LowLatencyMedia.partURIs(playlist).last == uri)
-                let part = try await RawHTTPClient.get(port: port, "/ll/audio/en/" + uri)
+                let listed = LowLatencyMedia.partURIs(playlist)
+                #expect(listed.contains(uri), "asked for \(uri), got parts up to \(listed.last ?? "none")")
+                let lastListed = try part(named: try #require(listed.last))
+                let hint = try hintedPart(playlist)
+                #expect(timeline.ordinal(of: hint) == timeline.ordinal(of: lastListed) + 1,
+                        "after \(lastListed) the hint names \(hint)")
+                let fetched = try await RawHTTPClient.get(port: port, "/ll/audio/en/" + uri)
                 let expected = try origin.immediate("/ll/audio/en/" + uri).body
-                #expect(part.status == 200 && Data(part.body) == expected)
+                #expect(fetched.status == 200 && Data(fetched.body) == expected)
             }
-            #expect(followed == Array(followed[0]..<(followed[0] + 7)))
+            #expect(segmentsCrossed.count >= 2)
         }
     }
 
@@ -118,9 +132,10 @@ import Testing
     @Test func heldRequestsDoNotHoldUpOtherRequests() async throws {
         try await withLowLatencyServer { origin, port in
             let playlist = try Playlist(string: try await RawHTTPClient.get(port: port, "/ll/v0/index.m3u8").text)
-            // The part after the hinted one: at least one part duration away.
+            // Five parts after the hinted one: two seconds away at least, so a test process
+            // descheduled for a while under CI still asks for the master before publication.
             let timeline = origin.lowLatency.timeline
-            let next = timeline.position(ofOrdinal: timeline.ordinal(of: try hintedPart(playlist)) + 1)
+            let next = timeline.position(ofOrdinal: timeline.ordinal(of: try hintedPart(playlist)) + 5)
             let published = timeline.publicationTime(of: next)
             try await withThrowingTaskGroup(of: Date.self) { group in
                 // More held connections than event loops, so every loop has one.
@@ -137,7 +152,7 @@ import Testing
                     #expect(try await RawHTTPClient.get(port: port, "/ll/master.m3u8").status == 200)
                     let answered = Date()
                     #expect(answered < published, "the master was answered only after the held part was published")
-                    #expect(answered.timeIntervalSince(started) < 0.2)
+                    #expect(answered.timeIntervalSince(started) < 1)
                 }
                 for try await answered in group {
                     #expect(answered >= published)
