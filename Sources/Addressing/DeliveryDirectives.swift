@@ -22,6 +22,19 @@ public struct DeliveryDirectives: Equatable, Sendable {
     /// (rfc8216bis 6.2.5.2).
     public var asksToBlock: Bool { msn != nil }
 
+    /// `target` without its `_HLS_msn`, `_HLS_part` and `_HLS_skip` parameters (others kept, in
+    /// order); the `?` goes when nothing is left.
+    public static func removed(from target: String) -> String {
+        guard let question = target.firstIndex(of: "?") else { return target }
+        let path = target[..<question]
+        let query = target[target.index(after: question)...]
+        let kept = query.split(separator: "&", omittingEmptySubsequences: false).filter { pair in
+            let name = pair.prefix { $0 != "=" }
+            return name != "_HLS_msn" && name != "_HLS_part" && name != "_HLS_skip"
+        }
+        return kept.isEmpty ? String(path) : path + "?" + kept.joined(separator: "&")
+    }
+
     public static func parse(target: String) -> Result<DeliveryDirectives, Invalid> {
         guard let question = target.firstIndex(of: "?") else { return .success(DeliveryDirectives()) }
         let query = target[target.index(after: question)...].prefix { $0 != "#" }

@@ -86,7 +86,8 @@ public struct ResourceTag: Hashable, Sendable, CustomStringConvertible {
         switch kind {
         case .master: .master
         case .media: .media
-        case .segment, .part, .asset: .segment
+        case .segment, .asset: .segment
+        case .part: .part
         case .initSection: .`init`
         case .key: .key
         case .sessionData: .sessionData

@@ -78,7 +78,7 @@ public struct Exchange: Sendable, Codable, Equatable {
 
     /// A master or media playlist: by its recorded kind, else by its path and content type.
     public var isPlaylist: Bool {
-        if let kind, let known = ResourceKind(recorded: kind) { return known.isPlaylist }
+        if let kind, let known = ResourceKind(rawValue: kind) { return known.isPlaylist }
         let path = UpstreamLocation(absolute: url)?.path ?? Substring(url)
         return ResourceGuess.byName(path: path, contentType: header("content-type")) == .playlist
     }

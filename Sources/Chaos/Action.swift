@@ -83,6 +83,10 @@ public enum PlaylistAction: Sendable, Equatable {
     case sessionData(SessionDataDamage)
     case key(KeyDamage)
     case backupVariants
+    /// The origin is asked without the request's LL-HLS delivery directives (`_HLS_msn`,
+    /// `_HLS_part`, `_HLS_skip`): it answers at once, with its whole current playlist, as if it
+    /// ignored them.
+    case ignoreDirectives
 
     /// The JSON key of the action, for messages and events.
     public var name: String {
@@ -100,6 +104,7 @@ public enum PlaylistAction: Sendable, Equatable {
         case .sessionData: "sessionData"
         case .key: "key"
         case .backupVariants: "backupVariants"
+        case .ignoreDirectives: "ignoreDirectives"
         }
     }
 }

@@ -50,7 +50,8 @@ extension ResourceKind {
     public init?(_ uriKind: URIKind) {
         switch uriKind {
         case .variant, .iFrameVariant, .rendition: self = .media
-        case .segment, .part, .preloadHint: self = .segment
+        case .segment: self = .segment
+        case .part, .preloadHint: self = .part
         case .map: self = .`init`
         case .key, .sessionKey: self = .key
         case .sessionData: self = .sessionData

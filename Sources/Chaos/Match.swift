@@ -6,6 +6,8 @@ public struct Match: Sendable, Equatable {
     public var variant: VariantSelector?
     public var rendition: RenditionSelector?
     public var msn: NumberSet?
+    /// The part's index in its segment (LL-HLS parts, from 0).
+    public var part: NumberSet?
     public var index: NumberSet?
     public var time: TimeWindow?
     public var requests: RequestRange?
@@ -17,15 +19,18 @@ public struct Match: Sendable, Equatable {
     public var session: String?             // an id or a glob (* and ?)
     public var methods: Set<String>?        // extension: "GET", "HEAD"
     public var range: Bool?                 // extension: only (true) or never (false) Range requests
+    /// Only (true) or never (false) LL-HLS blocking playlist reloads (requests with `_HLS_msn`).
+    public var blocking: Bool?
 
     public init(kinds: Set<ResourceKind>? = nil, variant: VariantSelector? = nil, rendition: RenditionSelector? = nil,
-                msn: NumberSet? = nil, index: NumberSet? = nil, time: TimeWindow? = nil, requests: RequestRange? = nil,
+                msn: NumberSet? = nil, part: NumberSet? = nil, index: NumberSet? = nil, time: TimeWindow? = nil, requests: RequestRange? = nil,
                 after: Duration? = nil, duration: Duration? = nil, probability: Double? = nil, seed: UInt64 = 0,
-                copy: Copy? = nil, session: String? = nil, methods: Set<String>? = nil, range: Bool? = nil) {
-        self.kinds = kinds; self.variant = variant; self.rendition = rendition; self.msn = msn; self.index = index
+                copy: Copy? = nil, session: String? = nil, methods: Set<String>? = nil, range: Bool? = nil,
+                blocking: Bool? = nil) {
+        self.kinds = kinds; self.variant = variant; self.rendition = rendition; self.msn = msn; self.part = part; self.index = index
         self.time = time; self.requests = requests; self.after = after; self.duration = duration
         self.probability = probability; self.seed = seed; self.copy = copy; self.session = session
-        self.methods = methods; self.range = range
+        self.methods = methods; self.range = range; self.blocking = blocking
     }
 }
 

@@ -18,13 +18,17 @@ extension Match {
         if let session, !Glob.matches(session, facts.sessionID) { return false }
         if let methods, !methods.contains(facts.method.uppercased()) { return false }
         if let range, facts.isRangeRequest != range { return false }
+        if let blocking, facts.isBlockingReload != blocking { return false }
         return segmentConditionsHold(facts)
     }
 
-    /// msn, index and time: a condition given on a resource without that fact does not hold.
+    /// msn, part, index and time: a condition given on a resource without that fact does not hold.
     func segmentConditionsHold(_ facts: RequestFacts) -> Bool {
         if let msn {
             guard let value = facts.msn, msn.contains(value) else { return false }
+        }
+        if let part {
+            guard let value = facts.part, part.contains(value) else { return false }
         }
         if let index {
             guard let value = facts.index, index.contains(value) else { return false }

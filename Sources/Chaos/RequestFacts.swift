@@ -10,23 +10,27 @@ public struct RequestFacts: Sendable, Equatable {
     public var rendition: RenditionFacts?
     /// Media sequence number of the segment (or of the segment an init/key applies to).
     public var msn: Int?
+    /// An LL-HLS part's index in its segment (from 0), for part requests.
+    public var part: Int?
     /// Position from the first segment of a VOD (or EVENT) playlist; nil on a sliding live window.
     public var index: Int?
     /// Start of the segment on the media timeline, in seconds.
     public var mediaTime: Double?
     public var copy: Copy
     public var isRangeRequest: Bool
+    /// A playlist request carrying `_HLS_msn`: an LL-HLS blocking reload (rfc8216bis 6.2.5.2).
+    public var isBlockingReload: Bool
     public var method: String
     /// Identifies the resource for deterministic probability when msn/index do not (e.g. the
     /// upstream URL path of a playlist or key). Leave empty for segments.
     public var resource: String
 
     public init(sessionID: String, kind: ResourceKind, variant: VariantFacts? = nil, rendition: RenditionFacts? = nil,
-                msn: Int? = nil, index: Int? = nil, mediaTime: Double? = nil, copy: Copy = .primary,
-                isRangeRequest: Bool = false, method: String = "GET", resource: String = "") {
+                msn: Int? = nil, part: Int? = nil, index: Int? = nil, mediaTime: Double? = nil, copy: Copy = .primary,
+                isRangeRequest: Bool = false, isBlockingReload: Bool = false, method: String = "GET", resource: String = "") {
         self.sessionID = sessionID; self.kind = kind; self.variant = variant; self.rendition = rendition
-        self.msn = msn; self.index = index; self.mediaTime = mediaTime; self.copy = copy
-        self.isRangeRequest = isRangeRequest; self.method = method; self.resource = resource
+        self.msn = msn; self.part = part; self.index = index; self.mediaTime = mediaTime; self.copy = copy
+        self.isRangeRequest = isRangeRequest; self.isBlockingReload = isBlockingReload; self.method = method; self.resource = resource
     }
 
     /// A stable text naming the resource (not the attempt), used to seed probability.
@@ -35,6 +39,7 @@ public struct RequestFacts: Sendable, Equatable {
         if let variant { parts.append("v\(variant.index)") }
         if let rendition { parts.append("r\(rendition.type)/\(rendition.language ?? "")/\(rendition.name)") }
         if let msn { parts.append("msn\(msn)") }
+        if let part { parts.append("p\(part)") }
         if let index { parts.append("i\(index)") }
         if msn == nil, index == nil { parts.append(resource) }
         return parts.joined(separator: "|")

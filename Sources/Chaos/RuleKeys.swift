@@ -10,8 +10,8 @@ public enum RuleKeys {
     public static let expected = ["avplayer", "hlsjs", "exoplayer", "ffmpeg", "gstreamer"]
     public static let rule = ["id", "description", "match", "action"]
     public static let match = [
-        "kind", "variant", "rendition", "msn", "index", "time", "requests", "after", "for",
-        "probability", "seed", "copy", "session", "method", "range",
+        "kind", "variant", "rendition", "msn", "part", "index", "time", "requests", "after", "for",
+        "probability", "seed", "copy", "session", "method", "range", "blocking",
     ]
     public static let variantSelector = ["index", "bandwidth", "resolution", "name"]
     public static let variantKeywords = ["highest", "lowest"]
@@ -30,7 +30,7 @@ public enum RuleKeys {
     public static let statusExtras = ["headers", "body"]
     public static let playlistActions = [
         "stripVariants", "stripRenditions", "gap", "remove", "freeze", "lag", "sequenceShift", "targetDuration",
-        "endList", "malform", "sessionData", "key", "backupVariants",
+        "endList", "malform", "sessionData", "key", "backupVariants", "ignoreDirectives",
     ]
     public static let action = ["delay"] + wireActions + statusExtras + playlistActions
 

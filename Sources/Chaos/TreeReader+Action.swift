@@ -219,6 +219,8 @@ extension TreeReader {
             return keyword(value, path, "key damage", in: RuleKeys.key).flatMap(KeyDamage.init).map(PlaylistAction.key)
         case "backupVariants":
             return trueOnly(value, path, key) ? .backupVariants : nil
+        case "ignoreDirectives":
+            return trueOnly(value, path, key) ? .ignoreDirectives : nil
         default:
             return nil
         }

@@ -16,6 +16,10 @@ extension TreeReader {
         match.variant = read("variant") { $0.variantSelector($1, $2) }
         match.rendition = read("rendition") { $0.renditionSelector($1, $2) }
         match.msn = read("msn") { $0.numberSet($1, $2, "msn") }
+        match.part = read("part") { $0.numberSet($1, $2, "part") }
+        if match.part != nil, let kinds = match.kinds, !kinds.contains(.part), let (_, partPath) = members["part"] {
+            report(partPath, "\"part\" selects LL-HLS parts, but match.kind does not allow \"part\" (add it, or drop \"part\")")
+        }
         match.index = read("index") { $0.numberSet($1, $2, "index") }
         match.time = read("time") { $0.timeWindow($1, $2) }
         match.requests = read("requests") { $0.requestRange($1, $2) }
@@ -44,6 +48,10 @@ extension TreeReader {
             reader.oneOrMany(value, path) { reader, value, path in reader.string(value, path)?.uppercased() }.map(Set.init)
         }
         match.range = read("range") { $0.bool($1, $2) }
+        match.blocking = read("blocking") { $0.bool($1, $2) }
+        if match.blocking == true, let kinds = match.kinds, !kinds.contains(.media), let (_, blockingPath) = members["blocking"] {
+            report(blockingPath, "only media playlist requests are blocking reloads, but match.kind does not allow \"media\"")
+        }
         return problems.count == before ? match : nil
     }
 

@@ -80,6 +80,9 @@ extension TreeReader {
         if hint.stream == "live", let flavour = hint.flavour, flavour == "byterange" {
             report(Self.child(path, "flavour"), "the demo's live stream has no \"byterange\" flavour (ts, fmp4, aes)")
         }
+        if hint.stream == "ll", let flavour = hint.flavour, flavour != "fmp4" {
+            report(Self.child(path, "flavour"), "the demo's low-latency stream is fMP4 only: use \"fmp4\" or leave \"flavour\" out")
+        }
         return hint
     }
 
@@ -132,7 +135,7 @@ extension PlaylistAction {
         case .gap: [.media, .segment]
         case .remove: [.media, .segment]
         case .freeze, .lag, .malform: [.master, .media]
-        case .sequenceShift, .targetDuration, .endList: [.media]
+        case .sequenceShift, .targetDuration, .endList, .ignoreDirectives: [.media]
         case .sessionData: [.master, .sessionData]
         case .key: [.key]
         }

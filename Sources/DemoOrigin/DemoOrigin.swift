@@ -15,6 +15,18 @@ public struct DemoOrigin: Sendable {
     public static let vodFlavours = ["ts", "fmp4", "aes", "byterange"]
     /// Flavours also served live (byte-range live is not simulated).
     public static let liveFlavours = ["ts", "fmp4", "aes"]
+    /// The low-latency live stream (`/ll/`) is fragmented MP4 only.
+    public static let lowLatencyFlavours = ["fmp4"]
+
+    /// The flavours the demo serves `stream` ("vod", "live" or "ll") in; empty for another name.
+    public static func flavours(of stream: String) -> [String] {
+        switch stream {
+        case "vod": vodFlavours
+        case "live": liveFlavours
+        case "ll": lowLatencyFlavours
+        default: []
+        }
+    }
 
     /// The playable master playlists, VOD and live per flavour, as paths on the origin.
     public static let catalogue: [(path: String, title: String)] = [

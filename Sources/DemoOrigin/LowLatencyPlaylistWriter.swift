@@ -87,9 +87,16 @@ struct LowLatencyPlaylistWriter: Sendable {
     }
 
     /// Segments at the start of the window that end at least CAN-SKIP-UNTIL before the end
-    /// of the last complete segment.
+    /// of the last complete segment, stopping before the first `EXT-X-DISCONTINUITY`.
+    ///
+    /// A delta update keeps the full playlist's `EXT-X-DISCONTINUITY-SEQUENCE`, and a client
+    /// that numbers the segments it lists from that tag (hls.js 1.6.15 does) would miss a
+    /// discontinuity hidden in the skipped segments and number every later segment one
+    /// lower: hls.js then reports "discontinuity sequence mismatch". Skipping fewer segments is
+    /// always allowed, and then every reading of the tag gives the same numbers.
     func skippedSegmentCount(window: ClosedRange<Int>) -> Int {
-        let durations = window.map { rendition.vod.segments[$0 % rendition.segmentCount].duration }
+        let count = rendition.segmentCount
+        let durations = window.map { rendition.vod.segments[$0 % count].duration }
         var remaining = durations.reduce(0, +)
         var skipped = 0
         for duration in durations {
@@ -97,7 +104,8 @@ struct LowLatencyPlaylistWriter: Sendable {
             guard remaining >= settings.canSkipUntil else { break }
             skipped += 1
         }
-        return skipped
+        let firstDiscontinuity = (window.lowerBound / count + 1) * count
+        return min(skipped, firstDiscontinuity - window.lowerBound)
     }
 
     private func partLines(msn: Int, through lastIndex: Int) -> [String] {

@@ -74,6 +74,8 @@ struct HARRulePlanner {
             if target.variant == nil, target.rendition == nil, catalog.masterCount > 0 || catalog.mediaPlaylistCount > 1 {
                 return (nil, "the HAR does not say which variant or rendition the segment belongs to")
             }
+        case .part:
+            return (nil, "an LL-HLS part: HAR import does not write rules for parts yet (write one with match.kind \"part\", msn and part)")
         case .media, .`init`, .key:
             guard target.variant != nil || target.rendition != nil || catalog.masterCount == 0 else {
                 return (nil, "the HAR does not say which variant or rendition it belongs to")

@@ -109,6 +109,7 @@ enum HARScenarioWriter {
         case .segment?:
             let msn = spec.msn.map { $0.count == 1 ? "segment MSN \($0.lowerBound)" : "segments MSN \($0.lowerBound)-\($0.upperBound)" } ?? "segments"
             return owner.map { "\(msn) of \($0)" } ?? msn
+        case .part?: return owner.map { "parts of \($0)" } ?? "parts"
         case .media?: return owner.map { "the media playlist of \($0)" } ?? "the media playlist"
         case .master?: return "the master playlist"
         case .`init`?: return owner.map { "the init section of \($0)" } ?? "the init section"

@@ -207,7 +207,7 @@ public struct HARClassifier: Sendable {
 
     /// `_resource.kind` → the rule schema's kind (unknown kinds none).
     static func target(_ hint: HAREntry.ResourceHint) -> HARTarget? {
-        guard let kind = ResourceKind(recorded: hint.kind) else { return nil }
+        guard let kind = ResourceKind(rawValue: hint.kind) else { return nil }
         return HARTarget(kind: kind, variant: hint.variant, rendition: hint.rendition, msn: hint.msn, backup: hint.copy == "backup")
     }
 

@@ -95,8 +95,12 @@ struct PlaylistRewriter {
             tag = ResourceTag(kind: .media)
         case .segment:
             break
-        case .part, .preloadHint:
+        case .part:
             tag.kind = .part
+            tag.part = reference.partIndex
+        case .preloadHint:
+            // A hint names a part (it has the part's index) or an init section (TYPE=MAP).
+            tag.kind = reference.partIndex == nil ? .initSection : .part
             tag.part = reference.partIndex
         case .map:
             tag.kind = .initSection

@@ -202,6 +202,10 @@ struct ProxyHandler: Sendable {
             exchange.draft.plan = exchange.plan
         }
         let plan = exchange.plan
+        if plan.content.contains(where: { $0.action == .ignoreDirectives }) {
+            exchange.location = exchange.location.with(
+                pathAndQuery: DeliveryDirectives.removed(from: exchange.location.pathAndQuery))
+        }
         if let delay = plan.delay { try await Task.sleep(for: delay) }
         if let answered = try await answerWithoutUpstream(exchange) {
             exchange.prefetched?.body.cancel()

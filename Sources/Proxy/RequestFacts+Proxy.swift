@@ -12,10 +12,12 @@ extension RequestFacts {
             variant: tag.variant.map { catalog.variants[$0] ?? VariantFacts(index: $0, bandwidth: 0) },
             rendition: tag.rendition.flatMap { catalog.renditions[$0] },
             msn: tag.msn,
+            part: tag.part,
             index: position?.index,
             mediaTime: position?.mediaTime,
             copy: tag.backup ? .backup : .primary,
             isRangeRequest: head.headers.contains(name: "range"),
+            isBlockingReload: tag.kind == .media && BlockingReload.asksToBlock(upstream.pathAndQuery),
             method: head.method.rawValue,
             resource: String(upstream.path))
     }

@@ -25,7 +25,7 @@ struct StreamFetcher: Sendable {
         /// `bytes=first-last`, for byte-range segments.
         var range: String?
         var kind: String
-        var isPlaylist: Bool { ResourceKind(recorded: kind)?.isPlaylist ?? false }
+        var isPlaylist: Bool { ResourceKind(rawValue: kind)?.isPlaylist ?? false }
     }
 
     enum Result: Sendable {

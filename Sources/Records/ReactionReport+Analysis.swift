@@ -52,9 +52,9 @@ extension ReactionReport {
         let relevant = records.filter(\.mattersForPlayback)
         guard let lastFailure = relevant.lastIndex(where: \.countsAsFailure) else { return faulted ? .continued : .clean }
         if stop?.kind == .gaveUp { return .gaveUp }
-        let hasSegments = relevant.contains(where: \.isSegment)
+        let hasSegments = relevant.contains(where: \.isMediaData)
         let later = relevant[(lastFailure + 1)...]
-        return later.contains { !$0.countsAsFailure && ($0.isSegment || !hasSegments) } ? .recovered : .unrecovered
+        return later.contains { !$0.countsAsFailure && ($0.isMediaData || !hasSegments) } ? .recovered : .unrecovered
     }
 
     static func notes(

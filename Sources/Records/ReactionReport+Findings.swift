@@ -6,7 +6,7 @@ extension ReactionReport {
     static func switches(in records: [RequestRecord], bandwidths: [Int: Int]) -> [VariantSwitch] {
         var found: [VariantSwitch] = []
         var current: (variant: Int, index: Int)?
-        for (index, record) in records.enumerated() where record.isSegment {
+        for (index, record) in records.enumerated() where record.isMediaData {
             guard let variant = record.variant else { continue }
             defer { current = (variant, index) }
             guard let previous = current, previous.variant != variant else { continue }
@@ -110,7 +110,7 @@ extension ReactionReport {
     /// line up across variants); a gap filled later by an out-of-order request is no gap. A seek
     /// forward looks the same as a skip.
     static func skipped(in records: [RequestRecord]) -> [SkippedSegments] {
-        let segments = records.filter { $0.isSegment && $0.variant != nil && $0.msn != nil }
+        let segments = records.filter { $0.isMediaData && $0.variant != nil && $0.msn != nil }
         let loads = segments.filter { !$0.countsAsFailure }
         let loaded = Set(loads.compactMap(\.msn))
         guard let start = segments.first?.msn else { return [] }
@@ -136,10 +136,10 @@ extension ReactionReport {
         let idle = now.timeIntervalSince(last.responseEnd)
         guard idle > threshold else { return nil }
         let relevant = records.filter(\.mattersForPlayback)
-        let hasSegments = relevant.contains(where: \.isSegment)
-        let lastGood = relevant.lastIndex { !$0.countsAsFailure && ($0.isSegment || !hasSegments) }
+        let hasSegments = relevant.contains(where: \.isMediaData)
+        let lastGood = relevant.lastIndex { !$0.countsAsFailure && ($0.isMediaData || !hasSegments) }
         let tail = relevant[(lastGood.map { $0 + 1 } ?? 0)...].filter(\.countsAsFailure)
-        let lastSegment = records.last(where: \.isSegment)
+        let lastSegment = records.last(where: \.isMediaData)
         if !tail.isEmpty {
             let ids = tail.map(\.id)
             return Stop(kind: .gaveUp, time: last.responseEnd, idle: idle, lastSegment: lastSegment?.reportResource,
@@ -148,7 +148,7 @@ extension ReactionReport {
         var kind = Stop.Kind.stopped
         // Judged on the variant's own segments: a player may fetch an audio rendition's last
         // segments after the video's (ffmpeg does).
-        if let lastVideo = records.last(where: { $0.isSegment && $0.variant != nil }), let variant = lastVideo.variant,
+        if let lastVideo = records.last(where: { $0.isMediaData && $0.variant != nil }), let variant = lastVideo.variant,
            let msn = lastVideo.msn, let end = lastMSN[variant], msn >= end {
             kind = .finished
         }

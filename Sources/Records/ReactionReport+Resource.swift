@@ -11,7 +11,8 @@ extension RequestRecord {
     /// (error-paths §1).
     var mattersForPlayback: Bool { kind != "sessionData" && kind != "steering" }
 
-    var isSegment: Bool { kind == "segment" }
+    /// A segment or an LL-HLS part: media data the player plays.
+    public var isMediaData: Bool { kind == "segment" || kind == "part" }
 
     var isBackup: Bool { copy == "backup" }
 
@@ -36,7 +37,7 @@ extension RequestRecord {
         switch kind {
         case "master", "media":
             ReactionReport.ResourceKey(kind: kind, variant: variant, rendition: rendition, copy: copy)
-        case "segment" where msn != nil:
+        case "segment" where msn != nil, "part" where msn != nil:
             ReactionReport.ResourceKey(kind: kind, variant: variant, rendition: rendition, copy: copy, msn: msn, part: part)
         default:
             ReactionReport.ResourceKey(kind: kind, path: bareRequestPath)
@@ -65,7 +66,10 @@ extension ReactionReport.Resource {
         switch kind {
         case "segment":
             guard let msn else { return "a segment" + owner + backup }
-            return "segment \(msn)" + (part.map { " part \($0)" } ?? "") + owner + backup
+            return "segment \(msn)" + owner + backup
+        case "part":
+            guard let msn else { return "a part" + owner + backup }
+            return "part \(part.map(String.init) ?? "?") of segment \(msn)" + owner + backup
         case "media": return "the media playlist" + owner + backup
         case "master": return "the master playlist"
         case "init": return "the init section" + owner + backup

@@ -34,6 +34,7 @@ public enum RecordLine {
         if let variant = record.variant { text += " v\(variant)" }
         if let rendition = record.rendition { text += " r\(rendition)" }
         if let msn = record.msn { text += " n\(msn)" }
+        if let part = record.part { text += " p\(part)" }
         if record.copy == "backup" { text += " b" }
         return text
     }

@@ -21,7 +21,7 @@ public enum StreamChoice {
         case .demo:
             let hint = scenario.play
             let chosenStream = stream ?? hint?.stream ?? "vod"
-            let chosenFlavour = flavour ?? hint?.flavour ?? "ts"
+            let chosenFlavour = flavour ?? hint?.flavour ?? StreamSource.defaultFlavour(of: chosenStream)
             let demo: StreamSource
             do {
                 demo = try StreamSource.checkedDemo(stream: chosenStream, flavour: chosenFlavour)
@@ -29,9 +29,9 @@ public enum StreamChoice {
                 throw Invalid(description: "\(scenario.name): \(error.description)")
             }
             // A live stream never ends: the scenario's own play time (when shorter) ends the run.
-            let seconds = chosenStream == "live" ? min(timeout, hint?.seconds ?? timeout) : timeout
+            let seconds = demo.isLive ? min(timeout, hint?.seconds ?? timeout) : timeout
             return CellPlan(
-                scenario: scenario, player: player, path: demo.demoPath, live: chosenStream == "live",
+                scenario: scenario, player: player, path: demo.demoPath, live: demo.isLive,
                 timeout: seconds, documentedOnly: documentedOnly)
         }
     }

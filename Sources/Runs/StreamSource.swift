@@ -3,7 +3,7 @@ import DemoOrigin
 
 /// What a run plays: a stream of the embedded demo origin, or any http(s) URL.
 public enum StreamSource: Sendable, Equatable {
-    /// `stream` is "vod" or "live"; `flavour` one of `DemoOrigin.vodFlavours` / `liveFlavours`.
+    /// `stream` is "vod", "live" or "ll" (low-latency live); `flavour` one of `DemoOrigin.flavours(of:)`.
     case demo(stream: String, flavour: String)
     case url(String)
 
@@ -13,10 +13,10 @@ public enum StreamSource: Sendable, Equatable {
 
     /// Checks a demo stream and flavour against what the demo origin serves.
     public static func checkedDemo(stream: String, flavour: String) throws(Invalid) -> StreamSource {
-        guard stream == "vod" || stream == "live" else {
-            throw Invalid(description: "--stream \(stream): the demo has \"vod\" and \"live\"")
+        let flavours = DemoOrigin.flavours(of: stream)
+        guard !flavours.isEmpty else {
+            throw Invalid(description: "--stream \(stream): the demo has \"vod\", \"live\" and \"ll\" (low-latency live)")
         }
-        let flavours = stream == "vod" ? DemoOrigin.vodFlavours : DemoOrigin.liveFlavours
         guard flavours.contains(flavour) else {
             throw Invalid(description: "--flavour \(flavour): the demo's \(stream) stream comes as \(flavours.joined(separator: ", "))")
         }
@@ -35,14 +35,20 @@ public enum StreamSource: Sendable, Equatable {
 
     /// The demo stream's master playlist path, or nil for a URL source.
     public var demoPath: String? {
-        if case .demo(let stream, let flavour) = self { return "/\(stream)/\(flavour)/master.m3u8" }
-        return nil
+        guard case .demo(let stream, let flavour) = self else { return nil }
+        return stream == "ll" ? "/ll/master.m3u8" : "/\(stream)/\(flavour)/master.m3u8"
     }
 
     public var isLive: Bool {
-        if case .demo(let stream, _) = self { return stream == "live" }
+        if case .demo(let stream, _) = self { return Self.isLive(stream) }
         return false
     }
+
+    /// "live" and "ll" never end.
+    public static func isLive(_ stream: String) -> Bool { stream == "live" || stream == "ll" }
+
+    /// The flavour a demo stream plays in when none is named: ts, or fMP4 for the LL stream.
+    public static func defaultFlavour(of stream: String) -> String { stream == "ll" ? "fmp4" : "ts" }
 
     public var description: String {
         switch self {

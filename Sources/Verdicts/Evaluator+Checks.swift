@@ -44,7 +44,7 @@ extension RunFacts {
     /// what a down-switch away from it would have achieved.
     func stayedOffTheFaultedVariant(within: Duration?) -> Finding? {
         guard let trigger, let faulted = byID[trigger.record]?.variant else { return nil }
-        let segments = records.filter { $0.kind == "segment" && $0.variant != nil }
+        let segments = records.filter { $0.isMediaData && $0.variant != nil }
         guard let before = segments.last(where: { ($0.time, $0.id) < (trigger.time, trigger.record) }),
               let playing = before.variant, playing != faulted,
               let next = segments.first(where: { isAfterTrigger($0.id) }), next.variant == playing,
@@ -118,7 +118,7 @@ extension RunFacts {
         let window = reaction.reloads.lazy.compactMap(\.targetDuration).first.map { max(3 * $0, 6) + 2 } ?? 10
         // The video's segments when there are any: a player whose variant died while an audio
         // rendition went on did not keep playing.
-        let loaded = records.filter { $0.kind == "segment" && !$0.failed }
+        let loaded = records.filter { $0.isMediaData && !$0.failed }
         let video = loaded.filter { $0.variant != nil }
         guard let last = (video.isEmpty ? loaded : video).last else {
             return Finding(passed: false, observed: "no segment loaded")
@@ -189,7 +189,7 @@ extension RunFacts {
         guard !gapRules.isEmpty else {
             return Finding(passed: true, observed: "no media playlist was served with a gap rule (nothing to avoid)")
         }
-        let offenders = records.filter { $0.kind == "segment" && !gapRules.isDisjoint(with: $0.matchedRules) }
+        let offenders = records.filter { $0.isMediaData && !gapRules.isDisjoint(with: $0.matchedRules) }
         let rules = gapRules.sorted().joined(separator: ", ")
         guard !offenders.isEmpty else {
             return Finding(passed: true,

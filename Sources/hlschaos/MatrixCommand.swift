@@ -76,7 +76,8 @@ struct MatrixCommand: AsyncParsableCommand {
                     throw CLIError(error.description)
                 }
             }
-            let stream = "\(scenario.play?.stream ?? "vod") \(scenario.play?.flavour ?? "ts")"
+            let played = scenario.play?.stream ?? "vod"
+            let stream = "\(played) \(scenario.play?.flavour ?? StreamSource.defaultFlavour(of: played))"
             rows.append(PlayerMatrix.Row(scenario: scenario.name, reference: scenario.reference, description: scenario.description, stream: stream))
         }
         // Longest first: live runs overlap the short VOD ones instead of ending the matrix alone.

@@ -37,7 +37,7 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(help: "Play the embedded demo origin's stream (the default when --url is not given).")
     var demo = false
 
-    @Option(help: "The demo stream: vod or live (default: what each preset names, else vod).")
+    @Option(help: "The demo stream: vod, live or ll (low-latency live, fmp4 only) (default: what each preset names, else vod).")
     var stream: String?
 
     @Option(help: "The demo flavour: ts, fmp4, aes or byterange (default: what each preset names, else ts).")
@@ -90,7 +90,8 @@ struct RunCommand: AsyncParsableCommand {
         let drivers = try ScenarioArguments.drivers(players.isEmpty ? ["ffmpeg"] : players, option: "--player")
         let source: StreamSource
         do {
-            source = try url.map(StreamSource.checkedURL) ?? StreamSource.checkedDemo(stream: stream ?? "vod", flavour: flavour ?? "ts")
+            source = try url.map(StreamSource.checkedURL) ?? StreamSource.checkedDemo(
+                stream: stream ?? "vod", flavour: flavour ?? StreamSource.defaultFlavour(of: stream ?? "vod"))
         } catch {
             throw CLIError(String(describing: error))
         }

@@ -57,10 +57,12 @@ import Testing
     }
 
     @Test func recordedKindNamesMapToRuleKinds() {
-        #expect(ResourceKind(recorded: "part") == .segment)
-        #expect(ResourceKind(recorded: "sessionData") == .sessionData)
-        #expect(ResourceKind(recorded: "seg") == nil)
-        #expect(ResourceTag(kind: .part).resourceKind == .segment)
+        #expect(ResourceKind(rawValue: "part") == .part)
+        #expect(ResourceKind(rawValue: "sessionData") == .sessionData)
+        #expect(ResourceKind(rawValue: "seg") == nil)
+        #expect(ResourceTag(kind: .part).resourceKind == .part)
+        #expect(ResourceTag(kind: .asset).resourceKind == .segment)
+        #expect(ResourceKind.allCases.filter(\.isMediaData) == [.segment, .part])
         #expect(ResourceTag(kind: .initSection).resourceKind == .`init`)
         #expect(ResourceKind.allCases.filter(\.isPlaylist) == [.master, .media])
     }

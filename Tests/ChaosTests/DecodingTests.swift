@@ -11,14 +11,14 @@ import Testing
           "expected": { "avplayer": "retries", "hlsjs": "fragLoadError", "exoplayer": "excludes" },
           "rules": [
             { "id": "v1-msn3",
-              "match": { "kind": "segment", "variant": { "index": 1 }, "msn": 3 },
+              "match": { "kind": ["segment", "part"], "variant": { "index": 1 }, "msn": 3, "part": {"from": 2} },
               "action": { "status": 503, "headers": {"Retry-After": "2"}, "delay": "1.5s" } },
             { "id": "all",
               "match": { "kind": ["media", "master"], "variant": "highest", "rendition": {"type": "AUDIO", "language": "fr"},
                          "msn": [1, {"from": 4, "to": 6}, {"every": 3}], "index": {"from": 2},
                          "time": {"from": "30s", "to": "40s"}, "requests": {"from": 1, "to": 3},
                          "after": "2s", "for": "1m", "probability": 0.25, "seed": 42, "copy": "backup",
-                         "session": "tv-*", "method": "get", "range": true },
+                         "session": "tv-*", "method": "get", "range": true, "blocking": false },
               "action": { "freeze": true, "sequenceShift": -2 } }
           ]
         }
@@ -29,7 +29,8 @@ import Testing
         #expect(scenario.expected["hlsjs"] == "fragLoadError")
         #expect(scenario.rules.map(\.id) == ["v1-msn3", "all"])
         let first = scenario.rules[0]
-        #expect(first.match.kinds == [.segment])
+        #expect(first.match.kinds == [.segment, .part])
+        #expect(first.match.part == .range(from: 2, to: nil))
         #expect(first.match.variant == .attributes(index: [1], bandwidth: nil, resolution: nil, name: nil))
         #expect(first.match.msn == .exactly(3))
         #expect(first.action.delay == .milliseconds(1500))
@@ -43,6 +44,7 @@ import Testing
         #expect(second.time == TimeWindow(from: .seconds(30), to: .seconds(40)))
         #expect(second.requests == RequestRange(from: 1, to: 3))
         #expect(second.after == .seconds(2))
+        #expect(second.blocking == false && first.match.blocking == nil)
         #expect(second.duration == .seconds(60))
         #expect(second.probability == 0.25)
         #expect(second.seed == 42)
@@ -93,6 +95,7 @@ import Testing
             (#"{"key": "wrong-length"}"#, Action(playlist: [.key(.wrongLength)])),
             (#"{"key": "wrong-bytes"}"#, Action(playlist: [.key(.wrongBytes)])),
             (#"{"backupVariants": true}"#, Action(playlist: [.backupVariants])),
+            (#"{"ignoreDirectives": true}"#, Action(playlist: [.ignoreDirectives])),
         ]
         for (json, expected) in cases {
             let decoded = try rule("{}", json).action
