@@ -101,8 +101,18 @@ extension ReactionReport {
             return ReloadCadence(
                 variant: playlist.variant, rendition: playlist.rendition, copy: playlist.copy, requests: loads.count,
                 medianInterval: median, targetDuration: targetDuration, ratio: ratio, pace: pace,
-                records: loads.map(\.id))
+                lowLatency: lowLatency(loads), records: loads.map(\.id))
         }
+    }
+
+    static func lowLatency(_ loads: [RequestRecord]) -> LowLatencyReloads? {
+        let blocking = loads.filter(\.isBlockingReload)
+        let deltaUpdates = loads.filter(\.isDeltaUpdate).count
+        guard !blocking.isEmpty || deltaUpdates > 0 else { return nil }
+        let longest = blocking.max { $0.duration < $1.duration }
+        return LowLatencyReloads(
+            blocking: blocking.count, medianHeld: blocking.isEmpty ? nil : median(blocking.map(\.duration)),
+            longestHeld: longest?.duration, longestRecord: longest?.id, deltaUpdates: deltaUpdates)
     }
 
     /// Runs of MSNs never loaded (never requested, or every request for them failed) although a

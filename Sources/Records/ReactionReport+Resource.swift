@@ -23,6 +23,9 @@ extension RequestRecord {
 
     var isBlockingReload: Bool { path.contains("_HLS_msn=") }
 
+    /// An LL-HLS delta update request (rfc8216bis §6.2.5.1).
+    var isDeltaUpdate: Bool { path.contains("_HLS_skip=") }
+
     /// The end of the request, or of its response.
     var responseEnd: Date { time.addingTimeInterval(max(duration, 0)) }
 

@@ -26,6 +26,14 @@ extension ReactionReport {
             let which = skip.from == skip.to ? "segment \(skip.from)" : "segments \(skip.from)–\(skip.to)"
             sentences.append("Skipped \(which)")
         }
+        for cadence in report.reloads {
+            guard let lowLatency = cadence.lowLatency, let held = lowLatency.longestHeld,
+                  let target = cadence.targetDuration, held > 3 * target else { continue }
+            let owner = cadence.variant.map { "variant \($0)" }
+                ?? cadence.rendition.map { "rendition \($0)" } ?? "an I-frame variant"
+            sentences.append("A blocking reload of the playlist of \(owner) took \(seconds(held)),"
+                + " more than three target durations (\(seconds(3 * target)); rfc8216bis §6.2.5.2)")
+        }
         for cadence in report.reloads where cadence.pace == .tooFast || cadence.pace == .tooSlow {
             let owner = cadence.variant.map { "variant \($0)" }
                 ?? cadence.rendition.map { "rendition \($0)" } ?? "an I-frame variant"

@@ -188,14 +188,34 @@ public struct ReactionReport: Sendable, Codable, Equatable {
         /// `medianInterval / targetDuration`.
         public var ratio: Double?
         public var pace: Pace
+        /// LL-HLS reloads among them: blocking reloads and delta updates (nil when there were none).
+        public var lowLatency: LowLatencyReloads?
         /// Every request for this playlist.
         public var records: [UInt64]
 
         public init(variant: Int?, rendition: Int?, copy: String?, requests: Int, medianInterval: Double,
-                    targetDuration: Double?, ratio: Double?, pace: Pace, records: [UInt64]) {
+                    targetDuration: Double?, ratio: Double?, pace: Pace, lowLatency: LowLatencyReloads? = nil,
+                    records: [UInt64]) {
             self.variant = variant; self.rendition = rendition; self.copy = copy; self.requests = requests
             self.medianInterval = medianInterval; self.targetDuration = targetDuration; self.ratio = ratio
-            self.pace = pace; self.records = records
+            self.pace = pace; self.lowLatency = lowLatency; self.records = records
+        }
+    }
+
+    /// A playlist's LL-HLS reloads (rfc8216bis §6.2.5): how many asked to block (`_HLS_msn`) and
+    /// how long the answers took, and how many asked for a delta update (`_HLS_skip`).
+    public struct LowLatencyReloads: Sendable, Codable, Equatable {
+        public var blocking: Int
+        /// Seconds from a blocking reload's arrival to the end of its answer (nil without any).
+        public var medianHeld: Double?
+        public var longestHeld: Double?
+        /// The blocking reload held longest.
+        public var longestRecord: UInt64?
+        public var deltaUpdates: Int
+
+        public init(blocking: Int, medianHeld: Double?, longestHeld: Double?, longestRecord: UInt64?, deltaUpdates: Int) {
+            self.blocking = blocking; self.medianHeld = medianHeld; self.longestHeld = longestHeld
+            self.longestRecord = longestRecord; self.deltaUpdates = deltaUpdates
         }
     }
 

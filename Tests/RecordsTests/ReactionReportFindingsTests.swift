@@ -128,6 +128,29 @@ import Testing
         #expect(report.retries.isEmpty)
     }
 
+    /// Blocking reloads and delta updates are counted per playlist, with how long the blocking
+    /// ones took; one held past three target durations is named in the verdict.
+    @Test func lowLatencyReloadsAreSummedUpAndAnOverlongHoldIsNamed() throws {
+        var t = Traffic()
+        t.add(0, kind: "media", variant: 0, tag: "~media.v0", file: "v0/index.m3u8", status: 200)
+        t.add(1, kind: "media", variant: 0, tag: "~media.v0", file: "v0/index.m3u8?_HLS_msn=10&_HLS_part=1&_HLS_skip=YES",
+              status: 200, duration: 0.4)
+        t.add(2, kind: "media", variant: 0, tag: "~media.v0", file: "v0/index.m3u8?_HLS_msn=10&_HLS_part=2",
+              status: 200, duration: 0.38)
+        let held = t.add(3, kind: "media", variant: 0, tag: "~media.v0", file: "v0/index.m3u8?_HLS_msn=10&_HLS_part=3",
+                         status: 200, duration: 8.2)
+        t.add(12, kind: "part", variant: 0, msn: 10, part: 3, tag: "~part.v0.n10.p3", file: "v0/part-10.3.m4s", status: 200)
+        let report = ReactionReport.analyze(t.records, now: t.at(13), targetDuration: 2)
+        let lowLatency = try #require(report.reloads.first?.lowLatency)
+        #expect(lowLatency == .init(blocking: 3, medianHeld: 0.4, longestHeld: 8.2, longestRecord: held, deltaUpdates: 1))
+        #expect(report.verdict.contains("A blocking reload of the playlist of variant 0 took 8.2 s, more than three target durations (6.0 s"),
+                "\(report.verdict)")
+
+        var plain = Traffic()
+        for index in 0..<3 { plain.media(Double(index) * 2, variant: 0) }
+        #expect(ReactionReport.analyze(plain.records, now: plain.at(7), targetDuration: 2).reloads.first?.lowLatency == nil)
+    }
+
     @Test func noRecords() {
         let report = ReactionReport.analyze([], now: Date())
         #expect(report == ReactionReport(verdict: "No requests."))
