@@ -70,11 +70,17 @@ struct LowLatencyPlaylistWriter: Sendable {
             lines.append("seg-\(msn).\(segment.fileExtension)")
         }
         let inProgress = lastComplete + 1
+        let next = timeline.position(ofOrdinal: timeline.ordinal(of: latest) + 1)
+        // The segment in progress starts the next loop: its discontinuity goes before its first
+        // line, a part or (before any part is out) the hint of part 0. A hint without it would
+        // be numbered in the old discontinuity and its part, once listed, in the new one (hls.js
+        // then reports a "discontinuity sequence mismatch").
+        if inProgress % count == 0, latest.msn == inProgress || next.msn == inProgress {
+            lines.append("#EXT-X-DISCONTINUITY")
+        }
         if latest.msn == inProgress {
-            if inProgress % count == 0 { lines.append("#EXT-X-DISCONTINUITY") }
             lines += partLines(msn: inProgress, through: latest.index)
         }
-        let next = timeline.position(ofOrdinal: timeline.ordinal(of: latest) + 1)
         lines.append("#EXT-X-PRELOAD-HINT:TYPE=PART,URI=\"\(Self.partURI(next))\"")
         for uri in reportURIs {
             lines.append("#EXT-X-RENDITION-REPORT:URI=\"\(uri)\",LAST-MSN=\(latest.msn),LAST-PART=\(latest.index)")

@@ -2,7 +2,10 @@ import Foundation
 
 extension RequestRecord {
     /// Status ≥ 400, no status at all (hang, reset before headers), or a response that did not end complete.
+    /// A blocking reload the player gave up on, untouched by any rule, is not one: LL players
+    /// cancel held reloads when they switch or stop, and every LL session ends with one held.
     var countsAsFailure: Bool {
+        if isBlockingReload, ending == .clientAbort, !isFaulted { return false }
         guard let status else { return true }
         return status >= 400 || ending != .complete
     }

@@ -158,6 +158,18 @@ import Testing
         #expect(delta.segments.contains { $0.discontinuity } == full.segments.dropFirst(skip.skippedSegments).contains { $0.discontinuity })
     }
 
+    /// At the origin's start segment 11 has just completed and part 0 of segment 12, the first of
+    /// the second loop, is hinted: the discontinuity comes before the hint, so the hinted part is
+    /// in the same discontinuity as when it is listed 0.4 s later.
+    @Test func theHintOfALoopPointsFirstPartFollowsItsDiscontinuity() throws {
+        let before = String(decoding: try origin.immediate("/ll/v0/index.m3u8").body, as: UTF8.self)
+        #expect(before.contains("seg-11.m4s\n#EXT-X-DISCONTINUITY\n#EXT-X-PRELOAD-HINT:TYPE=PART,URI=\"part-12.0.m4s\""), "\(before)")
+        clock.advance(by: 0.4)
+        let after = String(decoding: try origin.immediate("/ll/v0/index.m3u8").body, as: UTF8.self)
+        #expect(after.contains("seg-11.m4s\n#EXT-X-DISCONTINUITY\n#EXT-X-PART:DURATION=0.400,URI=\"part-12.0.m4s\""), "\(after)")
+        #expect(after.components(separatedBy: "#EXT-X-DISCONTINUITY\n").count == 2, "one discontinuity")
+    }
+
     /// Numbers segments as a client that counts from the playlist's own tags does (hls.js):
     /// EXT-X-DISCONTINUITY-SEQUENCE, plus one at every EXT-X-DISCONTINUITY it lists.
     func discontinuityNumbers(_ playlist: Playlist) -> [Int: Int] {

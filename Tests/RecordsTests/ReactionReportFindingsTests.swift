@@ -146,6 +146,15 @@ import Testing
         #expect(report.verdict.contains("A blocking reload of the playlist of variant 0 took 8.2 s, more than three target durations (6.0 s"),
                 "\(report.verdict)")
 
+        // The player stops with a blocking reload held: that is no failure.
+        var stopped = Traffic()
+        stopped.media(0, variant: 0)
+        stopped.add(0.5, kind: "part", variant: 0, msn: 10, part: 0, tag: "~part.v0.n10.p0", file: "v0/part-10.0.m4s", status: 200)
+        stopped.add(1, kind: "media", variant: 0, tag: "~media.v0", file: "v0/index.m3u8?_HLS_msn=10&_HLS_part=1",
+                    status: nil, ending: .clientAbort, duration: 0.2)
+        let stoppedReport = ReactionReport.analyze(stopped.records, now: stopped.at(2), targetDuration: 2)
+        #expect(stoppedReport.failures.isEmpty && stoppedReport.outcome == .clean)
+
         var plain = Traffic()
         for index in 0..<3 { plain.media(Double(index) * 2, variant: 0) }
         #expect(ReactionReport.analyze(plain.records, now: plain.at(7), targetDuration: 2).reloads.first?.lowLatency == nil)
