@@ -21,6 +21,7 @@ enum PresetPlaybackCatalog {
         }
         plans.merge(vodPlans) { _, new in new }
         plans.merge(livePlans) { _, new in new }
+        plans.merge(lowLatencyPlans) { _, new in new }
         return plans
     }()
 
