@@ -87,6 +87,8 @@ public enum PlaylistAction: Sendable, Equatable {
     /// `_HLS_part`, `_HLS_skip`): it answers at once, with its whole current playlist, as if it
     /// ignored them.
     case ignoreDirectives
+    /// LL-HLS damage to the served media playlist (see `LowLatencyDamage`).
+    case lowLatency(LowLatencyDamage)
 
     /// The JSON key of the action, for messages and events.
     public var name: String {
@@ -105,6 +107,7 @@ public enum PlaylistAction: Sendable, Equatable {
         case .key: "key"
         case .backupVariants: "backupVariants"
         case .ignoreDirectives: "ignoreDirectives"
+        case .lowLatency: "lowLatency"
         }
     }
 }

@@ -4,7 +4,8 @@ import HLS
 /// 1. `body(serving:...)` picks the upstream version to serve (`freeze`, `lag`),
 /// 2. `apply(_:to:...)` edits the parsed playlist (strip, gap, remove, sequence, target duration,
 ///    end list, backup variants) — then the proxy rewrites URIs and serialises,
-/// 3. `damage(_:_:kind:)` breaks the final text (`malform`, `sessionData` on a master).
+/// 3. `damage(_:_:kind:)` breaks the final text (`malform`, `sessionData` on a master,
+///    `lowLatency` on a media playlist).
 public enum PlaylistSurgery {
     /// What `apply` did that the proxy must know when it rewrites URIs.
     public struct Report: Sendable, Equatable {
@@ -122,6 +123,7 @@ public enum PlaylistSurgery {
             switch step.action {
             case .malform(let malformation): text = PlaylistDamage.malform(text, malformation, kind: kind)
             case .sessionData(.malformed) where kind == .multivariant: text = PlaylistDamage.breakSessionData(text)
+            case .lowLatency(let damage) where kind == .media: text = damage.apply(to: text)
             default: continue
             }
         }

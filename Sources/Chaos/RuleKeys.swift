@@ -31,6 +31,7 @@ public enum RuleKeys {
     public static let playlistActions = [
         "stripVariants", "stripRenditions", "gap", "remove", "freeze", "lag", "sequenceShift", "targetDuration",
         "endList", "malform", "sessionData", "key", "backupVariants", "ignoreDirectives",
+        "lowLatency",
     ]
     public static let action = ["delay"] + wireActions + statusExtras + playlistActions
 
@@ -45,6 +46,7 @@ public enum RuleKeys {
     public static let gapStatuses = [404, 410]
     public static let endList = ["add", "remove"]
     public static let malform = Malformation.allCases.map(\.rawValue)
+    public static let lowLatency = LowLatencyDamage.allCases.map(\.rawValue)
     public static let sessionData = SessionDataDamage.allCases.map(\.rawValue)
     public static let key = KeyDamage.allCases.map(\.rawValue)
 

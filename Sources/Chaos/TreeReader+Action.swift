@@ -221,6 +221,8 @@ extension TreeReader {
             return trueOnly(value, path, key) ? .backupVariants : nil
         case "ignoreDirectives":
             return trueOnly(value, path, key) ? .ignoreDirectives : nil
+        case "lowLatency":
+            return keyword(value, path, "LL-HLS damage", in: RuleKeys.lowLatency).flatMap(LowLatencyDamage.init).map(PlaylistAction.lowLatency)
         default:
             return nil
         }

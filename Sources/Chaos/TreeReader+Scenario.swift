@@ -135,7 +135,7 @@ extension PlaylistAction {
         case .gap: [.media, .segment]
         case .remove: [.media, .segment]
         case .freeze, .lag, .malform: [.master, .media]
-        case .sequenceShift, .targetDuration, .endList, .ignoreDirectives: [.media]
+        case .sequenceShift, .targetDuration, .endList, .ignoreDirectives, .lowLatency: [.media]
         case .sessionData: [.master, .sessionData]
         case .key: [.key]
         }

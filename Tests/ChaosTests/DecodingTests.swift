@@ -96,6 +96,7 @@ import Testing
             (#"{"key": "wrong-bytes"}"#, Action(playlist: [.key(.wrongBytes)])),
             (#"{"backupVariants": true}"#, Action(playlist: [.backupVariants])),
             (#"{"ignoreDirectives": true}"#, Action(playlist: [.ignoreDirectives])),
+            (#"{"lowLatency": "skip-too-many"}"#, Action(playlist: [.lowLatency(.skipTooMany)])),
         ]
         for (json, expected) in cases {
             let decoded = try rule("{}", json).action

@@ -13,7 +13,8 @@ import TestSupport
     {"name": "ll", "description": "LL faults, one session each", "rules": [
       {"id": "first-parts-404", "match": {"session": "parts", "kind": "part", "part": 0}, "action": {"status": 404}},
       {"id": "blocking-503", "match": {"session": "b503", "blocking": true}, "action": {"status": 503}},
-      {"id": "unblocked", "match": {"session": "ignore", "kind": "media", "blocking": true}, "action": {"ignoreDirectives": true}}
+      {"id": "unblocked", "match": {"session": "ignore", "kind": "media", "blocking": true}, "action": {"ignoreDirectives": true}},
+      {"id": "hint-gone", "match": {"session": "hint"}, "action": {"lowLatency": "hint-never-published"}}
     ]}
     """#
 
@@ -67,6 +68,22 @@ import TestSupport
             #expect(blocking.header("x-hlschaos-fault") == "ll/blocking-503")
             #expect(try await proxy.get(media).status == 200, "a reload without _HLS_msn is not a blocking reload")
             #expect(try await proxy.get("\(media)?_HLS_skip=YES").status == 200, "nor is a delta update alone")
+        }
+    }
+
+    /// The damage is applied to the rewritten playlist, and the renamed hint still goes through
+    /// the proxy, tagged as a part, to the origin, which has no such file.
+    @Test func aHintNeverPublishedIsAskedOfTheOriginAndAnswers404() async throws {
+        try await Self.withProxy { proxy, _ in
+            let master = String(decoding: try await proxy.get("/s/hint/ll/master.m3u8").body, as: UTF8.self)
+            let media = try #require(master.split(separator: "\n").first { $0.contains("/~media.v0/") }.map(String.init))
+            let playlist = try Playlist(string: String(decoding: try await proxy.get(media).body, as: UTF8.self))
+            let hint = try #require(playlist.preloadHints.first?.uri)
+            #expect(hint.hasPrefix("/s/hint/~part.v0.") && hint.contains("/ll/v0/never-part-"), "\(hint)")
+            let answer = try await proxy.get(hint)
+            #expect(answer.status == 404)
+            let record = try #require(proxy.server.control.records(session: "hint").last)
+            #expect(record.kind == "part" && record.upstream?.status == 404)
         }
     }
 
