@@ -66,7 +66,7 @@ public enum BrowserReport {
             switches: events.filter { $0.event == "levelSwitched" }.compactMap { event in
                 event.level.map { PlayerReport.LevelSwitch(time: event.t, level: $0) }
             },
-            position: log.currentTime, seconds: log.elapsed ?? 0, log: cap(text(events)),
+            position: log.currentTime, seconds: log.elapsed ?? 0, log: cap(text(events.filter { $0.event != "latency" })),
             liveLatency: liveLatency(events))
 
         if let harnessError = log.harnessError {
@@ -232,6 +232,8 @@ public enum BrowserReport {
     }
 
     /// One line per event: `12.345 error networkError fragLoadError code=404 sn=8 level=2 FATAL url`.
+    /// The report's log leaves the `latency` samples out: two a second would push the events out
+    /// of a log's tail, and `liveLatency` sums them up (the harness's JSON keeps each).
     static func text(_ events: [BrowserLog.Event]) -> String {
         events.map { e in
             var parts = [e.t.map { String(format: "%.3f", $0) } ?? "-", e.event]
