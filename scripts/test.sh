@@ -11,7 +11,7 @@ swift build --build-tests
 # recorder's suite, which times live playlist reloads, and the LL-HLS suites, which hold the demo
 # origin and the proxy to 50 ms after a part's publication. They prove every driver and every fault
 # family; the full preset × player sweep is run on demand (docs/testing.md).
-players='PlayerTests|PresetPlaybackTests|PlayersTests|RunCommandTests|RecordReplayPlaybackTests|HARImportEndToEndTests|StreamRecorderTests|ForwardPlayerTests|LowLatencyServerTests|LowLatencyThroughProxyTests'
+players='PlayerTests|PresetPlaybackTests|PlayersTests|RunCommandTests|RecordReplayPlaybackTests|HARImportEndToEndTests|StreamRecorderTests|ForwardPlayerTests|LowLatencyServerTests|LowLatencyThroughProxyTests|LowLatencyPlaybackTests'
 swift test --skip-build --skip "$players" "$@"
 swift test --skip-build --filter "$players" "$@"
 # The dashboard in headless Chromium against a real demo and control API (skipped with a filter).

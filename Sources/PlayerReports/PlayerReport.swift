@@ -47,6 +47,36 @@ public struct PlayerReport: Sendable, Codable, Equatable {
         public init(time: Double? = nil, level: Int) { self.time = time; self.level = level }
     }
 
+    /// How far behind the live edge the player said it was while playing a live stream (hls.js:
+    /// `hls.latency`, the live edge plus the playlist's age minus the playing position), over the
+    /// samples taken from its first `playing` on.
+    public struct LiveLatency: Sendable, Codable, Equatable {
+        /// Seconds: the median, lowest, highest and last sample.
+        public var median: Double
+        public var min: Double
+        public var max: Double
+        public var last: Double
+        /// How many samples (hls.js: one every 0.5 s, and one at the end).
+        public var samples: Int
+        /// The latency the player aimed for at the last sample (hls.js `targetLatency`: the
+        /// playlist's PART-HOLD-BACK in low-latency mode), when it said.
+        public var target: Double?
+
+        public init(median: Double, min: Double, max: Double, last: Double, samples: Int, target: Double? = nil) {
+            self.median = median; self.min = min; self.max = max; self.last = last; self.samples = samples; self.target = target
+        }
+
+        /// "1.3 s (median of 40 samples; 1.1–1.9 s, last 1.2 s, target 1.2 s)".
+        public var text: String {
+            let target = self.target.map { ", target \(Self.seconds($0))" } ?? ""
+            return "\(Self.seconds(median)) (median of \(samples) sample\(samples == 1 ? "" : "s"); "
+                + "\(Self.number(min))–\(Self.seconds(max)), last \(Self.seconds(last))\(target))"
+        }
+
+        static func number(_ value: Double) -> String { String(format: "%.1f", value) }
+        static func seconds(_ value: Double) -> String { number(value) + " s" }
+    }
+
     /// The player's name in the run (`PlayerNames.drivers`, or a custom player's: "streamlink").
     public var player: String
     /// The player's version as it reports it.
@@ -64,20 +94,29 @@ public struct PlayerReport: Sendable, Codable, Equatable {
     public var exitStatus: Int32?
     /// The player's own output (stdout and stderr, or the browser's event log), capped in size.
     public var log: String
+    /// Live streams, players that report it (hls.js); nil otherwise, and absent from the JSON.
+    public var liveLatency: LiveLatency?
 
     public init(
         player: String, version: String? = nil, outcome: Outcome, reason: String? = nil,
         errors: [PlayerError] = [], stalls: [Stall] = [], switches: [LevelSwitch] = [],
-        position: Double? = nil, seconds: Double = 0, exitStatus: Int32? = nil, log: String = ""
+        position: Double? = nil, seconds: Double = 0, exitStatus: Int32? = nil, log: String = "",
+        liveLatency: LiveLatency? = nil
     ) {
         self.player = player; self.version = version; self.outcome = outcome; self.reason = reason
         self.errors = errors; self.stalls = stalls; self.switches = switches; self.position = position
-        self.seconds = seconds; self.exitStatus = exitStatus; self.log = log
+        self.seconds = seconds; self.exitStatus = exitStatus; self.log = log; self.liveLatency = liveLatency
     }
 
     /// "played", "failed: <reason>", …: the one-line form used in verdicts and the matrix.
     public var outcomeText: String {
         guard let reason, outcome != .played else { return outcome.rawValue }
         return "\(outcome.rawValue): \(reason)"
+    }
+
+    /// `outcomeText`, and the live latency when the player reported one: "played; live latency
+    /// 1.3 s (median of 40 samples; …)". What run reports and the matrix show for the player.
+    public var summaryText: String {
+        outcomeText + (liveLatency.map { "; live latency \($0.text)" } ?? "")
     }
 }

@@ -27,6 +27,12 @@ public struct BrowserDriver: PlayerDriver {
     /// Chromium's `--proxy-server`, with the proxy's root in the NSS database of a HOME of its own.
     public var playsThroughProxy: Bool { true }
 
+    public var lowLatency: LowLatencyPlayback {
+        engine.id == BrowserEngine.hlsjs.id
+            ? .parts
+            : .wholeSegments(reason: "VHS 1.9.3 ignores EXT-X-PART: whole segments and plain reloads")
+    }
+
     public var summary: String {
         switch engine.id {
         case BrowserEngine.hlsjs.id:

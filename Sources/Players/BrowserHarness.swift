@@ -13,6 +13,8 @@ import Foundation
 /// is therefore fetched cross-origin: its server must send `Access-Control-Allow-Origin`), opens
 /// the page, polls it every 0.2 s until `ended` (VOD or live), a fatal error or `seconds` after the
 /// page loaded, and prints one JSON document (`BrowserLog`) on stdout, also written to `output`.
+/// Before it reads the page's log it calls `window.__beforeReport()` when the page has one (the
+/// hls.js page logs a last latency sample there).
 /// Exit status 0, or 3 when the harness itself failed (`harnessError` says why).
 enum BrowserHarness {
     static let fileName = "browser-harness.py"
@@ -109,6 +111,7 @@ def main():
                 break
             time.sleep(0.2)
         final = driver.execute_script(
+            "try { if (window.__beforeReport) window.__beforeReport(); } catch (e) {} "
             "const v = document.querySelector('video'); return {ended: window.__ended, fatal: window.__fatal, "
             "currentTime: v ? v.currentTime : null, duration: window.__duration, events: window.__log, "
             "version: window.__version, t: window.__now ? window.__now() : null};")

@@ -6,8 +6,10 @@ public struct BrowserLog: Decodable, Sendable, Equatable {
     /// One entry of the page's event log. Times are seconds since the page's script started.
     ///
     /// hls.js: `error` (type, details, fatal, code = HTTP status, sn, level, fragType, url, reason),
-    /// `manifestParsed` (levels), `levelLoaded` (level, live, startSN, endSN), `levelSwitched`
-    /// (level), `fragLoaded` (sn, level, fragType, url).
+    /// `manifestParsed` (levels), `levelLoaded` (level, live, startSN, endSN, parts,
+    /// canBlockReload), `levelSwitched` (level), `fragLoaded` (sn, level, fragType, part, url),
+    /// `latency` (latency, targetLatency, drift, wallLatency, position, parts, canBlockReload;
+    /// live streams only, every 0.5 s and at the end).
     /// video.js/VHS: `error` (the player's MediaError: code, message, status = HTTP status when VHS
     /// gave one; always fatal), `segmentError` / `playlistError` (status, message, level, url),
     /// `playlistExcluded` / `playlistRetry` / `playlistStuck` (level), `levelSwitched` (level,
@@ -38,22 +40,39 @@ public struct BrowserLog: Decodable, Sendable, Equatable {
         public var live: Bool?
         public var startSN: Int?
         public var endSN: Int?
+        /// hls.js `levelLoaded` and `latency`: how many LL-HLS parts the loaded playlist lists
+        /// (`EXT-X-PART`), and whether it offers blocking reloads (`CAN-BLOCK-RELOAD=YES`).
+        public var parts: Int?
+        public var canBlockReload: Bool?
+        /// hls.js `fragLoaded` of an LL-HLS part: its index in the segment.
+        public var part: Int?
+        /// hls.js `latency`, seconds: `hls.latency` (the live edge, plus the playlist's age, minus
+        /// the playing position), `hls.targetLatency`, `hls.drift` (the live edge's pace against
+        /// the wall clock, 1 = real time), and now minus `hls.playingDate`.
+        public var latency: Double?
+        public var targetLatency: Double?
+        public var drift: Double?
+        public var wallLatency: Double?
 
         public init(
             t: Double? = nil, event: String, type: String? = nil, details: String? = nil, fatal: Bool? = nil,
             code: Int? = nil, status: Int? = nil, sn: Int? = nil, level: Int? = nil, url: String? = nil,
             reason: String? = nil, message: String? = nil, position: Double? = nil, bandwidth: Int? = nil,
-            fragType: String? = nil, levels: Int? = nil, live: Bool? = nil, startSN: Int? = nil, endSN: Int? = nil
+            fragType: String? = nil, levels: Int? = nil, live: Bool? = nil, startSN: Int? = nil, endSN: Int? = nil,
+            parts: Int? = nil, canBlockReload: Bool? = nil, part: Int? = nil,
+            latency: Double? = nil, targetLatency: Double? = nil, drift: Double? = nil, wallLatency: Double? = nil
         ) {
             self.t = t; self.event = event; self.type = type; self.details = details; self.fatal = fatal
             self.code = code; self.status = status; self.sn = sn; self.level = level; self.url = url
             self.reason = reason; self.message = message; self.position = position; self.bandwidth = bandwidth
             self.fragType = fragType; self.levels = levels; self.live = live; self.startSN = startSN; self.endSN = endSN
+            self.parts = parts; self.canBlockReload = canBlockReload; self.part = part
+            self.latency = latency; self.targetLatency = targetLatency; self.drift = drift; self.wallLatency = wallLatency
         }
 
         enum CodingKeys: String, CodingKey {
             case t, event, type, details, fatal, code, status, sn, level, url, reason, message, position, bandwidth, fragType
-            case levels, live, startSN, endSN
+            case levels, live, startSN, endSN, parts, canBlockReload, part, latency, targetLatency, drift, wallLatency
         }
 
         /// Lenient: numbers may come as 24 or 24.0, hls.js gives `sn: "initSegment"` for init
@@ -79,6 +98,13 @@ public struct BrowserLog: Decodable, Sendable, Equatable {
             live = try? c.decodeIfPresent(Bool.self, forKey: .live)
             startSN = c.looseInt(.startSN)
             endSN = c.looseInt(.endSN)
+            parts = c.looseInt(.parts)
+            canBlockReload = try? c.decodeIfPresent(Bool.self, forKey: .canBlockReload)
+            part = c.looseInt(.part)
+            latency = c.looseDouble(.latency)
+            targetLatency = c.looseDouble(.targetLatency)
+            drift = c.looseDouble(.drift)
+            wallLatency = c.looseDouble(.wallLatency)
         }
     }
 

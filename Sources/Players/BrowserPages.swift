@@ -37,8 +37,16 @@ function watchVideo(video) {
 const pageFailed = (e) => { window.__fatal = log('pageError', {reason: String(e && e.stack || e), fatal: true}); };
 """#
 
-    /// hls.js with its default configuration. The gradio module's export `t(video, url, cb)`
-    /// preconfigures hls.js and recovers on its own; the page only borrows its `Hls` class.
+    /// hls.js with its default configuration, `lowLatencyMode` spelled out (on by default in 1.x:
+    /// parts, blocking reloads and preload hints when a playlist offers them). The gradio
+    /// module's export `t(video, url, cb)` preconfigures hls.js and recovers on its own; the page
+    /// only borrows its `Hls` class.
+    ///
+    /// Every 0.5 s, and once more when the harness collects the log (`window.__beforeReport`),
+    /// a live stream's `latency` event: hls.js's own `latency` (live edge + playlist age −
+    /// currentTime), `targetLatency`, `drift`, and `wallLatency`, now − `playingDate` (the
+    /// PROGRAM-DATE-TIME of the playing position, so wall-clock latency when the origin stamps
+    /// real time, as the demo's `/ll/` does).
     static let hlsjs = #"""
 <!doctype html><meta charset=utf-8><link rel=icon href="data:,"><title>hlschaos hls.js</title><video id=v muted playsinline></video>
 <script type=module>
@@ -51,13 +59,15 @@ try {
   window.__version = Hls.version;
   const video = document.getElementById('v');
   watchVideo(video);
-  const hls = new Hls({debug: false});
+  const hls = new Hls({debug: false, lowLatencyMode: true});
   window.__hls = hls;
   const E = Hls.Events;
   hls.on(E.MANIFEST_PARSED, (_, d) => log('manifestParsed', {levels: d.levels.length, bitrates: d.levels.map(l => l.bitrate)}));
-  hls.on(E.LEVEL_LOADED, (_, d) => log('levelLoaded', {level: d.level, live: d.details.live, startSN: d.details.startSN, endSN: d.details.endSN}));
+  hls.on(E.LEVEL_LOADED, (_, d) => log('levelLoaded', {level: d.level, live: d.details.live, startSN: d.details.startSN, endSN: d.details.endSN,
+    parts: d.details.partList ? d.details.partList.length : 0, canBlockReload: !!d.details.canBlockReload}));
   hls.on(E.LEVEL_SWITCHED, (_, d) => log('levelSwitched', {level: d.level}));
-  hls.on(E.FRAG_LOADED, (_, d) => log('fragLoaded', {sn: d.frag.sn, level: d.frag.level, fragType: d.frag.type, url: d.frag.url}));
+  hls.on(E.FRAG_LOADED, (_, d) => log('fragLoaded', {sn: d.frag.sn, level: d.frag.level, fragType: d.frag.type,
+    part: d.part ? d.part.index : undefined, url: d.part ? d.part.url : d.frag.url}));
   hls.on(E.ERROR, (_, d) => {
     const e = log('error', {type: d.type, details: d.details, fatal: !!d.fatal,
       code: d.response ? d.response.code : undefined,
@@ -66,6 +76,17 @@ try {
       reason: d.reason || (d.error && String(d.error)) || undefined});
     if (d.fatal && !window.__fatal) window.__fatal = e;
   });
+  const finite = (x) => (typeof x === 'number' && isFinite(x)) ? Math.round(x * 1000) / 1000 : undefined;
+  const sampleLatency = () => {
+    const details = hls.latestLevelDetails;
+    if (!details || !details.live) return;
+    const date = hls.playingDate;
+    log('latency', {latency: finite(hls.latency), targetLatency: finite(hls.targetLatency), drift: finite(hls.drift),
+      wallLatency: date ? finite((Date.now() - date.getTime()) / 1000) : undefined, position: video.currentTime,
+      parts: details.partList ? details.partList.length : 0, canBlockReload: !!details.canBlockReload});
+  };
+  setInterval(sampleLatency, 500);
+  window.__beforeReport = sampleLatency;
   video.playbackRate = __RATE__; video.defaultPlaybackRate = __RATE__;
   hls.attachMedia(video);
   hls.loadSource(__URL__);

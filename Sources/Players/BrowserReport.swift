@@ -66,7 +66,8 @@ public enum BrowserReport {
             switches: events.filter { $0.event == "levelSwitched" }.compactMap { event in
                 event.level.map { PlayerReport.LevelSwitch(time: event.t, level: $0) }
             },
-            position: log.currentTime, seconds: log.elapsed ?? 0, log: cap(text(events)))
+            position: log.currentTime, seconds: log.elapsed ?? 0, log: cap(text(events.filter { $0.event != "latency" })),
+            liveLatency: liveLatency(events))
 
         if let harnessError = log.harnessError {
             report.outcome = .failed
@@ -104,6 +105,20 @@ public enum BrowserReport {
     }
 
     // MARK: pieces
+
+    /// hls.js's `latency` samples from the first `playing` on (before it the position is where
+    /// playback will start, not where it is), leaving out 0: hls.js's value before it computed one.
+    static func liveLatency(_ events: [BrowserLog.Event]) -> PlayerReport.LiveLatency? {
+        guard let started = events.first(where: { $0.event == "playing" })?.t else { return nil }
+        let samples = events.filter { $0.event == "latency" && ($0.t ?? 0) >= started && ($0.latency ?? 0) > 0 }
+        let values = samples.compactMap(\.latency)
+        guard let last = values.last else { return nil }
+        let sorted = values.sorted()
+        let middle = sorted.count / 2
+        let median = sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+        return .init(median: round3(median), min: sorted[0], max: sorted[sorted.count - 1], last: last,
+                     samples: values.count, target: samples.last?.targetLatency)
+    }
 
     /// Seconds between the first sample at the final position and the last sample.
     static func stuckSeconds(_ samples: [[Double]]) -> Double {
@@ -217,6 +232,8 @@ public enum BrowserReport {
     }
 
     /// One line per event: `12.345 error networkError fragLoadError code=404 sn=8 level=2 FATAL url`.
+    /// The report's log leaves the `latency` samples out: two a second would push the events out
+    /// of a log's tail, and `liveLatency` sums them up (the harness's JSON keeps each).
     static func text(_ events: [BrowserLog.Event]) -> String {
         events.map { e in
             var parts = [e.t.map { String(format: "%.3f", $0) } ?? "-", e.event]
@@ -227,6 +244,13 @@ public enum BrowserReport {
             if let v = e.level { parts.append("level=\(v)") }
             if let v = e.bandwidth { parts.append("bandwidth=\(v)") }
             if let v = e.position { parts.append("position=\(format(v))") }
+            if let v = e.part { parts.append("part=\(v)") }
+            if let v = e.parts { parts.append("parts=\(v)") }
+            if e.canBlockReload == true { parts.append("blockingReload") }
+            if let v = e.latency { parts.append("latency=\(v)") }
+            if let v = e.targetLatency { parts.append("target=\(v)") }
+            if let v = e.drift { parts.append("drift=\(v)") }
+            if let v = e.wallLatency { parts.append("wallLatency=\(v)") }
             if e.fatal == true { parts.append("FATAL") }
             parts += [e.message, e.reason, e.url].compactMap { $0 }
             return parts.joined(separator: " ") + "\n"

@@ -20,6 +20,9 @@ import PlayerReports
 public struct FFmpegDriver: PlayerDriver {
     public let name = "ffmpeg"
     public var playsThroughProxy: Bool { true }
+    public var lowLatency: LowLatencyPlayback {
+        .wholeSegments(reason: "ffmpeg 5.1's HLS demuxer ignores EXT-X-PART: whole segments and plain reloads")
+    }
     public var summary: String { "ffmpeg (lavf HLS demuxer, decodes to null as fast as it can; no ABR)" }
     public var executable: String
     /// A variant index (0-based, master order) instead of the first video stream.

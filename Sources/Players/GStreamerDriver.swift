@@ -40,6 +40,15 @@ public struct GStreamerDriver: PlayerDriver {
     }
 
     public var name: String { pipeline == .playbin3 ? "gstreamer" : "gstreamer-legacy" }
+    public var lowLatency: LowLatencyPlayback {
+        switch pipeline {
+        case .playbin3:
+            return .wholeSegments(reason: "hlsdemux2 of GStreamer 1.22 ignores EXT-X-PART: whole segments and plain reloads")
+        case .legacy:
+            return .wholeSegments(reason: "legacy hlsdemux of GStreamer 1.22 ignores EXT-X-PART, and plays no fMP4 live stream here")
+        }
+    }
+
     public var summary: String {
         pipeline == .playbin3
             ? "GStreamer playbin3 with hlsdemux2 (adaptivedemux2), fake sinks, faster than real time"

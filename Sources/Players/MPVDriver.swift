@@ -10,6 +10,9 @@ import PlayerReports
 public struct MPVDriver: PlayerDriver {
     public let name = "mpv"
     public var summary: String { "mpv (lavf HLS demuxer, highest variant), null outputs, faster than real time" }
+    public var lowLatency: LowLatencyPlayback {
+        .wholeSegments(reason: "mpv 0.35 reads HLS with ffmpeg's demuxer, which ignores EXT-X-PART: whole segments and plain reloads")
+    }
     public var executable: String
     /// `--network-timeout` in seconds.
     public var networkTimeout: Double

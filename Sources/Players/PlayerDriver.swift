@@ -20,11 +20,14 @@ public protocol PlayerDriver: Sendable {
     /// fetches through an HTTP proxy (CONNECT for https) when one is given. Runs `--via forward`
     /// and `--via https` need it.
     var playsThroughProxy: Bool { get }
+    /// Whether it plays an LL-HLS stream as LL (`LowLatencyPlayback`).
+    var lowLatency: LowLatencyPlayback { get }
 }
 
 extension PlayerDriver {
     public var expectationName: String { name }
     public var playsThroughProxy: Bool { false }
+    public var lowLatency: LowLatencyPlayback { .unknown }
 }
 
 /// How a player reaches the proxy over TLS, as a device set up for it does: it trusts `caFile`

@@ -19,6 +19,9 @@ import Glibc
 public struct VLCDriver: PlayerDriver {
     public let name = "vlc"
     public var summary: String { "VLC 3 (adaptive module), dummy outputs, VOD at \(OutcomeRules.seconds(vodRate))× speed" }
+    public var lowLatency: LowLatencyPlayback {
+        .wholeSegments(reason: "VLC 3.0's adaptive module ignores EXT-X-PART: whole segments and plain reloads; on fMP4 live it stops reloading within seconds")
+    }
     public var executable: String
     /// The account to run VLC as when this process is root; nil: `HLSCHAOS_VLC_USER` or `nobody`.
     public var user: String?

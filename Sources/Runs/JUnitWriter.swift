@@ -53,13 +53,13 @@ public enum JUnitWriter {
                 lines.append("  " + RecordLine.plain(record))
             }
         }
-        lines.append("player: \(cell.report?.outcomeText ?? "-")")
+        lines.append("player: \(cell.report?.summaryText ?? "-")")
         if let evidence = cell.evidence { lines.append("evidence: \(evidence)") }
         return lines.joined(separator: "\n")
     }
 
     private static func systemOut(_ cell: CellResult) -> String {
-        var lines = ["url: \(cell.url)", "reaction: \(cell.reactionWords)", "player: \(cell.report?.outcomeText ?? "-") (\(cell.playerVersion ?? "version unknown"))"]
+        var lines = ["url: \(cell.url)", "reaction: \(cell.reactionWords)", "player: \(cell.report?.summaryText ?? "-") (\(cell.playerVersion ?? "version unknown"))"]
         lines.append("requests: \(cell.requests), faulted: \(cell.faultedRequests)")
         for result in cell.verdict?.results ?? [] {
             lines.append("\(result.passed ? "✓" : "✗") \(result.expectation) — \(result.observed)")

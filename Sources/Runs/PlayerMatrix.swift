@@ -48,6 +48,7 @@ public struct PlayerMatrix: Sendable, Codable {
         public var mark: Mark
         /// The observed reaction in a few words.
         public var words: String
+        /// The player's `PlayerReport.summaryText` ("played; live latency 1.3 s (…)"), or "-".
         public var outcome: String
         /// Each documented expectation and what was observed, ✓ or ✗ first.
         public var checks: [String]
@@ -95,7 +96,7 @@ public struct PlayerMatrix: Sendable, Codable {
             scenario: result.scenario, player: result.player, mark: mark,
             words: result.status == .couldNotRun ? (result.problem ?? "could not run")
                 : result.faultedRequests == 0 ? "fault not reached; " + result.reactionWords : result.reactionWords,
-            outcome: result.report?.outcomeText ?? "-",
+            outcome: result.report?.summaryText ?? "-",
             checks: checks.map { "\($0.passed ? "✓" : "✗") \($0.expectation) — observed: \($0.observed)" },
             records: result.evidenceRecords.filter { cited.contains($0.id) }.map(RecordLine.plain),
             logTail: (result.report?.log ?? "").split(separator: "\n", omittingEmptySubsequences: true).suffix(12).map(String.init),

@@ -25,7 +25,7 @@ public enum RunHTML {
             rows.append("""
                 <tr><td>\(status)</td><td><b>\(Markup.escape(cell.scenario))</b><br><span class="muted">\(Markup.escape(cell.reference ?? ""))</span></td>
                 <td>\(Markup.escape(cell.player))<br><span class="muted">\(Markup.escape(cell.playerVersion ?? ""))</span></td>
-                <td>\(Markup.escape(cell.problem ?? cell.reactionWords))<br><span class="muted">player: \(Markup.escape(cell.report?.outcomeText ?? "-"))</span></td>
+                <td>\(Markup.escape(cell.problem ?? cell.reactionWords))<br><span class="muted">player: \(Markup.escape(cell.report?.summaryText ?? "-"))</span></td>
                 <td><ul>\(expectations)</ul>\(records.isEmpty ? "" : "<details><summary>records</summary><pre>\(records)</pre></details>")</td>
                 <td>\(String(format: "%.1f s", cell.seconds))<br>\(evidence)</td></tr>
                 """)

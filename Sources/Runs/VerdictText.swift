@@ -27,7 +27,7 @@ public enum VerdictText {
                 lines.append("       note: no request was faulted: the player never requested what the rules target")
             }
             if let report = result.report {
-                lines.append("       player: \(report.outcomeText)\(report.errors.first.map { "; first error: \($0.kind)\($0.code.map { " (\($0))" } ?? "")" } ?? "")")
+                lines.append("       player: \(report.summaryText)\(report.errors.first.map { "; first error: \($0.kind)\($0.code.map { " (\($0))" } ?? "")" } ?? "")")
             }
             if let evidence = result.evidence { lines.append("       evidence: \(evidence)") }
             lines.append("       replay by hand: \(result.url)")

@@ -106,7 +106,47 @@ import Testing
         #expect(try #require(vod.reason).hasPrefix("did not reach the end within 10.0 s (position 15."), "\(vod.outcomeText)")
     }
 
+    /// The LL demo through the proxy: hls.js loads parts off playlists that offer blocking
+    /// reloads, and its latency samples from the first `playing` on become `liveLatency`.
+    @Test func hlsjsPlayingTheLowLatencyDemo() throws {
+        let r = report(BrowserLogFixtures.hlsjsLowLatency, engine: .hlsjs, live: true, limit: 5)
+        #expect(r.outcome == .played, "\(r.outcomeText)")
+        #expect(r.liveLatency == .init(median: 1.813, min: 1.683, max: 1.821, last: 1.817, samples: 11, target: 1.218))
+        #expect(r.summaryText == "played; live latency 1.8 s (median of 11 samples; 1.7–1.8 s, last 1.8 s, target 1.2 s)")
+        #expect(!r.log.contains(" latency "), "samples are summed up in liveLatency, not logged: \(r.log)")
+        #expect(r.log.contains("0.150 levelLoaded level=1 parts=15 blockingReload"), "\(r.log)")
+        #expect(r.log.contains("0.227 fragLoaded main sn=12 level=1 part=0 http://"), "\(r.log)")
+        let sample = try #require(BrowserLog.parse(BrowserLogFixtures.hlsjsLowLatency)?.events.last)
+        #expect(BrowserReport.text([sample]) == "5.084 latency position=27.4 parts=17 blockingReload latency=1.817 target=1.218 drift=1.008 wallLatency=1.825\n")
+        let log = try #require(BrowserLog.parse(BrowserLogFixtures.hlsjsLowLatency))
+        let loads = log.events.filter { $0.event == "levelLoaded" }
+        #expect(!loads.isEmpty && loads.allSatisfy { $0.canBlockReload == true && ($0.parts ?? 0) > 0 })
+        let parts = log.events.filter { $0.event == "fragLoaded" }.compactMap(\.part)
+        #expect(parts.count == 34 && Set(parts) == [0, 1, 2, 3, 4])
+        #expect(log.events.last?.wallLatency == 1.825)
+    }
+
+    @Test func vodAndOrdinaryLiveHaveNoLatency() {
+        #expect(report(BrowserLogFixtures.hlsjsVOD, engine: .hlsjs, limit: 40).liveLatency == nil)
+        #expect(report(BrowserLogFixtures.hlsjsLive, engine: .hlsjs, live: true, limit: 10).liveLatency == nil)
+    }
+
     // MARK: made up
+
+    /// Before the first `playing` the position is where playback will start; 0 is hls.js's
+    /// latency before it computed one. Neither is a sample.
+    @Test func latencyIsSampledFromTheFirstPlayingOnWithoutZeros() {
+        func latency(_ t: Double, _ value: Double) -> BrowserLog.Event {
+            .init(t: t, event: "latency", latency: value, targetLatency: 1.218)
+        }
+        let events = [latency(0.2, 30), .init(t: 0.5, event: "playing"), latency(0.6, 0), latency(1, 2), latency(1.5, 1), latency(2, 3), latency(2.5, 4)]
+        let r = BrowserReport.report(player: "hlsjs", engine: .hlsjs, live: true, limit: 3, log: log(events: events, samples: [[0.5, 20], [2.5, 22]]))
+        #expect(r.liveLatency == .init(median: 2.5, min: 1, max: 4, last: 4, samples: 4, target: 1.218))
+        let neverPlayed = BrowserReport.report(player: "hlsjs", engine: .hlsjs, live: true, limit: 3,
+                                               log: log(events: [latency(0.2, 30)], samples: [[0.5, 0], [2.5, 0]]))
+        #expect(neverPlayed.liveLatency == nil)
+        #expect(neverPlayed.summaryText == neverPlayed.outcomeText)
+    }
 
     private func log(
         engine: String = "hlsjs", ended: Bool = false, limitReached: Bool = true, events: [BrowserLog.Event] = [],

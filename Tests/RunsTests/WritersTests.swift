@@ -20,6 +20,18 @@ import Testing
         #expect(text.contains("evidence: evidence/status-503-gstreamer-1"))
     }
 
+    /// The player's live latency, when it reported one, is shown beside its outcome.
+    @Test func theLiveLatencyFollowsThePlayersOutcome() {
+        var cell = CellFixtures.failed()
+        cell.report?.liveLatency = .init(median: 1.9, min: 1.6, max: 2.1, last: 2.0, samples: 40, target: 1.218)
+        let words = "player: stalled: buffering 0% for 50 s; live latency 1.9 s (median of 40 samples; 1.6–2.1 s, last 2.0 s, target 1.2 s)"
+        #expect(VerdictText.cell(cell, colour: false).contains(words))
+        #expect(RunHTML.page([cell], title: "t", summary: "s").contains(words))
+        let matrix = PlayerMatrix(results: [cell], rows: [.init(scenario: "status-503", reference: nil, description: nil, stream: "ll")],
+                                  players: ["gstreamer"], machine: "m", generated: CellFixtures.start)
+        #expect(matrix.cells.first?.outcome == String(words.dropFirst("player: ".count)))
+    }
+
     @Test func summaryCountsEachKind() {
         let summary = VerdictText.summary([CellFixtures.passed(), CellFixtures.failed(), CellFixtures.couldNotRun()], seconds: 61.2)
         #expect(summary == "1 passed, 1 failed, 1 could not run (3 runs, 61 s)")
