@@ -11,6 +11,10 @@ public struct CellResult: Sendable, Codable {
         case passed, failed
         /// The player is missing or the run could not start: exit code 2.
         case couldNotRun
+        /// Nothing to judge: the player does not play what the scenario faults (an LL-HLS fault
+        /// on a player that reads LL as ordinary live) and no request was faulted. `problem`
+        /// says why. Not a failure.
+        case notApplicable
     }
 
     public var scenario: String

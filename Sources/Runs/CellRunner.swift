@@ -72,19 +72,29 @@ struct CellRunner {
         let expectations = Evaluator.expectations(for: plan.player.expectationName, in: plan.scenario.expectations, documentedOnly: plan.documentedOnly)
         let verdict = Evaluator.evaluate(expectations, records: records, reaction: reaction, player: report, live: plan.live, runEnded: ended)
         let cited = Set(verdict.results.filter { !$0.passed }.flatMap(\.evidence))
+        let faulted = records.filter(\.isFaulted).count
+        let notApplicable = faulted == 0 ? Self.notApplicable(plan) : nil
         let result = CellResult(
             scenario: plan.scenario.name, reference: plan.scenario.reference, player: plan.player.name,
             playerVersion: report.version, session: session, url: url, live: plan.live,
-            status: verdict.passed ? .passed : .failed, problem: nil, report: report, verdict: verdict,
+            status: notApplicable != nil ? .notApplicable : verdict.passed ? .passed : .failed,
+            problem: notApplicable, report: report, verdict: verdict,
             reaction: reaction, reactionWords: ReactionWords.summary(reaction: reaction, player: report),
             evidenceRecords: Array(records.filter { cited.contains($0.id) }.prefix(20)),
-            requests: records.count, faultedRequests: records.filter(\.isFaulted).count,
+            requests: records.count, faultedRequests: faulted,
             evidence: evidence.map { self.evidence?.name(of: $0) ?? $0.path }, seconds: Date().timeIntervalSince(started))
         if let evidence {
             Evidence.write(to: evidence, records: records, result: result, baseURL: harness.proxyURL, creatorVersion: creatorVersion)
         }
         _ = proxy.removeSession(session)
         return result
+    }
+
+    /// Why a cell that faulted nothing has nothing to judge: an LL stream played by a player
+    /// that reads LL-HLS as ordinary live never makes the requests an LL fault targets.
+    static func notApplicable(_ plan: CellPlan) -> String? {
+        guard plan.path?.hasPrefix("/ll/") == true, case .wholeSegments(let reason) = plan.player.lowLatency else { return nil }
+        return "\(plan.player.name) does not play LL-HLS as LL: \(reason)"
     }
 
     /// The session's records once every request the proxy counted for it has its record (records

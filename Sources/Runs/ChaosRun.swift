@@ -60,6 +60,6 @@ public enum ChaosRun {
     /// 0 when every cell passed, 2 when any could not run, else 1.
     public static func exitCode(_ results: [CellResult]) -> Int32 {
         if results.contains(where: { $0.status == .couldNotRun }) { return 2 }
-        return results.allSatisfy { $0.status == .passed } ? 0 : 1
+        return results.allSatisfy { $0.status == .passed || $0.status == .notApplicable } ? 0 : 1
     }
 }

@@ -30,6 +30,8 @@ public enum JUnitWriter {
                 case .passed: break
                 case .couldNotRun:
                     xml.append(#"      <error message="\#(Markup.escape(cell.problem ?? "could not run"))" type="couldNotRun"/>"#)
+                case .notApplicable:
+                    xml.append(#"      <skipped message="\#(Markup.escape(cell.problem ?? "not applicable"))"/>"#)
                 case .failed:
                     let failed = cell.verdict?.results.filter { !$0.passed } ?? []
                     let message = failed.first.map { "\($0.expectation): observed \($0.observed)" } ?? "failed"

@@ -86,6 +86,7 @@ public struct PlayerMatrix: Sendable, Codable {
         let mark: Mark
         switch result.status {
         case .couldNotRun: mark = .couldNotRun
+        case .notApplicable: mark = .notReached
         case _ where result.faultedRequests == 0: mark = .notReached
         case _ where checks.isEmpty: mark = .unchecked
         case .passed: mark = .conforms
@@ -95,6 +96,7 @@ public struct PlayerMatrix: Sendable, Codable {
         return Cell(
             scenario: result.scenario, player: result.player, mark: mark,
             words: result.status == .couldNotRun ? (result.problem ?? "could not run")
+                : result.status == .notApplicable ? "fault not reached; " + (result.problem ?? result.reactionWords)
                 : result.faultedRequests == 0 ? "fault not reached; " + result.reactionWords : result.reactionWords,
             outcome: result.report?.summaryText ?? "-",
             checks: checks.map { "\($0.passed ? "✓" : "✗") \($0.expectation) — observed: \($0.observed)" },

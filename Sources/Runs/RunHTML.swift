@@ -11,6 +11,7 @@ public enum RunHTML {
             case .passed: status = #"<span class="pass">PASS</span>"#
             case .failed: status = #"<span class="fail">FAIL</span>"#
             case .couldNotRun: status = #"<span class="error">ERROR</span>"#
+            case .notApplicable: status = #"<span class="muted">N/A</span>"#
             }
             var expectations = ""
             for result in cell.verdict?.results ?? [] {

@@ -9,6 +9,8 @@ public enum VerdictText {
         switch result.status {
         case .couldNotRun:
             return paint("ERROR", .red, colour) + "  \(result.name): \(result.problem ?? "could not run")"
+        case .notApplicable:
+            return "N/A    \(result.name)  (\(seconds))  nothing faulted, nothing judged: \(result.problem ?? "the fault was not reached")"
         case .passed:
             let count = result.verdict?.results.count ?? 0
             let held = count == 0 ? "no expectations" : count == 1 ? "1 expectation holds" : "\(count) expectations hold"
@@ -39,7 +41,10 @@ public enum VerdictText {
         let passed = results.filter { $0.status == .passed }.count
         let failed = results.filter { $0.status == .failed }.count
         let errors = results.filter { $0.status == .couldNotRun }.count
-        return "\(passed) passed, \(failed) failed, \(errors) could not run (\(results.count) run\(results.count == 1 ? "" : "s"), \(String(format: "%.0f", seconds)) s)"
+        let notApplicable = results.filter { $0.status == .notApplicable }.count
+        return "\(passed) passed, \(failed) failed, \(errors) could not run"
+            + (notApplicable > 0 ? ", \(notApplicable) not applicable" : "")
+            + " (\(results.count) run\(results.count == 1 ? "" : "s"), \(String(format: "%.0f", seconds)) s)"
     }
 
     private enum Colour: String { case red = "31", green = "32" }

@@ -1,5 +1,7 @@
 import Foundation
 import Testing
+import Chaos
+import Players
 @testable import Runs
 
 @Suite struct VerdictTextTests {
@@ -38,6 +40,31 @@ import Testing
         #expect(ChaosRun.exitCode([CellFixtures.passed(), CellFixtures.failed()]) == 1)
         #expect(ChaosRun.exitCode([CellFixtures.passed(), CellFixtures.couldNotRun()]) == 2)
         #expect(ChaosRun.exitCode([CellFixtures.passed()]) == 0)
+    }
+
+    /// An LL fault on a player that reads LL as ordinary live: not applicable, with the reason,
+    /// in the terminal, JUnit (skipped), the matrix (·) and the exit code (not a failure).
+    @Test func anLLFaultOnAPlayerThatDoesNotPlayLLIsNotApplicable() throws {
+        let scenario = try RuleDecoder.decode(Array(#"{"name": "ll-part-404", "rules": [{"id": "r", "match": {"kind": "part"}, "action": {"status": 404}}]}"#.utf8), file: "t.json")
+        let ffmpeg = CellPlan(scenario: scenario, player: FFmpegDriver(), path: "/ll/master.m3u8", live: true, timeout: 30)
+        let reason = try #require(CellRunner.notApplicable(ffmpeg))
+        #expect(reason.hasPrefix("ffmpeg does not play LL-HLS as LL: "))
+        #expect(CellRunner.notApplicable(CellPlan(scenario: scenario, player: BrowserDriver.hlsjs, path: "/ll/master.m3u8", live: true, timeout: 30)) == nil,
+                "hls.js plays LL as LL: judged as usual")
+        #expect(CellRunner.notApplicable(CellPlan(scenario: scenario, player: FFmpegDriver(), path: "/live/ts/master.m3u8", live: true, timeout: 30)) == nil)
+
+        var cell = CellFixtures.failed("ll-part-404", player: "ffmpeg")
+        cell.status = .notApplicable
+        cell.problem = reason
+        cell.faultedRequests = 0
+        #expect(VerdictText.cell(cell, colour: false).hasPrefix("N/A    ll-part-404 × ffmpeg"))
+        #expect(VerdictText.summary([CellFixtures.passed(), cell], seconds: 30) == "1 passed, 0 failed, 0 could not run, 1 not applicable (2 runs, 30 s)")
+        #expect(ChaosRun.exitCode([CellFixtures.passed(), cell]) == 0)
+        #expect(JUnitWriter.xml([cell], seconds: 30, timestamp: CellFixtures.start).contains("<skipped message=\"ffmpeg does not play LL-HLS as LL: "))
+        let matrix = PlayerMatrix(results: [cell], rows: [.init(scenario: "ll-part-404", reference: nil, description: nil, stream: "ll fmp4")],
+                                  players: ["ffmpeg"], machine: "m", generated: CellFixtures.start)
+        #expect(matrix.cells.first?.mark == .notReached)
+        #expect(matrix.cells.first?.words.hasPrefix("fault not reached; ffmpeg does not play LL-HLS as LL") == true)
     }
 }
 
