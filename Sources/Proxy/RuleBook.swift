@@ -118,7 +118,7 @@ public final class RuleBook: Sendable {
     public func preset(named name: String) -> Scenario? { state.withLockedValue { $0.presets[name] } }
 
     public var presetNames: [String] { state.withLockedValue { $0.presets.keys.sorted() } }
-    /// "39 presets: 37 built in, 3 from DIR (overriding: gap)": what start-up and reloads log.
+    /// "46 presets: 44 built in, 3 from DIR (overriding: gap)": what start-up and reloads log.
     public var presetSummary: String { state.withLockedValue { $0.presetSummary } }
     /// Engines cached, one per distinct preset combination asked for (metrics, tests).
     public var engineCacheCount: Int { state.withLockedValue { $0.engines.count } }

@@ -2,10 +2,12 @@ import Foundation
 
 extension RequestRecord {
     /// Status ≥ 400, no status at all (hang, reset before headers), or a response that did not end complete.
-    /// A blocking reload the player gave up on, untouched by any rule, is not one: LL players
-    /// cancel held reloads when they switch or stop, and every LL session ends with one held.
+    /// A blocking reload the player gave up on is not one unless a rule decided its response or
+    /// delayed it: LL players cancel held reloads when they switch or stop, every LL session ends
+    /// with one held, and a content change (playlist damage) never reached a reload that was not
+    /// answered.
     var countsAsFailure: Bool {
-        if isBlockingReload, ending == .clientAbort, !isFaulted { return false }
+        if isBlockingReload, ending == .clientAbort, decidingRules.response == nil, decidingRules.delay == nil { return false }
         guard let status else { return true }
         return status >= 400 || ending != .complete
     }

@@ -14,7 +14,57 @@ extension PresetPlaybackCatalog {
         }
     }
 
-    static let lowLatencyPlans: [String: PresetPlan] = [
+    /// ffmpeg plays 20 s of LL playlists damaged by `rule` (it ignores the LL tags) without an error.
+    static func ffmpegPlaysOn(_ rule: String) -> FFmpegPlan {
+        FFmpegPlan(seconds: 20) { run, faults in
+            #expect(run.status == 0, "\(run.stderr)")
+            PresetChecks.expectApplied(rule, faults, kind: "media")
+            #expect(run.frames > 15 * 25, "frames: \(run.frames)")
+        }
+    }
+
+    /// hls.js plays on through LL playlists damaged by `rule` without a load error.
+    static func hlsjsPlaysOn(_ rule: String) -> HlsjsPlan {
+        HlsjsPlan(seconds: 24) { log, faults in
+            #expect(log.errors.filter { $0.type == "networkError" }.isEmpty, "\(log.summary)")
+            PresetChecks.expectApplied(rule, faults, kind: "media")
+            PresetChecks.expectLivePlayback(log)
+        }
+    }
+
+    /// The `lowLatency` damages: applied to every media playlist, so ffmpeg and hls.js both meet them.
+    static let lowLatencyDamagePlans: [String: PresetPlan] = [
+        "ll-part-hold-back-short": PresetPlan(stream: lowLatency, ffmpeg: ffmpegPlaysOn("part-hold-back-short"), hlsjs: hlsjsPlaysOn("part-hold-back-short")),
+        "ll-rendition-reports-behind": PresetPlan(
+            stream: lowLatency, ffmpeg: ffmpegPlaysOn("rendition-reports-behind"), hlsjs: hlsjsPlaysOn("rendition-reports-behind")),
+        "ll-skip-too-many": PresetPlan(stream: lowLatency, ffmpeg: ffmpegPlaysOn("skip-too-many"), hlsjs: hlsjsPlaysOn("skip-too-many")),
+        "ll-hint-never-published": PresetPlan(
+            stream: lowLatency, ffmpeg: ffmpegPlaysOn("hint-never-published"), hlsjs: hlsjsPlaysOn("hint-never-published")),
+        // Without parts at the edge hls.js waits for whole segments: stalls, but no load error.
+        "ll-parts-dropped": PresetPlan(stream: lowLatency, ffmpeg: ffmpegPlaysOn("parts-dropped"), hlsjs: hlsjsPlaysOn("parts-dropped")),
+        // hls.js honours GAP=YES: fragGap, no request for the marked part.
+        "ll-part-gap": PresetPlan(
+            stream: lowLatency, ffmpeg: ffmpegPlaysOn("part-gap"),
+            hlsjs: HlsjsPlan(seconds: 24) { log, faults in
+                #expect(log.errors("fragGap").contains { $0.fatal == false }, "\(log.summary)")
+                PresetChecks.expectApplied("part-gap", faults, kind: "media")
+                PresetChecks.expectLivePlayback(log)
+            }),
+        // ffmpeg does not know EXT-X-SKIP: it numbers the listed segments from the media
+        // sequence and jumps ahead. hls.js asks for delta updates anyway.
+        "ll-skip-unasked": PresetPlan(
+            stream: lowLatency,
+            ffmpeg: FFmpegPlan(seconds: 20) { run, faults in
+                #expect(run.status == 0, "\(run.stderr)")
+                PresetChecks.expectApplied("skip-unasked", faults, kind: "media")
+                #expect(faults.report.skipped.map { $0.to - $0.from + 1 }.reduce(0, +) >= 4, "nothing skipped:\n\(faults.summary)")
+            },
+            hlsjs: hlsjsPlaysOn("skip-unasked")),
+    ]
+
+    static let lowLatencyPlans: [String: PresetPlan] = lowLatencyDamagePlans.merging(lowLatencyFaultPlans) { _, new in new }
+
+    static let lowLatencyFaultPlans: [String: PresetPlan] = [
         "ll-part-404": PresetPlan(
             stream: lowLatency,
             ffmpeg: ffmpegNeverReaches("top-parts-404"),

@@ -154,6 +154,15 @@ import Testing
                     status: nil, ending: .clientAbort, duration: 0.2)
         let stoppedReport = ReactionReport.analyze(stopped.records, now: stopped.at(2), targetDuration: 2)
         #expect(stoppedReport.failures.isEmpty && stoppedReport.outcome == .clean)
+        // Nor when a playlist-damage rule matched it: the damage never reached an unanswered reload.
+        var records = stopped.records
+        records[2].actions = ["lowLatency"]
+        records[2].matchedRules = ["test/damage"]
+        records[2].decidingRules = .init(content: ["test/damage"])
+        #expect(ReactionReport.analyze(records, now: stopped.at(2), targetDuration: 2).failures.isEmpty)
+        // A rule that delayed it did: the player gave up waiting because of the fault.
+        records[2].decidingRules = .init(delay: "test/late")
+        #expect(ReactionReport.analyze(records, now: stopped.at(2), targetDuration: 2).failures == [records[2].id])
 
         var plain = Traffic()
         for index in 0..<3 { plain.media(Double(index) * 2, variant: 0) }
