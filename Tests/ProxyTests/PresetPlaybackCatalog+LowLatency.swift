@@ -23,11 +23,11 @@ extension PresetPlaybackCatalog {
         }
     }
 
-    /// hls.js plays on through LL playlists damaged by `rule` without a load error.
-    static func hlsjsPlaysOn(_ rule: String) -> HlsjsPlan {
+    /// hls.js plays on through `rule` (applied to `kind` requests) without a load error.
+    static func hlsjsPlaysOn(_ rule: String, kind: String = "media") -> HlsjsPlan {
         HlsjsPlan(seconds: 24) { log, faults in
             #expect(log.errors.filter { $0.type == "networkError" }.isEmpty, "\(log.summary)")
-            PresetChecks.expectApplied(rule, faults, kind: "media")
+            PresetChecks.expectApplied(rule, faults, kind: kind)
             PresetChecks.expectLivePlayback(log)
         }
     }
@@ -90,11 +90,7 @@ extension PresetPlaybackCatalog {
             stream: lowLatency,
             ffmpeg: ffmpegNeverReaches("top-parts-late"),
             // Late parts are no error: no load error of any kind, and no fatal one.
-            hlsjs: HlsjsPlan(seconds: 24) { log, faults in
-                #expect(log.errors.filter { $0.type == "networkError" }.isEmpty, "\(log.summary)")
-                PresetChecks.expectApplied("top-parts-late", faults, kind: "part")
-                PresetChecks.expectLivePlayback(log)
-            }),
+            hlsjs: hlsjsPlaysOn("top-parts-late", kind: "part")),
         "ll-blocking-reload-503": PresetPlan(
             stream: lowLatency,
             ffmpeg: ffmpegNeverReaches("blocking-503"),
@@ -120,10 +116,6 @@ extension PresetPlaybackCatalog {
             stream: lowLatency,
             ffmpeg: ffmpegNeverReaches("directives-ignored"),
             // Answered at once, the reloads go on and so does playback: no network error.
-            hlsjs: HlsjsPlan(seconds: 24) { log, faults in
-                #expect(log.errors.filter { $0.type == "networkError" }.isEmpty, "\(log.summary)")
-                PresetChecks.expectApplied("directives-ignored", faults, kind: "media")
-                PresetChecks.expectLivePlayback(log)
-            }),
+            hlsjs: hlsjsPlaysOn("directives-ignored")),
     ]
 }

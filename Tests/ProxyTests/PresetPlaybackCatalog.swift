@@ -88,8 +88,11 @@ enum PresetPlaybackCatalog {
             stream: vodTS,
             ffmpeg: FFmpegPlan { run, faults in
                 #expect(run.status == 0, "\(run.stderr)")
+                // One line per short segment, but ffmpeg 5.1 does not always log it: a fresh-clone
+                // CI run (27 Nov) saw two lines for three truncated answers, the proxy's records
+                // showing all three short.
                 let premature = run.lines.filter { $0.contains("Stream ends prematurely at") }
-                #expect(premature.count == 3, "\(run.stderr)\nthe proxy's faulted records:\n\(faults.summary)")
+                #expect((2...3).contains(premature.count), "\(run.stderr)\nthe proxy's faulted records:\n\(faults.summary)")
                 #expect(run.failedSegments().isEmpty, "\(run.stderr)")
                 #expect(run.frames < PresetChecks.wholeVODFrames - 10, "frames: \(run.frames)")
                 #expect(faults.msns(rule: "half-body") == [8, 9, 10], "\(faults.summary)")
