@@ -94,7 +94,7 @@ struct CellRunner {
     /// that reads LL-HLS as ordinary live never makes the requests an LL fault targets.
     static func notApplicable(_ plan: CellPlan) -> String? {
         guard plan.path?.hasPrefix("/ll/") == true, case .wholeSegments(let reason) = plan.player.lowLatency else { return nil }
-        return "\(plan.player.name) does not play LL-HLS as LL: \(reason)"
+        return "plays LL-HLS as ordinary live: \(reason)"
     }
 
     /// The session's records once every request the proxy counted for it has its record (records

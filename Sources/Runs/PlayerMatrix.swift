@@ -81,7 +81,8 @@ public struct PlayerMatrix: Sendable, Codable {
         cells.first { $0.scenario == scenario && $0.player == player }
     }
 
-    static func cell(_ result: CellResult) -> Cell {
+    /// The matrix cell of one result (also what `matrix` prints as each run ends).
+    public static func cell(_ result: CellResult) -> Cell {
         let checks = result.verdict?.results ?? []
         let mark: Mark
         switch result.status {
@@ -111,7 +112,7 @@ public struct PlayerMatrix: Sendable, Codable {
          cells.filter { $0.mark == .unchecked || $0.mark == .notReached }.count, cells.filter { $0.mark == .couldNotRun }.count)
     }
 
-    static func symbol(_ mark: Mark) -> String {
+    public static func symbol(_ mark: Mark) -> String {
         switch mark {
         case .conforms: "✓"
         case .departs: "✗"

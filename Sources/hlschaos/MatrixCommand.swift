@@ -99,8 +99,8 @@ struct MatrixCommand: AsyncParsableCommand {
         let total = ordered.count
         let results = await ChaosRun.run(ordered, harness: harness, evidence: EvidenceLocation(root: output.appendingPathComponent("evidence"), relativeTo: output), jobs: jobs, creatorVersion: ControlConfiguration().version) { result in
             let done = counter.next()
-            let mark = result.status == .passed ? "✓" : result.status == .failed ? "✗" : "!"
-            say("[\(done)/\(total)] \(mark) \(result.name): \(result.reactionWords) (\(String(format: "%.0f", result.seconds)) s)")
+            let cell = PlayerMatrix.cell(result)
+            say("[\(done)/\(total)] \(PlayerMatrix.symbol(cell.mark)) \(result.name): \(cell.words) (\(String(format: "%.0f", result.seconds)) s)")
         }
         await harness.stop()
 

@@ -95,7 +95,7 @@ extension PresetPlaybackCatalog {
             stream: lowLatency,
             ffmpeg: ffmpegNeverReaches("blocking-503"),
             // Level and audio-track load errors (503), retried; the audio one turns fatal in
-            // about half the runs (no alternate audio), so fatality is not checked.
+            // 3 runs of 5 (no alternate audio), so fatality is not checked.
             hlsjs: HlsjsPlan(seconds: 24) { log, faults in
                 #expect(log.errors("levelLoadError").contains { $0.code == 503 } || log.errors("audioTrackLoadError").contains { $0.code == 503 },
                         "\(log.summary)")
