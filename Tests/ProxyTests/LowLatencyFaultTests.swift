@@ -1,6 +1,7 @@
 @testable import DemoOrigin
 import Foundation
 import HLS
+import Records
 import Testing
 import TestSupport
 
@@ -52,7 +53,10 @@ import TestSupport
                 #expect(try await proxy.get(first).status == (session == "parts" ? 404 : 200), "\(session) \(first)")
                 #expect(try await proxy.get(second).status == 200, "\(session) \(second)")
             }
-            let parts = proxy.server.control.records(session: "parts").filter { $0.kind == "part" }
+            // A record is emitted when its response ends, which can be after the client has it.
+            func parts() -> [RequestRecord] { proxy.server.control.records(session: "parts").filter { $0.kind == "part" } }
+            _ = await eventually { parts().count >= 2 }
+            let parts = parts()
             #expect(parts.count == 2)
             #expect(parts.map(\.part) == [0, 1] && parts.allSatisfy { $0.msn != nil && $0.variant == 0 })
             #expect(parts.map(\.status) == [404, 200])
@@ -82,16 +86,20 @@ import TestSupport
             #expect(hint.hasPrefix("/s/hint/~part.v0.") && hint.contains("/ll/v0/never-part-"), "\(hint)")
             let answer = try await proxy.get(hint)
             #expect(answer.status == 404)
-            let record = try #require(proxy.server.control.records(session: "hint").last)
+            _ = await eventually { proxy.server.control.records(session: "hint").contains { $0.path == hint } }
+            let record = try #require(proxy.server.control.records(session: "hint").first { $0.path == hint })
             #expect(record.kind == "part" && record.upstream?.status == 404)
         }
     }
 
     @Test func ignoredDirectivesAreAnsweredAtOnceWithoutTheAskedPart() async throws {
         try await Self.withProxy { proxy, origin in
+            var ignoredTarget = ""
             for session in ["ignore", "plain"] {
                 let (media, ahead) = try await Self.mediaAndPartAhead(proxy, session: session, origin: origin)
-                let reload = try await proxy.get("\(media)?_HLS_msn=\(ahead.msn)&_HLS_part=\(ahead.index)&_HLS_skip=YES")
+                let target = "\(media)?_HLS_msn=\(ahead.msn)&_HLS_part=\(ahead.index)&_HLS_skip=YES"
+                if session == "ignore" { ignoredTarget = target }
+                let reload = try await proxy.get(target)
                 #expect(reload.status == 200)
                 let playlist = try Playlist(string: String(decoding: reload.body, as: UTF8.self))
                 let listed = playlist.segments.flatMap(\.parts).map(\.uri) + playlist.trailingParts.map(\.uri)
@@ -104,7 +112,8 @@ import TestSupport
                     #expect(playlist.skip != nil)
                 }
             }
-            let ignored = try #require(proxy.server.control.records(session: "ignore").last)
+            _ = await eventually { proxy.server.control.records(session: "ignore").contains { $0.path == ignoredTarget } }
+            let ignored = try #require(proxy.server.control.records(session: "ignore").first { $0.path == ignoredTarget })
             #expect(ignored.actions == ["ignoreDirectives"])
             #expect(ignored.path.contains("_HLS_msn="), "the record keeps what the device asked")
             #expect(ignored.upstream?.url.hasSuffix("/ll/v0/index.m3u8") == true,
