@@ -62,7 +62,7 @@ let package = Package(
         // Rule schema, validation, matching, session clock, fault plans. Pure.
         .target(name: "Chaos", dependencies: ["HLS", "JSON", "Addressing", "PlayerReports"]),
         // One record per request and what is read off records: the reaction report. Pure.
-        .target(name: "Records", dependencies: ["JSON"]),
+        .target(name: "Records", dependencies: ["JSON", "Addressing"]),
         // Async streaming HTTP client over libcurl.
         .target(name: "Upstream", dependencies: ["CurlShim", logging, .product(name: "NIOCore", package: "swift-nio")]),
         // Embedded demo origin: bundled VOD media and a simulated live window.

@@ -1,3 +1,4 @@
+import Addressing
 import Foundation
 
 extension RequestRecord {
@@ -7,7 +8,7 @@ extension RequestRecord {
     /// with one held, and a content change (playlist damage) never reached a reload that was not
     /// answered.
     var countsAsFailure: Bool {
-        if isBlockingReload, ending == .clientAbort, decidingRules.response == nil, decidingRules.delay == nil { return false }
+        if ending == .clientAbort, isBlockingReload, decidingRules.response == nil, decidingRules.delay == nil { return false }
         guard let status else { return true }
         return status >= 400 || ending != .complete
     }
@@ -26,10 +27,15 @@ extension RequestRecord {
         path.firstIndex(of: "?").map { String(path[..<$0]) } ?? path
     }
 
-    var isBlockingReload: Bool { path.contains("_HLS_msn=") }
+    /// The request's LL-HLS delivery directives, read as the proxy and the demo origin read them;
+    /// nil when they are not valid (the proxy then did not treat the request as blocking).
+    var deliveryDirectives: DeliveryDirectives? { try? DeliveryDirectives.parse(target: path).get() }
 
-    /// An LL-HLS delta update request (rfc8216bis §6.2.5.1).
-    var isDeltaUpdate: Bool { path.contains("_HLS_skip=") }
+    /// An LL-HLS blocking reload (`_HLS_msn`, rfc8216bis §6.2.5.2).
+    var isBlockingReload: Bool { deliveryDirectives?.asksToBlock == true }
+
+    /// An LL-HLS delta update request (`_HLS_skip`, rfc8216bis §6.2.5.1).
+    var isDeltaUpdate: Bool { deliveryDirectives?.skip == true }
 
     /// The end of the request, or of its response.
     var responseEnd: Date { time.addingTimeInterval(max(duration, 0)) }

@@ -29,15 +29,11 @@ extension ReactionReport {
         for cadence in report.reloads {
             guard let lowLatency = cadence.lowLatency, let held = lowLatency.longestHeld,
                   let target = cadence.targetDuration, held > 3 * target else { continue }
-            let owner = cadence.variant.map { "variant \($0)" }
-                ?? cadence.rendition.map { "rendition \($0)" } ?? "an I-frame variant"
-            sentences.append("A blocking reload of the playlist of \(owner) took \(seconds(held)),"
+            sentences.append("A blocking reload of the playlist of \(cadence.playlistOwner) took \(seconds(held)),"
                 + " more than three target durations (\(seconds(3 * target)); rfc8216bis §6.2.5.2)")
         }
         for cadence in report.reloads where cadence.pace == .tooFast || cadence.pace == .tooSlow {
-            let owner = cadence.variant.map { "variant \($0)" }
-                ?? cadence.rendition.map { "rendition \($0)" } ?? "an I-frame variant"
-            sentences.append("Reloaded the playlist of \(owner) too \(cadence.pace == .tooFast ? "fast" : "slow")"
+            sentences.append("Reloaded the playlist of \(cadence.playlistOwner) too \(cadence.pace == .tooFast ? "fast" : "slow")"
                 + " (every \(seconds(cadence.medianInterval)), target duration \(seconds(cadence.targetDuration ?? 0)))")
         }
         return sentences.map { $0 + "." }.joined(separator: " ")
@@ -113,4 +109,11 @@ extension ReactionReport {
     static func seconds(_ value: Double) -> String { "\(number(value)) s" }
 
     static func number(_ value: Double) -> String { String(format: "%.1f", value) }
+}
+
+extension ReactionReport.ReloadCadence {
+    /// Whose playlist it is, in the verdict's words: "variant 2", "rendition 1".
+    var playlistOwner: String {
+        variant.map { "variant \($0)" } ?? rendition.map { "rendition \($0)" } ?? "an I-frame variant"
+    }
 }
