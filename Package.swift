@@ -177,14 +177,14 @@ let package = Package(
         .testTarget(name: "RunsTests", dependencies: ["Runs", "Verdicts", "Players", "PlayerReports", "Records", "Chaos", "Proxy", logging]),
         .testTarget(name: "VerdictsTests", dependencies: ["Verdicts", "Chaos", "Records", "PlayerReports"]),
         .testTarget(name: "UpstreamTests", dependencies: ["Upstream", "TestSupport"] + nio),
-        .testTarget(name: "DemoOriginTests", dependencies: ["DemoOrigin", "HLS"] + nio),
+        .testTarget(name: "DemoOriginTests", dependencies: ["DemoOrigin", "HLS", "JSON"] + nio),
         // Runs the built `hlschaos` binary: exit codes, messages, signals, reloads.
         .testTarget(name: "CLITests", dependencies: ["TestSupport", "BundleFormat"]),
         .testTarget(name: "RuleBookTests", dependencies: ["Proxy", "Presets", "Chaos", logging]),
         .testTarget(
             name: "ProxyTests",
             dependencies: [
-                "Proxy", "Addressing", "DemoOrigin", "Upstream", "HLS", "Chaos", "Records", "BundleFormat", "Players", "TestSupport",
+                "Proxy", "Addressing", "DemoOrigin", "Upstream", "HLS", "Chaos", "Records", "JSON", "BundleFormat", "Players", "TestSupport",
                 "CertificateAuthority", .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ] + nio
         ),

@@ -9,4 +9,7 @@ public enum ResourceKind: String, Sendable, CaseIterable, Hashable {
 
     /// A segment or a part: media data a player plays.
     public var isMediaData: Bool { self == .segment || self == .part }
+
+    /// The kinds that belong to a variant or rendition, and so to its content-steering pathway.
+    public static let ofPathways: Set<ResourceKind> = [.media, .segment, .part, .`init`, .key]
 }

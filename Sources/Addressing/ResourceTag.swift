@@ -3,7 +3,8 @@
 ///
 /// Wire form: one path component, `~` + kind + dot-separated fields, for example `~seg.v1.n42`
 /// (segment, variant 1, MSN 42), `~media.r2` (rendition 2's media playlist), `~media.v0.b` (the backup
-/// copy of variant 0), `~part.v1.n42.p3`.
+/// copy of variant 0), `~part.v1.n42.p3`. A resource of a content-steering pathway carries its
+/// `PATHWAY-ID` last, after a second `~`: `~seg.v4.n42~cdn-b` (pathway IDs may hold dots, never `~`).
 public struct ResourceTag: Hashable, Sendable, CustomStringConvertible {
     public enum Kind: String, Sendable, CaseIterable {
         case master, media, segment = "seg", part, initSection = "init", key, sessionData = "sessiondata"
@@ -18,10 +19,13 @@ public struct ResourceTag: Hashable, Sendable, CustomStringConvertible {
     public var part: Int?
     /// The redundant copy added by the `backupVariants` fault.
     public var backup: Bool
+    /// The content-steering pathway (`PATHWAY-ID`) of the variant the resource belongs to; nil when
+    /// the master names none, or one that is no valid pathway ID (see `isValidPathway`).
+    public var pathway: String?
 
     public init(
         kind: Kind, variant: Int? = nil, rendition: Int? = nil, iFrameVariant: Int? = nil,
-        msn: Int? = nil, part: Int? = nil, backup: Bool = false
+        msn: Int? = nil, part: Int? = nil, backup: Bool = false, pathway: String? = nil
     ) {
         self.kind = kind
         self.variant = variant
@@ -30,6 +34,18 @@ public struct ResourceTag: Hashable, Sendable, CustomStringConvertible {
         self.msn = msn
         self.part = part
         self.backup = backup
+        self.pathway = pathway.flatMap { Self.isValidPathway($0) ? $0 : nil }
+    }
+
+    /// Longest pathway ID a tag carries.
+    static let maxPathwayLength = 64
+
+    /// rfc8216bis §4.4.6.2: a PATHWAY-ID holds only `[a-z]`, `[A-Z]`, `[0-9]`, `-`, `.` and `_`.
+    public static func isValidPathway(_ id: some StringProtocol) -> Bool {
+        !id.isEmpty && id.utf8.count <= maxPathwayLength && id.utf8.allSatisfy { byte in
+            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_")
+        }
     }
 
     public var description: String {
@@ -39,8 +55,8 @@ public struct ResourceTag: Hashable, Sendable, CustomStringConvertible {
     /// Calls `body` with the wire form's bytes, written on the stack: a rewritten playlist writes
     /// one tag per URI, and a String for each would be an allocation.
     public func withWireBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
-        // "~sessiondata" and five fields of at most 2 + 20 bytes, and ".b".
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 128) { buffer in
+        // "~sessiondata", five fields of at most 2 + 20 bytes, ".b" and "~" + a pathway.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 128 + 1 + Self.maxPathwayLength) { buffer in
             var count = 0
             func put(_ byte: UInt8) {
                 buffer[count] = byte
@@ -69,6 +85,10 @@ public struct ResourceTag: Hashable, Sendable, CustomStringConvertible {
             if backup {
                 put(UInt8(ascii: "."))
                 put(UInt8(ascii: "b"))
+            }
+            if let pathway {
+                put(UInt8(ascii: "~"))
+                for byte in pathway.utf8 { put(byte) }
             }
             return body(UnsafeBufferPointer(rebasing: buffer[..<count]))
         }
@@ -102,9 +122,16 @@ public struct ResourceTag: Hashable, Sendable, CustomStringConvertible {
     /// Parses the wire form; nil when `component` is not a well-formed tag.
     public init?(component: Substring) {
         guard component.first == "~" else { return nil }
-        let fields = component.dropFirst().split(separator: ".", omittingEmptySubsequences: false)
+        var fieldsText = component.dropFirst()
+        var pathway: Substring?
+        if let mark = fieldsText.firstIndex(of: "~") {
+            pathway = fieldsText[fieldsText.index(after: mark)...]
+            fieldsText = fieldsText[..<mark]
+            guard let pathway, Self.isValidPathway(pathway) else { return nil }
+        }
+        let fields = fieldsText.split(separator: ".", omittingEmptySubsequences: false)
         guard let first = fields.first, let kind = Kind(rawValue: String(first)) else { return nil }
-        self.init(kind: kind)
+        self.init(kind: kind, pathway: pathway.map(String.init))
         for field in fields.dropFirst() {
             guard let letter = field.first else { return nil }
             if field == "b" {

@@ -89,6 +89,8 @@ public enum PlaylistAction: Sendable, Equatable {
     case ignoreDirectives
     /// LL-HLS damage to the served media playlist (see `LowLatencyDamage`).
     case lowLatency(LowLatencyDamage)
+    /// Damage to a content-steering manifest (see `SteeringDamage`).
+    case steering(SteeringDamage)
 
     /// The JSON key of the action, for messages and events.
     public var name: String {
@@ -108,6 +110,7 @@ public enum PlaylistAction: Sendable, Equatable {
         case .backupVariants: "backupVariants"
         case .ignoreDirectives: "ignoreDirectives"
         case .lowLatency: "lowLatency"
+        case .steering: "steering"
         }
     }
 }

@@ -1,6 +1,7 @@
 import Addressing
 
-/// Damage to non-playlist bodies: AES keys and session-data JSON (the "format error" rows of error-paths §2).
+/// Damage to non-playlist bodies: AES keys, session-data JSON and content-steering manifests (the
+/// "format error" rows of error-paths §2).
 public enum ContentDamage {
     /// `key`: a wrong-length key (one byte short; 15 bytes for a 16-byte AES-128 key) or a key of the
     /// right length with every byte changed (decrypts to garbage).
@@ -14,19 +15,20 @@ public enum ContentDamage {
         }
     }
 
-    /// `sessionData: "malformed"` on a session-data resource: the JSON is cut in half and ends in
+    /// A JSON body (`sessionData: "malformed"`, `steering: {"malformed": true}`) cut in half, ending in
     /// characters no JSON document can end with.
-    public static func malformSessionData(_ body: [UInt8]) -> [UInt8] {
+    public static func malformJSON(_ body: [UInt8]) -> [UInt8] {
         Array(body.prefix(body.count / 2)) + Array("{[,".utf8)
     }
 
-    /// Applies every key / session-data step of a plan to a body, in order; other steps are ignored.
+    /// Applies every key / session-data / steering step of a plan to a body, in order; other steps are ignored.
     public static func apply(_ steps: [ContentStep], to body: [UInt8], kind: ResourceKind) -> [UInt8] {
         var result = body
         for step in steps {
             switch (step.action, kind) {
             case (.key(let damage), .key): result = damageKey(result, damage)
-            case (.sessionData(.malformed), .sessionData): result = malformSessionData(result)
+            case (.sessionData(.malformed), .sessionData): result = malformJSON(result)
+            case (.steering(let damage), .steering): result = damage.applied(to: result)
             default: break
             }
         }

@@ -49,6 +49,12 @@ public struct Expectation: Sendable, Equatable {
         case neverRequested(Forbidden)
         /// Media sequence numbers skipped (never loaded while later ones were), counted one by one.
         case skipped(atLeast: Int?, atMost: Int?)
+        /// The player's variant segments came from another content-steering pathway after the first
+        /// fault: from the one it was on to `to` when given, within `within` of the fault when given.
+        case movedPathway(to: String?, within: Duration?)
+        /// Requests for the content-steering manifest after the first fault (from the start when
+        /// nothing was faulted), between the bounds given.
+        case steeringReloads(atLeast: Int?, atMost: Int?)
         /// The player's outcome is one of these (`PlayerReport.Outcome` raw values).
         case outcome([String])
         /// The player reported an error whose kind contains `kind` (case-insensitive), with this
@@ -75,6 +81,8 @@ public struct Expectation: Sendable, Equatable {
             case .reloadCadence: "reloadCadence"
             case .neverRequested: "neverRequested"
             case .skipped: "skipped"
+            case .movedPathway: "movedPathway"
+            case .steeringReloads: "steeringReloads"
             case .outcome: "outcome"
             case .playerError: "playerError"
             case .log: "log"
@@ -105,6 +113,10 @@ public struct Expectation: Sendable, Equatable {
             case .reloadCadence(.tooSlow): "reloaded a live playlist too slowly (over 1.5× the target duration)"
             case .neverRequested(.gapSegments): "never requested a segment marked EXT-X-GAP"
             case .skipped(let low, let high): "skipped " + Self.bounds(low, high, "segment")
+            case .movedPathway(let to, let within):
+                "moved to " + (to.map { "content-steering pathway \($0)" } ?? "another content-steering pathway")
+                    + Self.within(within, "of the first fault")
+            case .steeringReloads(let low, let high): "reloaded the steering manifest " + Self.bounds(low, high, "time") + " after the first fault"
             case .outcome(let outcomes): "the player's outcome was " + outcomes.joined(separator: " or ")
             case .playerError(let kind, let code, let fatal): Self.errorWords(kind, code, fatal)
             case .log(let pattern): "the player's log matches /\(pattern)/"

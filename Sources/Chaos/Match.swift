@@ -16,6 +16,8 @@ public struct Match: Sendable, Equatable {
     public var probability: Double?
     public var seed: UInt64
     public var copy: Copy?
+    /// Content-steering pathways (`PATHWAY-ID`s): only resources of their variants and renditions.
+    public var pathways: Set<String>?
     public var session: String?             // an id or a glob (* and ?)
     public var methods: Set<String>?        // extension: "GET", "HEAD"
     public var range: Bool?                 // extension: only (true) or never (false) Range requests
@@ -25,11 +27,11 @@ public struct Match: Sendable, Equatable {
     public init(kinds: Set<ResourceKind>? = nil, variant: VariantSelector? = nil, rendition: RenditionSelector? = nil,
                 msn: NumberSet? = nil, part: NumberSet? = nil, index: NumberSet? = nil, time: TimeWindow? = nil, requests: RequestRange? = nil,
                 after: Duration? = nil, duration: Duration? = nil, probability: Double? = nil, seed: UInt64 = 0,
-                copy: Copy? = nil, session: String? = nil, methods: Set<String>? = nil, range: Bool? = nil,
+                copy: Copy? = nil, pathways: Set<String>? = nil, session: String? = nil, methods: Set<String>? = nil, range: Bool? = nil,
                 blocking: Bool? = nil) {
         self.kinds = kinds; self.variant = variant; self.rendition = rendition; self.msn = msn; self.part = part; self.index = index
         self.time = time; self.requests = requests; self.after = after; self.duration = duration
-        self.probability = probability; self.seed = seed; self.copy = copy; self.session = session
+        self.probability = probability; self.seed = seed; self.copy = copy; self.pathways = pathways; self.session = session
         self.methods = methods; self.range = range; self.blocking = blocking
     }
 }

@@ -15,6 +15,9 @@ extension Match {
         // Only variants have backup copies (`backupVariants`): renditions, the master and session
         // data are neither primary nor backup, so a `copy` condition never holds for them.
         if let copy, facts.variant == nil || facts.copy != copy { return false }
+        if let pathways {
+            guard let pathway = facts.pathway, pathways.contains(pathway) else { return false }
+        }
         if let session, !Glob.matches(session, facts.sessionID) { return false }
         if let methods, !methods.contains(facts.method.uppercased()) { return false }
         if let range, facts.isRangeRequest != range { return false }

@@ -17,6 +17,8 @@ public struct RequestFacts: Sendable, Equatable {
     /// Start of the segment on the media timeline, in seconds.
     public var mediaTime: Double?
     public var copy: Copy
+    /// The content-steering pathway (`PATHWAY-ID`) of the variant or rendition the resource belongs to.
+    public var pathway: String?
     public var isRangeRequest: Bool
     /// A playlist request carrying `_HLS_msn`: an LL-HLS blocking reload (rfc8216bis 6.2.5.2).
     public var isBlockingReload: Bool
@@ -26,10 +28,10 @@ public struct RequestFacts: Sendable, Equatable {
     public var resource: String
 
     public init(sessionID: String, kind: ResourceKind, variant: VariantFacts? = nil, rendition: RenditionFacts? = nil,
-                msn: Int? = nil, part: Int? = nil, index: Int? = nil, mediaTime: Double? = nil, copy: Copy = .primary,
+                msn: Int? = nil, part: Int? = nil, index: Int? = nil, mediaTime: Double? = nil, copy: Copy = .primary, pathway: String? = nil,
                 isRangeRequest: Bool = false, isBlockingReload: Bool = false, method: String = "GET", resource: String = "") {
         self.sessionID = sessionID; self.kind = kind; self.variant = variant; self.rendition = rendition
-        self.msn = msn; self.part = part; self.index = index; self.mediaTime = mediaTime; self.copy = copy
+        self.msn = msn; self.part = part; self.index = index; self.mediaTime = mediaTime; self.copy = copy; self.pathway = pathway
         self.isRangeRequest = isRangeRequest; self.isBlockingReload = isBlockingReload; self.method = method; self.resource = resource
     }
 

@@ -11,7 +11,7 @@ public enum RuleKeys {
     public static let rule = ["id", "description", "match", "action"]
     public static let match = [
         "kind", "variant", "rendition", "msn", "part", "index", "time", "requests", "after", "for",
-        "probability", "seed", "copy", "session", "method", "range", "blocking",
+        "probability", "seed", "copy", "pathway", "session", "method", "range", "blocking",
     ]
     public static let variantSelector = ["index", "bandwidth", "resolution", "name"]
     public static let variantKeywords = ["highest", "lowest"]
@@ -31,7 +31,7 @@ public enum RuleKeys {
     public static let playlistActions = [
         "stripVariants", "stripRenditions", "gap", "remove", "freeze", "lag", "sequenceShift", "targetDuration",
         "endList", "malform", "sessionData", "key", "backupVariants", "ignoreDirectives",
-        "lowLatency",
+        "lowLatency", "steering",
     ]
     public static let action = ["delay"] + wireActions + statusExtras + playlistActions
 
@@ -49,13 +49,14 @@ public enum RuleKeys {
     public static let lowLatency = LowLatencyDamage.allCases.map(\.rawValue)
     public static let sessionData = SessionDataDamage.allCases.map(\.rawValue)
     public static let key = KeyDamage.allCases.map(\.rawValue)
+    public static let steering = ["ttl", "priority", "reloadURI", "malformed"]
 
     // MARK: expectations (`"expect": [...]`)
 
     /// The check keys; an expectation has exactly one.
     public static let checks = [
         "switchedDown", "switchedUp", "retried", "failedOver", "fetchedToTheEnd", "stopped", "reloadCadence",
-        "neverRequested", "skipped", "outcome", "playerError", "log", "logNot", "anyOf", "not",
+        "neverRequested", "skipped", "movedPathway", "steeringReloads", "outcome", "playerError", "log", "logNot", "anyOf", "not",
     ]
     public static let expectation = checks + ["players", "note"]
     /// What an expectation's `"players"` can name: the drivers of `hlschaos run --player`, and
@@ -63,6 +64,7 @@ public enum RuleKeys {
     public static let playerNames = PlayerNames.expectable
     public static let outcomes = PlayerReport.Outcome.allCases.map(\.rawValue)
     public static let timing = ["within"]
+    public static let movedPathway = ["to", "within"]
     public static let bounds = ["atLeast", "atMost"]
     public static let reloadPaces = Expectation.ReloadPace.allCases.map(\.rawValue)
     public static let forbidden = Expectation.Forbidden.allCases.map(\.rawValue)

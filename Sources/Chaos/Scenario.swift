@@ -27,7 +27,7 @@ public struct Scenario: Sendable, Equatable {
 /// `"play": {"stream": "live", "flavour": "aes", "for": "30s"}`: a live-only fault needs the live
 /// stream, a key fault the encrypted flavour; a live stream never ends, so it says how long to play.
 public struct PlayHint: Sendable, Equatable {
-    public static let streams = ["vod", "live", "ll"]
+    public static let streams = ["vod", "live", "ll", "steering"]
     public static let flavours = ["ts", "fmp4", "aes", "byterange"]
 
     public var stream: String?

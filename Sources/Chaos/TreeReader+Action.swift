@@ -223,8 +223,33 @@ extension TreeReader {
             return trueOnly(value, path, key) ? .ignoreDirectives : nil
         case "lowLatency":
             return keyword(value, path, "LL-HLS damage", in: RuleKeys.lowLatency).flatMap(LowLatencyDamage.init).map(PlaylistAction.lowLatency)
+        case "steering":
+            return steeringDamage(value, path).map(PlaylistAction.steering)
         default:
             return nil
         }
+    }
+}
+
+extension TreeReader {
+    /// `{"ttl": 1, "priority": ["cdn-b"], "reloadURI": "gone.json", "malformed": true}`: at least one field.
+    mutating func steeringDamage(_ value: JSONValue, _ path: String) -> SteeringDamage? {
+        let before = problems.count
+        guard let fields = object(value, path, allowed: RuleKeys.steering) else { return nil }
+        var damage = SteeringDamage()
+        if let (ttl, ttlPath) = fields["ttl"] { damage.ttl = integer(ttl, ttlPath, "ttl", in: 0...86_400) }
+        if let (priority, priorityPath) = fields["priority"] {
+            damage.priority = oneOrMany(priority, priorityPath) { $0.pathwayID($1, $2) }
+        }
+        if let (uri, uriPath) = fields["reloadURI"] { damage.reloadURI = string(uri, uriPath) }
+        if let (malformed, malformedPath) = fields["malformed"] {
+            damage.malformed = trueOnly(malformed, malformedPath, "malformed")
+        }
+        guard problems.count == before else { return nil }
+        guard damage != SteeringDamage() else {
+            report(path, "steering damage needs at least one of \(RuleKeys.steering.map { "\"\($0)\"" }.joined(separator: ", "))")
+            return nil
+        }
+        return damage
     }
 }

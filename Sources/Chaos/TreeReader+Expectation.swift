@@ -62,6 +62,8 @@ extension TreeReader {
         case "stopped": return timing(value, path, key).map { .stopped(within: $0) }
         case "retried": return bounds(value, path, key).map { .retried(atLeast: $0.0, atMost: $0.1) }
         case "skipped": return bounds(value, path, key).map { .skipped(atLeast: $0.0, atMost: $0.1) }
+        case "steeringReloads": return bounds(value, path, key).map { .steeringReloads(atLeast: $0.0, atMost: $0.1) }
+        case "movedPathway": return movedPathway(value, path)
         case "fetchedToTheEnd":
             guard case .bool(true) = value else {
                 report(path, "\"fetchedToTheEnd\" takes true, got \(value == .bool(false) ? "false (remove the expectation instead)" : value.typeName)")
@@ -108,6 +110,21 @@ extension TreeReader {
             report(path, "\"\(key)\" takes {\"within\": \"10s\"}, {} or true, got \(got)")
             return nil
         }
+    }
+
+    /// `true`, `{}`, or `{"to": "cdn-b", "within": "20s"}` (either or both).
+    private mutating func movedPathway(_ value: JSONValue, _ path: String) -> Expectation.Check? {
+        if case .bool(true) = value { return .movedPathway(to: nil, within: nil) }
+        guard case .object = value else {
+            let got = value == .bool(false) ? "false (remove the expectation instead)" : value.typeName
+            report(path, "\"movedPathway\" takes {\"to\": \"PATHWAY-ID\", \"within\": \"20s\"}, {} or true, got \(got)")
+            return nil
+        }
+        let start = problems.count
+        guard let members = object(value, path, allowed: RuleKeys.movedPathway) else { return nil }
+        let to = members["to"].flatMap { pathwayID($0.0, $0.1) }
+        let within = members["within"].flatMap { duration($0.0, $0.1) }
+        return problems.count == start ? .movedPathway(to: to, within: within) : nil
     }
 
     /// `{"atLeast": N, "atMost": M}`, at least one given.

@@ -43,6 +43,10 @@ extension TreeReader {
             }
         }
         if let copy = read("copy", { $0.keyword($1, $2, "copy", in: RuleKeys.copies) }) { match.copy = Copy(rawValue: copy) }
+        match.pathways = read("pathway") { $0.pathways($1, $2) }
+        if match.pathways != nil, let kinds = match.kinds, kinds.isDisjoint(with: ResourceKind.ofPathways), let (_, pathwayPath) = members["pathway"] {
+            report(pathwayPath, "\"pathway\" selects the resources of a content-steering pathway's variants and renditions (media, segment, part, init, key), but match.kind allows none of them")
+        }
         match.session = read("session") { $0.string($1, $2) }
         match.methods = read("method") { reader, value, path in
             reader.oneOrMany(value, path) { reader, value, path in reader.string(value, path)?.uppercased() }.map(Set.init)
@@ -53,6 +57,19 @@ extension TreeReader {
             report(blockingPath, "only media playlist requests are blocking reloads, but match.kind does not allow \"media\"")
         }
         return problems.count == before ? match : nil
+    }
+
+    mutating func pathways(_ value: JSONValue, _ path: String) -> Set<String>? {
+        oneOrMany(value, path) { $0.pathwayID($1, $2) }.map(Set.init)
+    }
+
+    mutating func pathwayID(_ value: JSONValue, _ path: String) -> String? {
+        guard let id = string(value, path) else { return nil }
+        guard ResourceTag.isValidPathway(id) else {
+            report(path, "\(id.debugDescription) is no PATHWAY-ID: up to 64 letters, digits, \"-\", \".\" and \"_\" (rfc8216bis §4.4.6.2)")
+            return nil
+        }
+        return id
     }
 
     mutating func kinds(_ value: JSONValue, _ path: String) -> Set<ResourceKind>? {

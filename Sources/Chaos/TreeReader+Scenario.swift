@@ -77,8 +77,8 @@ extension TreeReader {
         if let (value, valuePath) = members["for"], let duration = duration(value, valuePath) {
             hint.seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
         }
-        if hint.stream == "live", let flavour = hint.flavour, flavour == "byterange" {
-            report(Self.child(path, "flavour"), "the demo's live stream has no \"byterange\" flavour (ts, fmp4, aes)")
+        if hint.stream == "live" || hint.stream == "steering", let flavour = hint.flavour, flavour == "byterange" {
+            report(Self.child(path, "flavour"), "the demo's \(hint.stream ?? "live") stream has no \"byterange\" flavour (ts, fmp4, aes)")
         }
         if hint.stream == "ll", let flavour = hint.flavour, flavour != "fmp4" {
             report(Self.child(path, "flavour"), "the demo's low-latency stream is fMP4 only: use \"fmp4\" or leave \"flavour\" out")
@@ -138,6 +138,7 @@ extension PlaylistAction {
         case .sequenceShift, .targetDuration, .endList, .ignoreDirectives, .lowLatency: [.media]
         case .sessionData: [.master, .sessionData]
         case .key: [.key]
+        case .steering: [.steering]
         }
     }
 }

@@ -3,8 +3,9 @@ import Foundation
 
 /// The embedded demo origin: the bundled VOD media under `/vod/<flavour>/…` and a
 /// simulated live stream under `/live/<flavour>/…` (a sliding window over the looping VOD
-/// whose media sequence grows with the injected clock), and a low-latency stream under
-/// `/ll/…` (`LowLatencyStream`). Pure: answers requests given as values; `DemoOriginServer`
+/// whose media sequence grows with the injected clock), a low-latency stream under
+/// `/ll/…` (`LowLatencyStream`), and the live stream on two content-steering pathways under
+/// `/steering/<flavour>/…` (`SteeringDemo`). Pure: answers requests given as values; `DemoOriginServer`
 /// puts it on the wire.
 public struct DemoOrigin: Sendable {
     /// Segment length of the bundled media, in seconds (see scripts/make-demo-media.sh).
@@ -24,6 +25,7 @@ public struct DemoOrigin: Sendable {
         case "vod": vodFlavours
         case "live": liveFlavours
         case "ll": lowLatencyFlavours
+        case "steering": liveFlavours
         default: []
         }
     }
@@ -38,6 +40,7 @@ public struct DemoOrigin: Sendable {
         ("/live/fmp4/master.m3u8", "Live, fragmented MP4"),
         ("/live/aes/master.m3u8", "Live, AES-128 encrypted MPEG-TS"),
         ("/ll/master.m3u8", "Low-Latency HLS live, fragmented MP4 (CMAF) parts"),
+        ("/steering/ts/master.m3u8", "Live, MPEG-TS, on two content-steering pathways (cdn-a, cdn-b)"),
     ]
 
     private let media: MediaLibrary
@@ -137,7 +140,8 @@ public struct DemoOrigin: Sendable {
         case .success(let value):
             components = value
         }
-        guard let resolved = resolve(components, target: path) else {
+        let host = headers.first { $0.0.lowercased() == "host" }?.1
+        guard let resolved = resolve(components, target: path, host: host) else {
             return .response(Self.text(404, "not found: \(path)", head: isHead))
         }
         switch resolved {
@@ -163,7 +167,7 @@ public struct DemoOrigin: Sendable {
         static func notFound(_ reason: String) -> Resolved { .failure(status: 404, reason) }
     }
 
-    private func resolve(_ components: [String], target: String) -> Resolved? {
+    private func resolve(_ components: [String], target: String, host: String?) -> Resolved? {
         if components.isEmpty {
             return .content(Data(indexText.utf8), contentType: "text/plain; charset=utf-8", isLivePlaylist: false)
         }
@@ -180,6 +184,20 @@ public struct DemoOrigin: Sendable {
                     ? .notFound("the \(flavour) flavour is served as VOD only: /vod/\(flavour)/master.m3u8") : nil
             }
             return resolveLive(relative: relative)
+        case "steering":
+            guard Self.liveFlavours.contains(flavour), components.count == 3 else { return nil }
+            switch components[2] {
+            case "master.m3u8":
+                guard case .content(let live, _, _)? = resolveLive(relative: "\(flavour)/master.m3u8") else { return nil }
+                guard let master = SteeringDemo.master(live: String(decoding: live, as: UTF8.self), flavour: flavour, host: host) else {
+                    return .failure(status: 400, "the steering master names its second pathway's host after the Host header: send one")
+                }
+                return .content(Data(master.utf8), contentType: ContentType.playlist, isLivePlaylist: false)
+            case "manifest.json":
+                return .content(Data(SteeringDemo.manifest.utf8), contentType: "application/json", isLivePlaylist: true)
+            default:
+                return nil
+            }
         case "ll":
             let now = clock()
             switch lowLatency.resolve(relative: relative, target: target, now: now) {

@@ -24,12 +24,15 @@ public struct URIReference: Sendable, Hashable {
     public var msn: Int?
     /// For `.part` and a `PART` preload hint: index of the part within its segment.
     public var partIndex: Int?
+    /// For `.variant`, `.iFrameVariant` and `.rendition`: the content-steering pathway it belongs to
+    /// (`PATHWAY-ID`; a rendition's is that of the variants using its group, when they agree).
+    public var pathway: String?
     /// 1-based line number.
     public var line: Int
 
     /// For tests of transforms; the playlist builds these itself.
     public init(original: String, absoluteString: String? = nil, kind: URIKind, variantIndex: Int? = nil,
-                rendition: Rendition? = nil, msn: Int? = nil, partIndex: Int? = nil, line: Int = 0) {
+                rendition: Rendition? = nil, msn: Int? = nil, partIndex: Int? = nil, pathway: String? = nil, line: Int = 0) {
         self.original = original
         self.absoluteString = absoluteString
         self.kind = kind
@@ -37,6 +40,7 @@ public struct URIReference: Sendable, Hashable {
         self.rendition = rendition
         self.msn = msn
         self.partIndex = partIndex
+        self.pathway = pathway
         self.line = line
     }
 

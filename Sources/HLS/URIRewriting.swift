@@ -208,7 +208,16 @@ extension Playlist {
         URIReference(original: place.text, absoluteString: resolver.resolve(place.text), kind: place.kind,
                      variantIndex: place.variantIndex,
                      rendition: place.renditionIndex.map { analysis.renditions[$0] },
-                     msn: place.msn, partIndex: place.partIndex, line: place.lineIndex + 1)
+                     msn: place.msn, partIndex: place.partIndex, pathway: pathway(of: place), line: place.lineIndex + 1)
+    }
+
+    private func pathway(of place: URIPlace) -> String? {
+        switch place.kind {
+        case .variant: place.variantIndex.flatMap { analysis.variants[$0].pathwayID }
+        case .iFrameVariant: place.variantIndex.flatMap { analysis.iFrameVariants[$0].attributes["PATHWAY-ID"] }
+        case .rendition: place.renditionIndex.flatMap { analysis.renditions[$0].pathway(among: analysis.variants) }
+        default: nil
+        }
     }
 
     /// The text with `"`, CR and LF percent-encoded: they would end the attribute or the line.

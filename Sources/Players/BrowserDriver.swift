@@ -33,6 +33,12 @@ public struct BrowserDriver: PlayerDriver {
             : .wholeSegments(reason: "VHS 1.9.3 ignores EXT-X-PART: whole segments and plain reloads")
     }
 
+    public var contentSteering: ContentSteeringPlayback {
+        engine.id == BrowserEngine.hlsjs.id
+            ? .follows
+            : .ignores(reason: "VHS 1.9.3 predates content steering: it never loads the steering manifest")
+    }
+
     public var summary: String {
         switch engine.id {
         case BrowserEngine.hlsjs.id:

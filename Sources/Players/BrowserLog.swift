@@ -9,7 +9,8 @@ public struct BrowserLog: Decodable, Sendable, Equatable {
     /// `manifestParsed` (levels), `levelLoaded` (level, live, startSN, endSN, parts,
     /// canBlockReload), `levelSwitched` (level), `fragLoaded` (sn, level, fragType, part, url),
     /// `latency` (latency, targetLatency, drift, wallLatency, position, parts, canBlockReload;
-    /// live streams only, every 0.5 s and at the end).
+    /// live streams only, every 0.5 s and at the end), `steeringManifestLoaded` (url, priority,
+    /// ttl), `levelsUpdated` (levels, pathway: after a content-steering pathway change).
     /// video.js/VHS: `error` (the player's MediaError: code, message, status = HTTP status when VHS
     /// gave one; always fatal), `segmentError` / `playlistError` (status, message, level, url),
     /// `playlistExcluded` / `playlistRetry` / `playlistStuck` (level), `levelSwitched` (level,
@@ -53,6 +54,12 @@ public struct BrowserLog: Decodable, Sendable, Equatable {
         public var targetLatency: Double?
         public var drift: Double?
         public var wallLatency: Double?
+        /// hls.js content steering: the pathway of the level switched to (`levelSwitched`) or of the
+        /// levels now playable (`levelsUpdated`, after a pathway change); a loaded steering
+        /// manifest's `PATHWAY-PRIORITY` and `TTL` (`steeringManifestLoaded`).
+        public var pathway: String?
+        public var priority: [String]?
+        public var ttl: Double?
 
         public init(
             t: Double? = nil, event: String, type: String? = nil, details: String? = nil, fatal: Bool? = nil,
@@ -73,6 +80,7 @@ public struct BrowserLog: Decodable, Sendable, Equatable {
         enum CodingKeys: String, CodingKey {
             case t, event, type, details, fatal, code, status, sn, level, url, reason, message, position, bandwidth, fragType
             case levels, live, startSN, endSN, parts, canBlockReload, part, latency, targetLatency, drift, wallLatency
+            case pathway, priority, ttl
         }
 
         /// Lenient: numbers may come as 24 or 24.0, hls.js gives `sn: "initSegment"` for init
@@ -101,6 +109,9 @@ public struct BrowserLog: Decodable, Sendable, Equatable {
             parts = c.looseInt(.parts)
             canBlockReload = try? c.decodeIfPresent(Bool.self, forKey: .canBlockReload)
             part = c.looseInt(.part)
+            pathway = c.looseString(.pathway)
+            priority = try? c.decodeIfPresent([String].self, forKey: .priority)
+            ttl = c.looseDouble(.ttl)
             latency = c.looseDouble(.latency)
             targetLatency = c.looseDouble(.targetLatency)
             drift = c.looseDouble(.drift)

@@ -65,7 +65,10 @@ try {
   hls.on(E.MANIFEST_PARSED, (_, d) => log('manifestParsed', {levels: d.levels.length, bitrates: d.levels.map(l => l.bitrate)}));
   hls.on(E.LEVEL_LOADED, (_, d) => log('levelLoaded', {level: d.level, live: d.details.live, startSN: d.details.startSN, endSN: d.details.endSN,
     parts: d.details.partList ? d.details.partList.length : 0, canBlockReload: !!d.details.canBlockReload}));
-  hls.on(E.LEVEL_SWITCHED, (_, d) => log('levelSwitched', {level: d.level}));
+  hls.on(E.LEVEL_SWITCHED, (_, d) => log('levelSwitched', {level: d.level, pathway: (hls.levels[d.level] || {}).pathwayId}));
+  hls.on(E.STEERING_MANIFEST_LOADED, (_, d) => log('steeringManifestLoaded', {url: d.url,
+    priority: d.steeringManifest['PATHWAY-PRIORITY'], ttl: d.steeringManifest.TTL}));
+  hls.on(E.LEVELS_UPDATED, (_, d) => log('levelsUpdated', {levels: d.levels.length, pathway: d.levels.length ? d.levels[0].pathwayId : undefined}));
   hls.on(E.FRAG_LOADED, (_, d) => log('fragLoaded', {sn: d.frag.sn, level: d.frag.level, fragType: d.frag.type,
     part: d.part ? d.part.index : undefined, url: d.part ? d.part.url : d.frag.url}));
   hls.on(E.ERROR, (_, d) => {

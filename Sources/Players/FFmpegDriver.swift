@@ -23,6 +23,9 @@ public struct FFmpegDriver: PlayerDriver {
     public var lowLatency: LowLatencyPlayback {
         .wholeSegments(reason: "ffmpeg 5.1's HLS demuxer ignores EXT-X-PART: whole segments and plain reloads")
     }
+    public var contentSteering: ContentSteeringPlayback {
+        .ignores(reason: "ffmpeg 5.1's HLS demuxer ignores EXT-X-CONTENT-STEERING: it never loads the steering manifest")
+    }
     public var summary: String { "ffmpeg (lavf HLS demuxer, decodes to null as fast as it can; no ABR)" }
     public var executable: String
     /// A variant index (0-based, master order) instead of the first video stream.

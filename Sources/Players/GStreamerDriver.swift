@@ -49,6 +49,10 @@ public struct GStreamerDriver: PlayerDriver {
         }
     }
 
+    public var contentSteering: ContentSteeringPlayback {
+        .ignores(reason: "GStreamer 1.22's HLS demuxers ignore EXT-X-CONTENT-STEERING: they never load the steering manifest")
+    }
+
     public var summary: String {
         pipeline == .playbin3
             ? "GStreamer playbin3 with hlsdemux2 (adaptivedemux2), fake sinks, faster than real time"

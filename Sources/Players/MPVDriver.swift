@@ -13,6 +13,9 @@ public struct MPVDriver: PlayerDriver {
     public var lowLatency: LowLatencyPlayback {
         .wholeSegments(reason: "mpv 0.35 reads HLS with ffmpeg's demuxer, which ignores EXT-X-PART: whole segments and plain reloads")
     }
+    public var contentSteering: ContentSteeringPlayback {
+        .ignores(reason: "mpv 0.35 reads HLS with ffmpeg's demuxer, which ignores EXT-X-CONTENT-STEERING")
+    }
     public var executable: String
     /// `--network-timeout` in seconds.
     public var networkTimeout: Double

@@ -22,12 +22,15 @@ public protocol PlayerDriver: Sendable {
     var playsThroughProxy: Bool { get }
     /// Whether it plays an LL-HLS stream as LL (`LowLatencyPlayback`).
     var lowLatency: LowLatencyPlayback { get }
+    /// Whether it follows content steering (`ContentSteeringPlayback`).
+    var contentSteering: ContentSteeringPlayback { get }
 }
 
 extension PlayerDriver {
     public var expectationName: String { name }
     public var playsThroughProxy: Bool { false }
     public var lowLatency: LowLatencyPlayback { .unknown }
+    public var contentSteering: ContentSteeringPlayback { .unknown }
 }
 
 /// How a player reaches the proxy over TLS, as a device set up for it does: it trusts `caFile`

@@ -22,6 +22,9 @@ public struct VLCDriver: PlayerDriver {
     public var lowLatency: LowLatencyPlayback {
         .wholeSegments(reason: "VLC 3.0's adaptive module ignores EXT-X-PART: whole segments and plain reloads; on fMP4 live it stops reloading within seconds")
     }
+    public var contentSteering: ContentSteeringPlayback {
+        .ignores(reason: "VLC 3.0's adaptive module ignores EXT-X-CONTENT-STEERING: it never loads the steering manifest")
+    }
     public var executable: String
     /// The account to run VLC as when this process is root; nil: `HLSCHAOS_VLC_USER` or `nobody`.
     public var user: String?

@@ -83,16 +83,17 @@ struct PlaylistRewriter {
     func tag(for reference: URIReference) -> ResourceTag {
         var tag = ResourceTag(
             kind: .segment, variant: playlistTag.variant, rendition: playlistTag.rendition,
-            iFrameVariant: playlistTag.iFrameVariant, msn: reference.msn, backup: playlistTag.backup)
+            iFrameVariant: playlistTag.iFrameVariant, msn: reference.msn, backup: playlistTag.backup,
+            pathway: playlistTag.pathway)
         switch reference.kind {
         case .variant:
-            tag = ResourceTag(kind: .media, variant: reference.variantIndex)
+            tag = ResourceTag(kind: .media, variant: reference.variantIndex, pathway: reference.pathway)
         case .iFrameVariant:
-            tag = ResourceTag(kind: .media, iFrameVariant: reference.variantIndex)
+            tag = ResourceTag(kind: .media, iFrameVariant: reference.variantIndex, pathway: reference.pathway)
         case .rendition:
-            tag = ResourceTag(kind: .media, rendition: reference.rendition?.index)
+            tag = ResourceTag(kind: .media, rendition: reference.rendition?.index, pathway: reference.pathway)
         case .renditionReport:
-            tag = ResourceTag(kind: .media)
+            tag = ResourceTag(kind: .media, pathway: playlistTag.pathway)
         case .segment:
             break
         case .part:

@@ -245,6 +245,12 @@ struct ProxyHandler: Sendable {
             // An entry .m3u8 that turned out not to be a playlist: its body has been read already.
             return try await sendBuffered(ByteBuffer(bytes: prefetched), response: response, plan: plan, rewritten: false, exchange: exchange)
         }
+        if succeeded, exchange.tag?.kind == .steering {
+            guard let original = try await collectOrFail(response, client: client, draft: exchange.draft) else { return .keepAlive }
+            let manifest = SteeringManifestRewriter(request: exchange.path, allowlist: allowlist)
+                .rewrite(original, upstreamURL: response.effectiveURL, steps: plan.content)
+            return try await sendBuffered(ByteBuffer(bytes: manifest), response: response, plan: plan, rewritten: manifest != original, exchange: exchange)
+        }
         if succeeded, !plan.content.isEmpty, let kind = exchange.tag?.resourceKind, kind == .key || kind == .sessionData {
             guard let original = try await collectOrFail(response, client: client, draft: exchange.draft) else { return .keepAlive }
             let damaged = ContentDamage.apply(plan.content, to: original, kind: kind)

@@ -40,7 +40,8 @@ final class RecordDraft: @unchecked Sendable {
             id: 0, time: time, session: session, client: client.clientAddress,
             method: head.method.rawValue, path: url ?? head.uri,
             kind: tag.map { $0.resourceKind.rawValue }, variant: tag?.variant, rendition: tag?.rendition,
-            iFrameVariant: tag?.iFrameVariant, copy: tag?.backup == true ? "backup" : nil, msn: tag?.msn, part: tag?.part, upstream: upstream,
+            iFrameVariant: tag?.iFrameVariant, copy: tag?.backup == true ? "backup" : nil, msn: tag?.msn, part: tag?.part,
+            pathway: tag?.pathway, upstream: upstream,
             matchedRules: plan.matchedRules.map(\.description),
             decidingRules: .init(
                 response: plan.responseRule?.description, delay: plan.delayRule?.description,

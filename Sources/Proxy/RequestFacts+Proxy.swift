@@ -16,6 +16,7 @@ extension RequestFacts {
             index: position?.index,
             mediaTime: position?.mediaTime,
             copy: tag.backup ? .backup : .primary,
+            pathway: tag.pathway,
             isRangeRequest: head.headers.contains(name: "range"),
             isBlockingReload: tag.kind == .media && BlockingReload.asksToBlock(upstream.pathAndQuery),
             method: head.method.rawValue,

@@ -34,6 +34,7 @@ extension ReactionReport {
         report.reloads = reloads(in: records, targetDuration: targetDuration)
         report.skipped = skipped(in: records)
         report.stop = stop(of: records, now: now, threshold: threshold, lastMSN: lastMSN)
+        report.steering = steering(in: records)
         report.failures = records.filter(\.countsAsFailure).map(\.id)
         let byID = Dictionary(records.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         if let trigger = faulted ?? failed {

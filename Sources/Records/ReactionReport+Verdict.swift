@@ -14,6 +14,9 @@ extension ReactionReport {
                 sentence += "; switched \(times(report.switches.count))"
                     + ", last \(change.direction.rawValue) to variant \(change.to)"
             }
+            if let move = report.steering?.moves.last {
+                sentence += "; moved from pathway \(move.from) to \(move.to)"
+            }
             sentences.append(sentence)
         }
         if let stop = report.stop, stop.kind != .gaveUp {
@@ -21,6 +24,12 @@ extension ReactionReport {
             sentences.append(stop.kind == .finished
                 ? "Finished at the last segment\(last)"
                 : "Stopped after the last segment it requested\(last)")
+        }
+        if let steering = report.steering, !steering.reloads.isEmpty {
+            var sentence = "Reloaded the steering manifest \(times(steering.reloads.count))"
+            if let interval = steering.medianInterval { sentence += " (every \(seconds(interval)))" }
+            if steering.failedReloads > 0 { sentence += "; \(steering.failedReloads) failed" }
+            sentences.append(sentence)
         }
         for skip in report.skipped {
             let which = skip.from == skip.to ? "segment \(skip.from)" : "segments \(skip.from)–\(skip.to)"
@@ -57,8 +66,15 @@ extension ReactionReport {
             let text = "failed over to the backup copy of variant \(failover.variant) after \(since(failover.time))"
             clauses.append((failover.time, text + (failover.succeeded ? "" : " (which failed too)")))
         }
+        for move in report.steering?.moves ?? [] where move.time >= trigger.time {
+            clauses.append((move.time, "moved from pathway \(move.from) to \(move.to) after \(since(move.time))"))
+        }
         // The first switch after the trigger, and the last one when there were more.
-        let switches = report.switches.filter { $0.records.last.map(time) ?? .distantPast > trigger.time }
+        // A move to another content-steering pathway is told as such, not as the switch to its twin variant.
+        let moveEnds = Set(report.steering?.moves.compactMap(\.records.last) ?? [])
+        let switches = report.switches.filter {
+            $0.records.last.map(time) ?? .distantPast > trigger.time && !moveEnds.contains($0.records.last ?? 0)
+        }
         for change in [switches.first, switches.count > 1 ? switches.last : nil].compactMap({ $0 }) {
             clauses.append((change.time, "switched \(change.direction.rawValue) to variant \(change.to) after \(since(change.time))"))
         }

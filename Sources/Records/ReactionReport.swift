@@ -29,6 +29,8 @@ public struct ReactionReport: Sendable, Codable, Equatable {
     public var skipped: [SkippedSegments]
     /// Set when the player made no request for longer than the idle threshold before `now`.
     public var stop: Stop?
+    /// Content-steering pathways and manifest reloads; nil for a session without either.
+    public var steering: Steering?
     /// Ids of every failed request, in time order.
     public var failures: [UInt64]
     public var outcome: Outcome

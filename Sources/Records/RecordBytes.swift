@@ -55,6 +55,7 @@ enum RecordBytes {
         mark(.delayRule, record.decidingRules.delay != nil)
         mark(.status, record.status != nil)
         mark(.httpVersion, record.httpVersion != nil)
+        mark(.pathway, record.pathway != nil)
         out.unsigned(present)
         out.double(record.time.timeIntervalSinceReferenceDate)
         out.string(record.client)
@@ -87,6 +88,7 @@ enum RecordBytes {
         out.headers(record.requestHeaders)
         out.headers(record.responseHeaders)
         if let version = record.httpVersion { out.string(version) }
+        if let pathway = record.pathway { out.string(pathway) }
     }
 
     /// The record `bytes` hold, or nil when they are not one `encode` wrote.
@@ -132,6 +134,7 @@ enum RecordBytes {
         record.requestHeaders = requestHeaders
         record.responseHeaders = responseHeaders
         if has(.httpVersion) { guard let version = reader.string() else { return nil }; record.httpVersion = version }
+        if has(.pathway) { guard let pathway = reader.string() else { return nil }; record.pathway = pathway }
         return record
     }
 
@@ -147,7 +150,7 @@ enum RecordBytes {
     private enum Field: UInt64 {
         case kind, variant, rendition, iFrameVariant, copy, msn, part
         case upstream, upstreamStatus, connect, firstByte, total, error
-        case responseRule, delayRule, status, httpVersion
+        case responseRule, delayRule, status, httpVersion, pathway
     }
 
     /// Where `walk` puts a record: the primitives differ, strings are the same for both.

@@ -27,7 +27,8 @@ public enum RecordLine {
         "#\(record.id)  \(clock(record.time))  " + fields(record).joined(separator: "  ")
     }
 
-    /// "seg v2 n42", "media v1", "key v0 n3 b" (b: the backup copy); the path when unclassified.
+    /// "seg v2 n42", "media v1", "key v0 n3 b" (b: the backup copy), "seg v4 n42 @cdn-b" (a
+    /// content-steering pathway); the path when unclassified.
     public static func resource(_ record: RequestRecord) -> String {
         guard let kind = record.kind else { return record.path.count > 14 ? String(record.path.prefix(13)) + "…" : record.path }
         var text = ["segment": "seg", "sessionData": "data"][kind] ?? kind
@@ -36,6 +37,7 @@ public enum RecordLine {
         if let msn = record.msn { text += " n\(msn)" }
         if let part = record.part { text += " p\(part)" }
         if record.copy == "backup" { text += " b" }
+        if let pathway = record.pathway { text += " @\(pathway)" }
         return text
     }
 

@@ -29,6 +29,8 @@ public struct RequestRecord: Sendable, Codable, Equatable {
     public var copy: String?
     public var msn: Int?
     public var part: Int?
+    /// The content-steering pathway (`PATHWAY-ID`) of the variant or rendition the resource belongs to.
+    public var pathway: String?
     public var upstream: Upstream?
     /// Every rule that matched, in file order ("scenario/rule-id").
     public var matchedRules: [String]
@@ -96,14 +98,14 @@ public struct RequestRecord: Sendable, Codable, Equatable {
     public init(
         id: UInt64, time: Date, session: String, client: String, method: String, path: String,
         kind: String? = nil, variant: Int? = nil, rendition: Int? = nil, iFrameVariant: Int? = nil, copy: String? = nil, msn: Int? = nil,
-        part: Int? = nil, upstream: Upstream? = nil, matchedRules: [String] = [], decidingRules: DecidingRules = .init(),
+        part: Int? = nil, pathway: String? = nil, upstream: Upstream? = nil, matchedRules: [String] = [], decidingRules: DecidingRules = .init(),
         actions: [String] = [], status: Int? = nil, bytesSent: Int = 0, ending: Ending = .complete, duration: Double = 0,
         requestHeaders: [Header] = [], responseHeaders: [Header] = [], httpVersion: String? = nil
     ) {
         self.id = id; self.time = time; self.session = session; self.client = client; self.method = method
         self.path = path; self.kind = kind; self.variant = variant; self.rendition = rendition
         self.iFrameVariant = iFrameVariant; self.copy = copy
-        self.msn = msn; self.part = part; self.upstream = upstream; self.matchedRules = matchedRules
+        self.msn = msn; self.part = part; self.pathway = pathway; self.upstream = upstream; self.matchedRules = matchedRules
         self.decidingRules = decidingRules; self.actions = actions; self.status = status; self.bytesSent = bytesSent
         self.ending = ending; self.duration = duration; self.requestHeaders = requestHeaders
         self.responseHeaders = responseHeaders

@@ -91,10 +91,16 @@ struct CellRunner {
     }
 
     /// Why a cell that faulted nothing has nothing to judge: an LL stream played by a player
-    /// that reads LL-HLS as ordinary live never makes the requests an LL fault targets.
+    /// that reads LL-HLS as ordinary live never makes the requests an LL fault targets, and the
+    /// steering stream played by one that ignores content steering never fetches its manifest.
     static func notApplicable(_ plan: CellPlan) -> String? {
-        guard plan.path?.hasPrefix("/ll/") == true, case .wholeSegments(let reason) = plan.player.lowLatency else { return nil }
-        return "plays LL-HLS as ordinary live: \(reason)"
+        if plan.path?.hasPrefix("/ll/") == true, case .wholeSegments(let reason) = plan.player.lowLatency {
+            return "plays LL-HLS as ordinary live: \(reason)"
+        }
+        if plan.path?.hasPrefix("/steering/") == true, case .ignores(let reason) = plan.player.contentSteering {
+            return "ignores content steering: \(reason)"
+        }
+        return nil
     }
 
     /// The session's records once every request the proxy counted for it has its record (records

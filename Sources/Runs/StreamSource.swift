@@ -3,7 +3,8 @@ import DemoOrigin
 
 /// What a run plays: a stream of the embedded demo origin, or any http(s) URL.
 public enum StreamSource: Sendable, Equatable {
-    /// `stream` is "vod", "live" or "ll" (low-latency live); `flavour` one of `DemoOrigin.flavours(of:)`.
+    /// `stream` is "vod", "live", "ll" (low-latency live) or "steering" (live on two content-steering
+    /// pathways); `flavour` one of `DemoOrigin.flavours(of:)`.
     case demo(stream: String, flavour: String)
     case url(String)
 
@@ -15,7 +16,7 @@ public enum StreamSource: Sendable, Equatable {
     public static func checkedDemo(stream: String, flavour: String) throws(Invalid) -> StreamSource {
         let flavours = DemoOrigin.flavours(of: stream)
         guard !flavours.isEmpty else {
-            throw Invalid(description: "--stream \(stream): the demo has \"vod\", \"live\" and \"ll\" (low-latency live)")
+            throw Invalid(description: "--stream \(stream): the demo has \"vod\", \"live\", \"ll\" (low-latency live) and \"steering\" (live on two content-steering pathways)")
         }
         guard flavours.contains(flavour) else {
             throw Invalid(description: "--flavour \(flavour): the demo's \(stream) stream comes as \(flavours.joined(separator: ", "))")
@@ -44,8 +45,8 @@ public enum StreamSource: Sendable, Equatable {
         return false
     }
 
-    /// "live" and "ll" never end.
-    public static func isLive(_ stream: String) -> Bool { stream == "live" || stream == "ll" }
+    /// "live", "ll" and "steering" never end.
+    public static func isLive(_ stream: String) -> Bool { stream == "live" || stream == "ll" || stream == "steering" }
 
     /// The flavour a demo stream plays in when none is named: ts, or fMP4 for the LL stream.
     public static func defaultFlavour(of stream: String) -> String { stream == "ll" ? "fmp4" : "ts" }

@@ -302,3 +302,29 @@ extension RunFacts {
             .joined(separator: ", ")
     }
 }
+
+// MARK: - content steering
+
+extension RunFacts {
+    func movedPathway(to: String?, within: Duration?) -> Finding {
+        guard let steering = reaction.steering, let first = steering.firstPathway else {
+            return .unjudged("no variant segment of a content-steering pathway was requested")
+        }
+        let after = steering.moves.filter { move in move.records.last.map(isAfterTrigger) ?? false }
+        let since = { (move: ReactionReport.PathwayMove) in max(0, move.time.timeIntervalSince(trigger?.time ?? move.time)) }
+        let list = after.map { "\($0.from) → \($0.to) after \(seconds(since($0)))" }.joined(separator: ", ")
+        guard !after.isEmpty else {
+            return Finding(passed: false, observed: "stayed on pathway \(steering.moves.last?.to ?? first) after \(triggerWords)")
+        }
+        let passed = after.contains { move in (to.map { move.to == $0 } ?? true) && inTime(since(move), within) }
+        return Finding(passed: passed, observed: "moved pathway: \(list)", evidence: after.flatMap(\.records))
+    }
+
+    func steeringReloads(_ low: Int?, _ high: Int?) -> Finding {
+        let reloads = (reaction.steering?.reloads ?? []).filter(isAfterTrigger)
+        let passed = reloads.count >= (low ?? 0) && reloads.count <= (high ?? .max)
+        var observed = "\(reloads.count) steering manifest request\(reloads.count == 1 ? "" : "s") after \(triggerWords)"
+        if let interval = reaction.steering?.medianInterval { observed += " (every \(seconds(interval)) over the run)" }
+        return Finding(passed: passed, observed: observed, evidence: reloads)
+    }
+}

@@ -94,6 +94,8 @@ struct RunFacts {
         case .reloadCadence(let pace): reloadCadence(pace)
         case .neverRequested(.gapSegments): neverRequestedGapSegments()
         case .skipped(let low, let high): skipped(low, high)
+        case .movedPathway(let to, let within): movedPathway(to: to, within: within)
+        case .steeringReloads(let low, let high): steeringReloads(low, high)
         case .outcome(let outcomes): outcome(outcomes)
         case .playerError(let kind, let code, let fatal): playerError(kind: kind, code: code, fatal: fatal)
         case .log(let pattern): log(pattern, shouldMatch: true)

@@ -37,7 +37,7 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(help: "Play the embedded demo origin's stream (the default when --url is not given).")
     var demo = false
 
-    @Option(help: "The demo stream: vod, live or ll (low-latency live, fmp4 only) (default: what each preset names, else vod).")
+    @Option(help: "The demo stream: vod, live, ll (low-latency live, fmp4 only) or steering (live on two content-steering pathways) (default: what each preset names, else vod).")
     var stream: String?
 
     @Option(help: "The demo flavour: ts, fmp4, aes or byterange (default: what each preset names, else ts).")

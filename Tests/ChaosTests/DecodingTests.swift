@@ -97,6 +97,7 @@ import Testing
             (#"{"backupVariants": true}"#, Action(playlist: [.backupVariants])),
             (#"{"ignoreDirectives": true}"#, Action(playlist: [.ignoreDirectives])),
             (#"{"lowLatency": "skip-too-many"}"#, Action(playlist: [.lowLatency(.skipTooMany)])),
+            (#"{"steering": {"ttl": 1}}"#, Action(playlist: [.steering(SteeringDamage(ttl: 1))])),
         ]
         for (json, expected) in cases {
             let decoded = try rule("{}", json).action

@@ -33,7 +33,10 @@ typealias Expectation = Chaos.Expectation
           {"log": "HTTP error 503"},
           {"logNot": "^Failed to open segment \\d+"},
           {"anyOf": [{"retried": {"atLeast": 1}}, {"switchedDown": {}}]},
-          {"not": {"fetchedToTheEnd": true}, "players": ["gstreamer"]}
+          {"not": {"fetchedToTheEnd": true}, "players": ["gstreamer"]},
+          {"movedPathway": {"to": "cdn-b", "within": "15s"}},
+          {"movedPathway": true},
+          {"steeringReloads": {"atMost": 0}}
         ]
         """#))
         let checks = scenario.expectations.map(\.check)
@@ -46,9 +49,11 @@ typealias Expectation = Chaos.Expectation
             .playerError(kind: "levelLoadError", code: 404, fatal: false), .playerError(kind: nil, code: -12938, fatal: nil),
             .playerError(kind: nil, code: nil, fatal: nil), .log("HTTP error 503"), .logNot(#"^Failed to open segment \d+"#),
             .anyOf([.retried(atLeast: 1, atMost: nil), .switchedDown(within: nil)]), .not(.fetchedToTheEnd),
+            .movedPathway(to: "cdn-b", within: .seconds(15)), .movedPathway(to: nil, within: nil),
+            .steeringReloads(atLeast: nil, atMost: 0),
         ])
-        #expect(checks.last?.key == "not")
-        #expect(checks.last?.replacementKey == "fetchedToTheEnd")
+        #expect(checks[20].key == "not")
+        #expect(checks[20].replacementKey == "fetchedToTheEnd")
         #expect(scenario.expectations[0].note == "session 514")
         #expect(scenario.expectations[0].isDocumented)
         #expect(scenario.expectations[6].players == ["ffmpeg", "gstreamer"])
@@ -97,8 +102,8 @@ typealias Expectation = Chaos.Expectation
     static let problemCases: [(expect: String, expected: [String])] = [
         (#"{"retried": {"atLeast": 1}}"#, [#"t.json: $.expect: expected a list of expectations, got an object"#]),
         (#"[3]"#, ["t.json: $.expect[0]: expected an object, got an integer"]),
-        (#"[{}]"#, ["t.json: $.expect[0]: no check given (use one of switchedDown, switchedUp, retried, failedOver, fetchedToTheEnd, stopped, reloadCadence, neverRequested, skipped, outcome, playerError, log, logNot, anyOf, not)"]),
-        (#"[{"note": "x"}]"#, ["t.json: $.expect[0]: no check given (use one of switchedDown, switchedUp, retried, failedOver, fetchedToTheEnd, stopped, reloadCadence, neverRequested, skipped, outcome, playerError, log, logNot, anyOf, not)"]),
+        (#"[{}]"#, ["t.json: $.expect[0]: no check given (use one of switchedDown, switchedUp, retried, failedOver, fetchedToTheEnd, stopped, reloadCadence, neverRequested, skipped, movedPathway, steeringReloads, outcome, playerError, log, logNot, anyOf, not)"]),
+        (#"[{"note": "x"}]"#, ["t.json: $.expect[0]: no check given (use one of switchedDown, switchedUp, retried, failedOver, fetchedToTheEnd, stopped, reloadCadence, neverRequested, skipped, movedPathway, steeringReloads, outcome, playerError, log, logNot, anyOf, not)"]),
         (#"[{"retired": {"atLeast": 1}}]"#, [#"t.json: $.expect[0].retired: unknown key "retired" (did you mean "retried"?)"#]),
         (#"[{"switchDown": {}}]"#, [#"t.json: $.expect[0].switchDown: unknown key "switchDown" (did you mean "switchedDown"?)"#]),
         (#"[{"retried": {"atLeast": 1}, "skipped": {"atMost": 0}}]"#,
@@ -152,7 +157,7 @@ typealias Expectation = Chaos.Expectation
         (#"[{"not": true}]"#, [#"t.json: $.expect[0].not: "not" takes one check, e.g. {"fetchedToTheEnd": true}, got a boolean"#]),
         (#"[{"not": {"fetchedToTheEnd": true, "note": "x"}}]"#,
          [#"t.json: $.expect[0].not.note: "note" applies to the whole expectation: put it on the item itself"#]),
-        (#"[{"not": {}}]"#, ["t.json: $.expect[0].not: no check given (use one of switchedDown, switchedUp, retried, failedOver, fetchedToTheEnd, stopped, reloadCadence, neverRequested, skipped, outcome, playerError, log, logNot, anyOf, not)"]),
+        (#"[{"not": {}}]"#, ["t.json: $.expect[0].not: no check given (use one of switchedDown, switchedUp, retried, failedOver, fetchedToTheEnd, stopped, reloadCadence, neverRequested, skipped, movedPathway, steeringReloads, outcome, playerError, log, logNot, anyOf, not)"]),
     ]
 
     @Test(arguments: problemCases.indices)

@@ -71,6 +71,18 @@ import Testing
         #expect(try !matches(#"{"time": {"to": "1m"}}"#, segment(3)))
     }
 
+    @Test func pathway() throws {
+        var b = segment(3, variant: v1)
+        b.pathway = "cdn-b"
+        #expect(try matches(#"{"pathway": "cdn-b"}"#, b))
+        #expect(try matches(#"{"pathway": ["cdn-a", "cdn-b"]}"#, b))
+        #expect(try !matches(#"{"pathway": "cdn-a"}"#, b))
+        #expect(try !matches(#"{"pathway": "CDN-B"}"#, b), "PATHWAY-IDs are compared as written")
+        // A resource of no pathway (the master, the steering manifest, a stream without steering) never matches.
+        #expect(try !matches(#"{"pathway": "cdn-b"}"#, segment(3, variant: v1)))
+        #expect(try !matches(#"{"pathway": "cdn-b"}"#, RequestFacts(sessionID: "s", kind: .steering)))
+    }
+
     @Test func copySessionMethodRange() throws {
         #expect(try matches(#"{"copy": "backup"}"#, segment(3, copy: .backup)))
         #expect(try !matches(#"{"copy": "backup"}"#, segment(3)))

@@ -15,7 +15,7 @@ import Testing
     }
 
     @Test(arguments: [
-        (#"{"stream": "livee"}"#, [#"t.json: $.play.stream: unknown stream "livee" (did you mean "live"?); the demo has "vod", "live", "ll""#]),
+        (#"{"stream": "livee"}"#, [#"t.json: $.play.stream: unknown stream "livee" (did you mean "live"?); the demo has "vod", "live", "ll", "steering""#]),
         (#"{"flavor": "ts"}"#, [#"t.json: $.play.flavor: unknown key "flavor" (did you mean "flavour"?)"#]),
         (#"{"stream": "live", "flavour": "byterange"}"#, [#"t.json: $.play.flavour: the demo's live stream has no "byterange" flavour (ts, fmp4, aes)"#]),
         (#"{"for": "long"}"#, [#"t.json: $.play.for: invalid duration "long" (use a number and ms, s, m or h: "500ms", "2s", "1.5s", "1m")"#]),

@@ -17,6 +17,10 @@ extension PresetPlaybackCatalog {
         case failover = "backup failover"
         case throttle = "throttled bandwidth"
         case bodyDamage = "reset, truncated or corrupted bodies"
+        case contentSteering = "content steering"
+
+        /// The players that support what the family faults: ffmpeg ignores content steering.
+        var players: [Player] { self == .contentSteering ? [.hlsjs] : Player.allCases }
     }
 
     struct Cell: Sendable {
@@ -48,5 +52,7 @@ extension PresetPlaybackCatalog {
         Cell(preset: "failover-backup", player: .hlsjs, family: .failover),
         Cell(preset: "throttle-downswitch", player: .hlsjs, family: .throttle),
         Cell(preset: "reset-mid-segment", player: .hlsjs, family: .bodyDamage),
+        // ffmpeg ignores content steering: only hls.js has a cell.
+        Cell(preset: "steering-pathway-down", player: .hlsjs, family: .contentSteering),
     ]
 }

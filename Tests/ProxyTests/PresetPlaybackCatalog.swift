@@ -22,6 +22,7 @@ enum PresetPlaybackCatalog {
         plans.merge(vodPlans) { _, new in new }
         plans.merge(livePlans) { _, new in new }
         plans.merge(lowLatencyPlans) { _, new in new }
+        plans.merge(steeringPlans) { _, new in new }
         return plans
     }()
 

@@ -14,8 +14,8 @@ struct PresetPlan: Sendable {
     var ffmpeg: FFmpegPlan
     var hlsjs: HlsjsPlan
 
-    /// A live stream (live or LL): the players' runs are live runs (hls.js plays it at 1×).
-    var isLive: Bool { stream.hasPrefix("/live/") || stream.hasPrefix("/ll/") }
+    /// A live stream (live, LL or steering): the players' runs are live runs (hls.js plays it at 1×).
+    var isLive: Bool { stream.hasPrefix("/live/") || stream.hasPrefix("/ll/") || stream.hasPrefix("/steering/") }
 }
 
 /// How `FFmpegDriver` plays the preset.

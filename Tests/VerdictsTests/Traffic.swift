@@ -35,10 +35,17 @@ struct Traffic {
 
     @discardableResult
     mutating func segment(_ time: Double, variant: Int, msn: Int, copy: String? = nil, status: Int? = 200,
-                          ending: RequestRecord.Ending = .complete, actions: [String]? = nil, rules: [String]? = nil) -> UInt64 {
+                          ending: RequestRecord.Ending = .complete, actions: [String]? = nil, rules: [String]? = nil,
+                          pathway: String? = nil) -> UInt64 {
         add(time, kind: "segment", variant: variant, copy: copy, msn: msn,
-            tag: "~seg.v\(variant).n\(msn)\(copy == nil ? "" : ".b")", file: "v\(variant)/segment\(msn).ts",
-            status: status, ending: ending, duration: 0.15, actions: actions, rules: rules)
+            tag: "~seg.v\(variant).n\(msn)\(copy == nil ? "" : ".b")\(pathway.map { "~" + $0 } ?? "")", file: "v\(variant)/segment\(msn).ts",
+            status: status, ending: ending, duration: 0.15, actions: actions, rules: rules, pathway: pathway)
+    }
+
+    /// A request for the content-steering manifest.
+    @discardableResult
+    mutating func steering(_ time: Double, status: Int? = 200, actions: [String]? = nil) -> UInt64 {
+        add(time, kind: "steering", tag: "~steering", file: "manifest.json", status: status, actions: actions)
     }
 
     /// Segments `msns` of `variant`, one every `every` seconds from `from`.
@@ -51,7 +58,7 @@ struct Traffic {
     mutating func add(
         _ time: Double, kind: String?, variant: Int? = nil, rendition: Int? = nil, copy: String? = nil,
         msn: Int? = nil, tag: String, file: String, status: Int?, ending: RequestRecord.Ending = .complete,
-        duration: Double = 0.04, actions: [String]? = nil, content: [String] = [], rules: [String]? = nil
+        duration: Double = 0.04, actions: [String]? = nil, content: [String] = [], rules: [String]? = nil, pathway: String? = nil
     ) -> UInt64 {
         let id = UInt64(records.count + 1)
         let faults = actions ?? (status.map { $0 >= 400 ? ["status \($0)"] : [] } ?? [])
@@ -59,7 +66,7 @@ struct Traffic {
         records.append(RequestRecord(
             id: id, time: at(time), session: session, client: "192.168.1.20:51234", method: "GET",
             path: "/s/\(session)/\(tag)/\(Self.origin)/\(file)", kind: kind, variant: variant, rendition: rendition,
-            copy: copy, msn: msn, matchedRules: matched,
+            copy: copy, msn: msn, pathway: pathway, matchedRules: matched,
             decidingRules: .init(response: faults.first { $0.hasPrefix("status") }.map { _ in matched.first ?? "test/rule" },
                                  content: content),
             actions: faults, status: status, bytesSent: status == 200 ? 1000 : 0, ending: ending, duration: duration))
