@@ -35,6 +35,17 @@ public struct DeliveryDirectives: Equatable, Sendable {
         return kept.isEmpty ? String(path) : path + "?" + kept.joined(separator: "&")
     }
 
+    /// `target` with these directives in place of any it had (after its other parameters).
+    public func applied(to target: String) -> String {
+        var pairs: [String] = []
+        if let msn { pairs.append("_HLS_msn=\(msn)") }
+        if let part { pairs.append("_HLS_part=\(part)") }
+        if skip { pairs.append("_HLS_skip=YES") }
+        let base = Self.removed(from: target)
+        guard !pairs.isEmpty else { return base }
+        return base + (base.contains("?") ? "&" : "?") + pairs.joined(separator: "&")
+    }
+
     public static func parse(target: String) -> Result<DeliveryDirectives, Invalid> {
         guard let question = target.firstIndex(of: "?") else { return .success(DeliveryDirectives()) }
         let query = target[target.index(after: question)...].prefix { $0 != "#" }

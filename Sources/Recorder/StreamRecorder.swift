@@ -281,9 +281,13 @@ public final class StreamRecorder: Sendable {
         var first: StreamFetcher.Result?
     }
 
-    /// Loads one media playlist, and reloads it while it is live; queues its new media.
+    /// Loads one media playlist, and reloads it while it is live; queues its new media. An LL-HLS
+    /// playlist (`CAN-BLOCK-RELOAD=YES` and parts) is reloaded as an LL player does: at once, with a
+    /// blocking reload asking for the next part (`_HLS_msn`, `_HLS_part`), which the server holds
+    /// until that part is published.
     private func watch(_ target: WatchTarget) async {
         var pending = target.first
+        var blockingReload: String?
         var lastBodyHash: String?
         var highestQueued: Int?
         var targetDuration: Double?
@@ -296,7 +300,7 @@ public final class StreamRecorder: Sendable {
                 result = first
                 pending = nil
             } else {
-                result = await fetcher.fetch(.init(url: target.url, kind: "media"))
+                result = await fetcher.fetch(.init(url: blockingReload ?? target.url, kind: "media"))
             }
             var wait: Double
             switch result {
@@ -322,7 +326,14 @@ public final class StreamRecorder: Sendable {
                     let duration = min(max(Double(playlist.targetDuration ?? 6), 0.5), 3600)
                     targetDuration = duration
                     wait = changed ? duration : duration / 2
+                    blockingReload = nil
+                    if playlist.serverControl?.canBlockReload == true, let next = playlist.nextPartToAskFor {
+                        blockingReload = DeliveryDirectives(msn: next.msn, part: next.part).applied(to: target.url)
+                        // A server that answers without the part it was asked for is not asked again at once.
+                        wait = changed ? 0 : min(max(playlist.partTarget ?? 1, 0.1), duration)
+                    }
                 } else {
+                    blockingReload = nil
                     failuresInARow += 1
                     if !loaded && failuresInARow >= settings.playlistTries { return }
                     wait = targetDuration.map { $0 / 2 } ?? min(pow(2, Double(failuresInARow - 1)), 8)
@@ -334,7 +345,9 @@ public final class StreamRecorder: Sendable {
     }
 
     /// Queues the media of `playlist` that is new: segments above `above` (all of them the first
-    /// time) with the keys and init sections they use. Returns the new highest MSN queued.
+    /// time) with the keys and init sections they use, and on a live LL-HLS playlist its parts and
+    /// the part its preload hint names (asked for before it is published, as an LL player does;
+    /// the server holds the request until it is). Returns the new highest MSN queued.
     private func queueMedia(of playlist: Playlist, above: Int?, live: Bool) async -> Int? {
         var highest = above
         if let above, let last = playlist.segments.last?.msn, last < above {
@@ -350,7 +363,7 @@ public final class StreamRecorder: Sendable {
             guard let absolute = reference.absoluteString else { continue }
             switch reference.kind {
             case .segment: if let msn = reference.msn { segmentURLs[msn] = absolute }
-            case .map, .key: others[reference.original] = absolute
+            case .map, .key, .part, .preloadHint: others[reference.original] = absolute
             default: break
             }
         }
@@ -366,6 +379,21 @@ public final class StreamRecorder: Sendable {
             }
             if let url = segmentURLs[segment.msn], Self.isHTTP(url) {
                 items.append(MediaItem(url: url, range: segment.byteRange?.rangeHeader, kind: "segment"))
+            }
+        }
+        if live, playlist.partTarget != nil {
+            let listed = playlist.segments.filter { floor == nil || $0.msn > floor! }.flatMap(\.parts) + playlist.trailingParts
+            for part in listed where !part.gap {
+                if let url = others[part.uri], Self.isHTTP(url) {
+                    items.append(MediaItem(url: url, range: part.byteRange?.rangeHeader, kind: "part"))
+                }
+            }
+            for hint in playlist.preloadHints where hint.type.uppercased() == "PART" {
+                guard let url = others[hint.uri], Self.isHTTP(url) else { continue }
+                let range = hint.byteRangeStart.map { start in
+                    "bytes=\(start)-" + (hint.byteRangeLength.map { String(start + $0 - 1) } ?? "")
+                }
+                items.append(MediaItem(url: url, range: range, kind: "part"))
             }
         }
         for item in items where claim(item) {

@@ -34,6 +34,9 @@ public final class ReplayOrigin: Sendable {
         /// Playlists with their URIs pointed at the replay origin, per exchange index.
         var rewritten: [Int: [UInt8]] = [:]
         var loopPlans: [String: ReplayLoopPlan?] = [:]
+        /// Per playlist exchange: how far the media playlist it holds reaches, and its target
+        /// duration (to answer blocking reloads); nil for a body that is no media playlist.
+        var edges: [Int: (edge: Playlist.Edge, targetDuration: Int?)?] = [:]
     }
 
     /// Header naming the exchange an answer comes from (`line 12, sent at 3.021s`), or saying it
@@ -107,10 +110,12 @@ public final class ReplayOrigin: Sendable {
             var wait = 0.0
             if isPlaylist && catalog.isLive {
                 index = scheduled(candidates.indices, at: position.seconds)
-                // A blocking reload (_HLS_msn) asked for a version not there yet: hold it until it is.
-                let moment = bundle.exchanges[index].replayMoment
-                if address.query?.contains("_HLS_msn=") == true, moment > position.seconds {
-                    wait = min((moment - position.seconds) / options.speed, 30)
+                if case .success(let directives) = DeliveryDirectives.parse(target: "?" + (address.query ?? "")),
+                   directives.asksToBlock {
+                    (index, wait) = blockingReload(asking: directives, candidates: candidates, scheduled: index, at: position)
+                } else if address.query?.contains("_HLS_msn=") == true, bundle.exchanges[index].replayMoment > position.seconds {
+                    // A reload recorded with directives it does not parse: held until its version is there.
+                    wait = min((bundle.exchanges[index].replayMoment - position.seconds) / options.speed, 30)
                 }
             } else {
                 index = inRequestOrder(candidates, loop: position.loop)
@@ -125,6 +130,42 @@ public final class ReplayOrigin: Sendable {
                 exchange: index, candidates: candidates, method: method, isPlaylist: isPlaylist, loop: position.loop,
                 groupIndices: candidates.indices, wait: wait)
         }
+    }
+
+    /// An LL-HLS blocking reload (rfc8216bis §6.2.5.2), answered as the recorded server did: with
+    /// the first recorded version of the playlist that holds the asked segment or part, held until
+    /// that version had arrived on the schedule. The asked part need not have been asked for while
+    /// recording: any version that holds it will do, whatever the query. When none does (past the
+    /// end of the recording), the latest version comes after three target durations, as a server
+    /// answers what it has when it cannot produce the part in time. Returns the exchange and the
+    /// wait in seconds of real time (`--speed` applied).
+    private func blockingReload(
+        asking directives: DeliveryDirectives, candidates: ReplayCatalog.Candidates, scheduled: Int,
+        at now: ReplayClock.Position
+    ) -> (Int, Double) {
+        guard var msn = directives.msn else { return (scheduled, 0) }
+        if now.loop > 0, let plan = loopPlan(candidates.identity, indices: candidates.indices) {
+            msn -= now.loop * plan.msnStep  // the recorded numbers of this pass
+        }
+        let exchanges = bundle.exchanges
+        let byMoment = candidates.indices.sorted { (exchanges[$0].replayMoment, $0) < (exchanges[$1].replayMoment, $1) }
+        for index in byMoment where exchanges[index].isGoodVersion {
+            guard let version = edge(index), version.edge.holds(msn: msn, part: directives.part) else { continue }
+            let moment = exchanges[index].replayMoment
+            // Arrived already: the latest version in effect holds it too, and more.
+            if moment <= now.seconds { return (scheduled, 0) }
+            return (index, min((moment - now.seconds) / options.speed, 30))
+        }
+        let target = edge(scheduled)?.targetDuration.map(Double.init) ?? 2
+        return (scheduled, min(3 * target / options.speed, 30))
+    }
+
+    private func edge(_ index: Int) -> (edge: Playlist.Edge, targetDuration: Int?)? {
+        if let known = state.withLockedValue({ $0.edges[index] }) { return known }
+        let playlist = (try? bundle.body(of: bundle.exchanges[index])).flatMap { try? Playlist(bytes: $0) }
+        let found = playlist.flatMap { $0.kind == .media ? ($0.edge, $0.targetDuration) : nil }
+        state.withLockedValue { $0.edges[index] = .some(found) }
+        return found
     }
 
     /// The latest exchange in effect at `seconds` (see `Exchange.replayMoment`), else the first.

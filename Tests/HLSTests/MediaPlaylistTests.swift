@@ -105,6 +105,22 @@ import Testing
         #expect(playlist.nextMSN == playlist.mediaSequence + 4)
     }
 
+    /// What a blocking reload waits for (rfc8216bis §6.2.5.2), against the spec's example: segments
+    /// up to 272 complete, parts 0–2 of 273 listed.
+    @Test func theEdgeSaysWhatABlockingReloadGetsAndAsksForNext() throws {
+        let playlist = try Corpus.playlist("rfc8216bis/ll-hls-media.m3u8")
+        #expect(playlist.edge == Playlist.Edge(lastComplete: 272, trailingParts: 3))
+        #expect(playlist.nextPartToAskFor.map { [$0.msn, $0.part] } == [273, 3])
+        let edge = playlist.edge
+        #expect(edge.holds(msn: 272, part: nil) && edge.holds(msn: 200, part: nil) && edge.holds(msn: 272, part: 11))
+        #expect(edge.holds(msn: 273, part: 2))
+        #expect(!edge.holds(msn: 273, part: 3))
+        #expect(!edge.holds(msn: 273, part: nil), "segment 273 is not complete")
+        #expect(!edge.holds(msn: 274, part: 0))
+        // A playlist without parts asks for nothing.
+        #expect(try Playlist(string: "#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2,\na.ts\n").nextPartToAskFor == nil)
+    }
+
     @Test func lowLatencyPlaylistHasPartsHintsAndReports() throws {
         let playlist = try Corpus.playlist("rfc8216bis/ll-hls-media.m3u8")
         #expect(playlist.partTarget == 0.33334)

@@ -6,15 +6,6 @@ import Testing
 extension PresetPlaybackCatalog {
     static let steering = "/steering/ts/master.m3u8"
 
-    /// ffmpeg plays 20 s without ever asking for the steering manifest, so `rule` is never reached.
-    static func ffmpegIgnoresSteering(_ rule: String) -> FFmpegPlan {
-        FFmpegPlan(seconds: 20) { run, faults in
-            #expect(run.status == 0, "\(run.stderr)")
-            #expect(faults.matching(rule: rule).isEmpty, "ffmpeg requested what \(rule) targets:\n\(faults.summary)")
-            #expect(run.frames > 15 * 25, "frames: \(run.frames)")
-        }
-    }
-
     /// hls.js keeps playing cdn-a through a steering fault: no pathway change, no network error of
     /// the media, and `rule` applied to the steering manifest.
     static func hlsjsStaysOnCDNA(_ rule: String, reloadsAfterFault: ClosedRange<Int>? = nil) -> HlsjsPlan {
@@ -43,20 +34,20 @@ extension PresetPlaybackCatalog {
 
     static let steeringPlans: [String: PresetPlan] = [
         "steering-server-503": PresetPlan(
-            stream: steering, ffmpeg: ffmpegIgnoresSteering("steering-503"), hlsjs: hlsjsStaysOnCDNA("steering-503", reloadsAfterFault: 1...5)),
+            stream: steering, ffmpeg: ffmpegNeverReaches("steering-503"), hlsjs: hlsjsStaysOnCDNA("steering-503", reloadsAfterFault: 1...5)),
         // hls.js 1.6.15 never asks again after a 410, nor (against the spec) after a 429.
         "steering-server-gone-410": PresetPlan(
-            stream: steering, ffmpeg: ffmpegIgnoresSteering("steering-gone"), hlsjs: hlsjsStaysOnCDNA("steering-gone", reloadsAfterFault: 0...0)),
+            stream: steering, ffmpeg: ffmpegNeverReaches("steering-gone"), hlsjs: hlsjsStaysOnCDNA("steering-gone", reloadsAfterFault: 0...0)),
         "steering-server-429": PresetPlan(
-            stream: steering, ffmpeg: ffmpegIgnoresSteering("steering-429"), hlsjs: hlsjsStaysOnCDNA("steering-429", reloadsAfterFault: 0...0)),
+            stream: steering, ffmpeg: ffmpegNeverReaches("steering-429"), hlsjs: hlsjsStaysOnCDNA("steering-429", reloadsAfterFault: 0...0)),
         "steering-server-hang": PresetPlan(
-            stream: steering, ffmpeg: ffmpegIgnoresSteering("steering-hang"), hlsjs: hlsjsStaysOnCDNA("steering-hang")),
+            stream: steering, ffmpeg: ffmpegNeverReaches("steering-hang"), hlsjs: hlsjsStaysOnCDNA("steering-hang")),
         "steering-malformed": PresetPlan(
-            stream: steering, ffmpeg: ffmpegIgnoresSteering("steering-cut"), hlsjs: hlsjsStaysOnCDNA("steering-cut", reloadsAfterFault: 1...4)),
+            stream: steering, ffmpeg: ffmpegNeverReaches("steering-cut"), hlsjs: hlsjsStaysOnCDNA("steering-cut", reloadsAfterFault: 1...4)),
         "steering-reload-uri-nowhere": PresetPlan(
-            stream: steering, ffmpeg: ffmpegIgnoresSteering("reload-nowhere"), hlsjs: hlsjsStaysOnCDNA("reload-nowhere", reloadsAfterFault: 1...4)),
+            stream: steering, ffmpeg: ffmpegNeverReaches("reload-nowhere"), hlsjs: hlsjsStaysOnCDNA("reload-nowhere", reloadsAfterFault: 1...4)),
         "steering-ttl-storm": PresetPlan(
-            stream: steering, ffmpeg: ffmpegIgnoresSteering("ttl-1"),
+            stream: steering, ffmpeg: ffmpegNeverReaches("ttl-1"),
             hlsjs: HlsjsPlan(seconds: 26) { log, faults in
                 // TTL 1: about one reload a second (the first manifest is the first fault).
                 let loads = log.events.filter { $0.event == "steeringManifestLoaded" }
@@ -66,7 +57,7 @@ extension PresetPlaybackCatalog {
                 PresetChecks.expectLivePlayback(log)
             }),
         "steering-pathway-removed": PresetPlan(
-            stream: steering, ffmpeg: ffmpegIgnoresSteering("only-cdn-b"), hlsjs: hlsjsMovesToCDNB("only-cdn-b", kind: "steering")),
+            stream: steering, ffmpeg: ffmpegNeverReaches("only-cdn-b"), hlsjs: hlsjsMovesToCDNB("only-cdn-b", kind: "steering")),
         // ffmpeg plays cdn-a's variants and meets the outage; it never moves to cdn-b.
         "steering-pathway-down": PresetPlan(
             stream: steering,

@@ -5,7 +5,8 @@ import Testing
 extension PresetPlaybackCatalog {
     static let lowLatency = "/ll/master.m3u8"
 
-    /// ffmpeg plays 20 s of the LL stream without meeting the fault.
+    /// ffmpeg plays 20 s of the stream without meeting the fault: it ignores what the rule targets
+    /// (LL-HLS parts and blocking reloads, a content-steering manifest).
     static func ffmpegNeverReaches(_ rule: String) -> FFmpegPlan {
         FFmpegPlan(seconds: 20) { run, faults in
             #expect(run.status == 0, "\(run.stderr)")

@@ -118,6 +118,38 @@ import Upstream
         try? FileManager.default.removeItem(at: work)
     }
 
+    /// `hlschaos record` fetches the LL stream as an LL player does; the replay answers blocking
+    /// reloads as the origin did, so hls.js plays the replay as LL: blocking reloads and parts.
+    @Test(.enabled(if: chromium, "needs chromium and chromedriver (scripts/install-deps.sh test)"))
+    func anLLRecordingReplaysAsLLToHlsjs() async throws {
+        let demo = try await DemoOriginServer.start(origin: DemoOrigin())
+        let settings = StreamRecorder.Settings(entry: demo.baseURL + "/ll/master.m3u8", duration: .seconds(16))
+        let (_, recorded, _) = try await StreamRecorderTests.record(settings)
+        try await demo.shutdown()
+        #expect(recorded.exchanges.filter { $0.kind == "part" }.count > 20)
+
+        let stack = try await ReplayThroughProxyTests.Stack.start(URL(fileURLWithPath: recorded.location))
+        #expect(stack.replay.origin.isLive)
+        let work = Self.scratch("ll")
+        let report = await BrowserDriver.hlsjs.play(PlayRequest(
+            url: "http://127.0.0.1:\(stack.proxy.port)/s/hlsjs" + stack.replay.origin.entryPath, timeout: 12, live: true,
+            workDirectory: work))
+        let records = stack.proxy.control.records(session: "hlsjs")
+        await stack.stop()
+        let blocking = records.filter { $0.kind == "media" && $0.path.contains("_HLS_msn=") }
+        let parts = records.filter { $0.kind == "part" }
+        let detail = "\(report.outcomeText)\n" + records.map { "\($0.path) \($0.status.map(String.init) ?? "-") \($0.ending)" }.joined(separator: "\n")
+        #expect(report.outcome == .played, "\(detail)")
+        #expect(blocking.count >= 5, "blocking reloads: \(blocking.count)\n\(detail)")
+        // Reloads still held when the page closed end as client aborts.
+        #expect(blocking.allSatisfy { $0.status == 200 || $0.ending == .clientAbort }, "\(detail)")
+        #expect(parts.count >= 5, "parts: \(parts.count)\n\(detail)")
+        #expect(parts.allSatisfy { $0.status == 200 || $0.ending == .clientAbort }, "\(detail)")
+        #expect(report.liveLatency != nil, "hls.js reports a live latency for an LL stream: \(report.summaryText)")
+        try? FileManager.default.removeItem(at: work)
+        try? FileManager.default.removeItem(atPath: recorded.location)
+    }
+
     @Test(.enabled(if: ffmpeg, "ffmpeg is not installed (apt-get install -y ffmpeg)"))
     func aRecordingMadeWithStatus503ReplaysTheSame503sWithNoRule() async throws {
         // 1. ffmpeg plays the demo VOD through the proxy with the status-503 preset; the proxy records.

@@ -161,8 +161,9 @@ function statusClass(status) {
 
 function vr(r) {
   const backup = r.copy === 'backup' ? 'b' : '';
-  if (r.variant !== null && r.variant !== undefined) return `v${r.variant}${backup}`;
-  if (r.rendition !== null && r.rendition !== undefined) return `r${r.rendition}`;
+  const pathway = r.pathway ? ` @${r.pathway}` : '';
+  if (r.variant !== null && r.variant !== undefined) return `v${r.variant}${backup}${pathway}`;
+  if (r.rendition !== null && r.rendition !== undefined) return `r${r.rendition}${pathway}`;
   return '';
 }
 
@@ -1348,6 +1349,14 @@ function renderReport(report, error, message) {
   if (retries.length > 3) item('', `… and ${retries.length - 3} more retried resource${retries.length === 4 ? '' : 's'}`, []);
   for (const f of report.failovers || []) {
     item('failover', `variant ${f.variant} to its backup copy after ${seconds(f.after)}${f.succeeded ? '' : ' (failed too)'}`, f.records);
+  }
+  for (const mv of (report.steering && report.steering.moves) || []) {
+    item('pathway', `moved from ${mv.from} to ${mv.to}${at(mv.time)}`, mv.records);
+  }
+  if (report.steering && (report.steering.reloads || []).length) {
+    const st = report.steering;
+    item('steering', `manifest reloaded ${times(st.reloads.length)}${st.medianInterval ? `, every ${seconds(st.medianInterval)}` : ''}${st.failedReloads ? ` (${st.failedReloads} failed)` : ''}`,
+      st.reloads.slice(-5), st.failedReloads ? 'bad' : '');
   }
   for (const sk of report.skipped || []) {
     item('skipped', `${sk.from === sk.to ? `segment ${sk.from}` : `segments ${sk.from}–${sk.to}`}${sk.variant !== null && sk.variant !== undefined ? ` (then v${sk.variant})` : ''}${at(sk.time)}`, sk.records);

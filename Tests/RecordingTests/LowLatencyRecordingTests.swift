@@ -1,0 +1,87 @@
+import Addressing
+import DemoOrigin
+import Foundation
+import HLS
+import BundleFormat
+import Recorder
+import Replay
+import Testing
+import TestSupport
+
+/// `hlschaos record` on the demo's LL stream fetches it as an LL player does, and a replay of the
+/// bundle answers blocking reloads as the recorded server did. Nothing here is judged by the wall
+/// clock: what the recorder asked for is read off the bundle, and the replay is asked at chosen
+/// moments of its schedule.
+@Suite struct LowLatencyRecordingTests {
+    static func recordLL(seconds: Int) async throws -> (RecordingBundle, DemoOrigin, String) {
+        let origin = try DemoOrigin()
+        let server = try await DemoOriginServer.start(origin: origin)
+        let entry = server.baseURL + "/ll/master.m3u8"
+        let settings = StreamRecorder.Settings(entry: entry, duration: .seconds(seconds), variants: try .parse("bottom"))
+        let (_, bundle, _) = try await StreamRecorderTests.record(settings)
+        try await server.shutdown()
+        return (bundle, origin, server.baseURL)
+    }
+
+    @Test func anLLStreamIsRecordedWithBlockingReloadsPartsAndHints() async throws {
+        let (bundle, origin, base) = try await Self.recordLL(seconds: 6)
+        defer { try? FileManager.default.removeItem(atPath: bundle.location) }
+        let playlist = base + "/ll/v0/index.m3u8"
+        let reloads = bundle.exchanges.filter { $0.url.hasPrefix(playlist) }
+        let blocking = reloads.filter { $0.url.contains("_HLS_msn=") }
+        #expect(blocking.count >= 5, "blocking reloads of variant 0: \(blocking.count) of \(reloads.count)")
+        #expect(blocking.allSatisfy { $0.url.contains("&_HLS_part=") && $0.kind == "media" })
+        // Each blocking reload asked for the part after the last one the answer before it listed.
+        let answered = reloads.filter { $0.status == 200 && $0.ending == .complete }
+        for (earlier, later) in zip(answered, answered.dropFirst()) where later.url.contains("_HLS_msn=") {
+            let previous = try Playlist(bytes: try bundle.body(of: earlier))
+            let asked = try #require(previous.nextPartToAskFor)
+            #expect(later.url.hasSuffix("?_HLS_msn=\(asked.msn)&_HLS_part=\(asked.part)"), "\(later.url) after \(previous.edge)")
+            #expect(try Playlist(bytes: try bundle.body(of: later)).edge.holds(msn: asked.msn, part: asked.part), "held until \(asked) was listed")
+        }
+
+        let parts = bundle.exchanges.filter { $0.kind == "part" && $0.url.hasPrefix(base + "/ll/v0/") }
+        #expect(parts.count >= 8, "parts of variant 0: \(parts.count)")
+        for part in parts {
+            #expect(part.status == 200 && part.ending == .complete, "\(part.url)")
+            let path = String(part.url.dropFirst(base.count))
+            #expect(try bundle.body(of: part) == StreamRecorderTests.originBody(origin, path), "\(path): the origin's bytes")
+        }
+        // A part asked for through a preload hint is held by the origin until it is published.
+        #expect(parts.contains { ($0.timings.firstByte ?? 0) > 0.05 }, "no part was asked for before it was published")
+        #expect(bundle.exchanges.contains { $0.kind == "segment" && $0.url.hasPrefix(base + "/ll/v0/") }, "whole segments too")
+    }
+
+    @Test func aReplayHoldsABlockingReloadUntilARecordedVersionHoldsTheAskedPart() async throws {
+        let (bundle, _, base) = try await Self.recordLL(seconds: 5)
+        defer { try? FileManager.default.removeItem(atPath: bundle.location) }
+        let replay = try ReplayOrigin(bundle: bundle)
+        let path = "/ll/v0/index.m3u8"
+        let versions = try bundle.exchanges.filter { $0.url.hasPrefix(base + path) && $0.status == 200 && $0.ending == .complete }
+            .map { ($0, try Playlist(bytes: try bundle.body(of: $0))) }
+        let first = try #require(versions.first?.1.edge)
+        let last = try #require(versions.last?.1.edge)
+        #expect(last.lastComplete > first.lastComplete, "the recording spans more than a segment")
+
+        let start = ContinuousClock.now
+        _ = replay.answer(method: "GET", target: "/ll/master.m3u8", headers: [], at: start)  // starts the schedule
+        func ask(msn: Int, part: Int) throws -> (Playlist, Double) {
+            let answer = replay.answer(method: "GET", target: "\(path)?_HLS_msn=\(msn)&_HLS_part=\(part)&_HLS_skip=YES", headers: [], at: start)
+            #expect(answer.status == 200)
+            return (try Playlist(bytes: answer.body), answer.headAfter)
+        }
+        // A part listed only later in the recording: held until the first version that lists it.
+        let later = last.lastComplete
+        let (held, wait) = try ask(msn: later, part: 0)
+        #expect(held.edge.holds(msn: later, part: 0), "answered with \(held.edge) for part 0 of \(later)")
+        let arrival = try #require(versions.first { $0.1.edge.holds(msn: later, part: 0) }?.0)
+        #expect(abs(wait - (arrival.at + (arrival.timings.total ?? 0)) - (arrival.timings.firstByte ?? 0)) < 0.5,
+                "held \(wait) s for a version recorded at \(arrival.at) s")
+        // The first version already holds its own last part: no hold.
+        let (now, noWait) = try ask(msn: first.lastComplete, part: 0)
+        #expect(now.edge.holds(msn: first.lastComplete, part: nil) && noWait < 1)
+        // Past the end of the recording: the latest version, after three target durations (6 s).
+        let (_, endWait) = try ask(msn: last.lastComplete + 5, part: 0)
+        #expect(endWait >= 5.9 && endWait < 7, "\(endWait)")
+    }
+}
