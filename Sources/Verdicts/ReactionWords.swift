@@ -30,7 +30,11 @@ public enum ReactionWords {
         for failover in reaction.failovers where failover.time >= start {
             steps.append((failover.time, "failover to the backup of variant \(failover.variant)" + (failover.succeeded ? "" : " (failed)")))
         }
-        let switches = reaction.switches.filter { $0.time >= start }
+        // A move to another content-steering pathway is told as such, not as the switch to its twin variant.
+        let moves = reaction.steering?.moves.filter { $0.time >= start } ?? []
+        for move in moves.prefix(3) { steps.append((move.time, "pathway \(move.from)→\(move.to)")) }
+        let moveEnds = Set(moves.compactMap(\.records.last))
+        let switches = reaction.switches.filter { $0.time >= start && !moveEnds.contains($0.records.last ?? 0) }
         for change in switches.prefix(3) {
             let name = change.direction == .lateral ? "lateral switch" : "\(change.direction.rawValue)-switch"
             steps.append((change.time, "\(name) \(change.from)→\(change.to)"))

@@ -49,6 +49,12 @@ import Testing
         #expect(ReactionWords.summary(reaction: Traffic().report(now: 1), player: nil) == "no requests")
     }
 
+    @Test func aPathwayMoveIsToldAsSuch() {
+        let reaction = ContentSteeringCheckTests.movedToCDNB().report(now: 22, targetDuration: 2)
+        #expect(ReactionWords.summary(reaction: reaction, player: PlayerReport(player: "hlsjs", outcome: .played))
+            == "pathway cdn-a→cdn-b; played")
+    }
+
     @Test func failoverAndSkips() {
         var t = Traffic()
         t.start(variant: 2)
