@@ -99,9 +99,10 @@ public struct HAREntry: Sendable {
         public var variant: Int?
         public var rendition: Int?
         public var msn: Int?
+        public var part: Int?
         public var copy: String?
-        public init(kind: String, variant: Int? = nil, rendition: Int? = nil, msn: Int? = nil, copy: String? = nil) {
-            self.kind = kind; self.variant = variant; self.rendition = rendition; self.msn = msn; self.copy = copy
+        public init(kind: String, variant: Int? = nil, rendition: Int? = nil, msn: Int? = nil, part: Int? = nil, copy: String? = nil) {
+            self.kind = kind; self.variant = variant; self.rendition = rendition; self.msn = msn; self.part = part; self.copy = copy
         }
     }
 

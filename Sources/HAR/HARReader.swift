@@ -296,7 +296,8 @@ private struct Walker {
                 var copy: String?
                 if case .string(let text)? = resource["copy"] { copy = text }
                 entry.resource = HAREntry.ResourceHint(
-                    kind: kind, variant: integer("variant"), rendition: integer("rendition"), msn: integer("msn"), copy: copy)
+                    kind: kind, variant: integer("variant"), rendition: integer("rendition"), msn: integer("msn"),
+                    part: integer("part"), copy: copy)
             }
         }
         if case .string(let ending)? = member(fields, "_ending") { entry.ending = ending }

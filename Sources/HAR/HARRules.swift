@@ -14,6 +14,8 @@ public struct HARRuleSpec: Sendable, Equatable {
     public var rendition: RenditionFacts?
     public var backup = false
     public var msn: ClosedRange<Int>?
+    /// An LL-HLS part's index (with `msn`).
+    public var part: Int?
     /// The n-th matching requests (1-based, inclusive; `to` nil: from `from` on). nil: every one.
     public var requests: (from: Int, to: Int?)?
     /// A window on the session clock, in seconds, for faults the HAR does not pin to a resource.
@@ -31,7 +33,7 @@ public struct HARRuleSpec: Sendable, Equatable {
 
     public static func == (a: HARRuleSpec, b: HARRuleSpec) -> Bool {
         a.id == b.id && a.kind == b.kind && a.anyPlaylist == b.anyPlaylist && a.variant == b.variant && a.rendition == b.rendition
-            && a.backup == b.backup && a.msn == b.msn && a.requests?.from == b.requests?.from && a.requests?.to == b.requests?.to
+            && a.backup == b.backup && a.msn == b.msn && a.part == b.part && a.requests?.from == b.requests?.from && a.requests?.to == b.requests?.to
             && a.window?.after == b.window?.after && a.window?.duration == b.window?.duration && a.fault == b.fault
             && a.entries == b.entries && a.thenStatus == b.thenStatus && a.thenEntry == b.thenEntry
     }
@@ -75,7 +77,10 @@ struct HARRulePlanner {
                 return (nil, "the HAR does not say which variant or rendition the segment belongs to")
             }
         case .part:
-            return (nil, "an LL-HLS part: HAR import does not write rules for parts yet (write one with match.kind \"part\", msn and part)")
+            guard target.msn != nil, target.part != nil else { return (nil, "the HAR does not say which part (no media playlist in it lists this URL)") }
+            if target.variant == nil, target.rendition == nil, catalog.masterCount > 0 || catalog.mediaPlaylistCount > 1 {
+                return (nil, "the HAR does not say which variant or rendition the part belongs to")
+            }
         case .media, .`init`, .key:
             guard target.variant != nil || target.rendition != nil || catalog.masterCount == 0 else {
                 return (nil, "the HAR does not say which variant or rendition it belongs to")
@@ -84,7 +89,8 @@ struct HARRulePlanner {
             break
         }
         var key = target
-        if key.kind != .segment { key.msn = nil }
+        if key.kind != .segment && key.kind != .part { key.msn = nil }
+        if key.kind != .part { key.part = nil }
         return (key, nil)
     }
 
@@ -136,6 +142,7 @@ struct HARRulePlanner {
             spec.rendition = key.rendition.flatMap { catalog.renditions[$0] }
             spec.backup = key.backup
             spec.msn = key.msn.map { $0...$0 }
+            spec.part = key.part
             spec.pinning = classifications[attempts[position]].pinning
             spec.approximation = observations[attempts[position]].approximation
             let whole = position == 0 && end == attempts.count - 1

@@ -61,6 +61,7 @@ enum HARScenarioWriter {
         }
         if spec.backup { parts.append("backup") }
         if let msn = spec.msn { parts.append(msn.count == 1 ? "msn\(msn.lowerBound)" : "msn\(msn.lowerBound)-\(msn.upperBound)") }
+        if let part = spec.part { parts.append("part\(part)") }
         if let window = spec.window { parts.append("at\(durationText(window.after))") }
         parts.append(spec.fault.idWords)
         switch spec.requests {
@@ -109,7 +110,9 @@ enum HARScenarioWriter {
         case .segment?:
             let msn = spec.msn.map { $0.count == 1 ? "segment MSN \($0.lowerBound)" : "segments MSN \($0.lowerBound)-\($0.upperBound)" } ?? "segments"
             return owner.map { "\(msn) of \($0)" } ?? msn
-        case .part?: return owner.map { "parts of \($0)" } ?? "parts"
+        case .part?:
+            let which = spec.part.map { part in spec.msn.map { "part \(part) of segment MSN \($0.lowerBound)" } ?? "part \(part)" } ?? "parts"
+            return owner.map { "\(which) of \($0)" } ?? which
         case .media?: return owner.map { "the media playlist of \($0)" } ?? "the media playlist"
         case .master?: return "the master playlist"
         case .`init`?: return owner.map { "the init section of \($0)" } ?? "the init section"
@@ -180,6 +183,7 @@ enum HARScenarioWriter {
         if let msn = spec.msn {
             members.append(("msn", msn.count == 1 ? .int(msn.lowerBound) : .object([("from", .int(msn.lowerBound)), ("to", .int(msn.upperBound))])))
         }
+        if let part = spec.part { members.append(("part", .int(part))) }
         if let requests = spec.requests {
             let (from, to) = (requests.from, requests.to)
             if let to, to == from {

@@ -15,18 +15,21 @@ public struct HARTarget: Sendable, Hashable {
     /// Index of the EXT-X-I-FRAME-STREAM-INF (I-frame playlists and their segments).
     public var iFrameVariant: Int?
     public var msn: Int?
+    /// An LL-HLS part's index in its segment (`msn`).
+    public var part: Int?
     /// The backup copy `backupVariants` adds (hlschaos's own HARs only).
     public var backup: Bool
 
-    public init(kind: ResourceKind, variant: Int? = nil, rendition: Int? = nil, iFrameVariant: Int? = nil, msn: Int? = nil, backup: Bool = false) {
+    public init(kind: ResourceKind, variant: Int? = nil, rendition: Int? = nil, iFrameVariant: Int? = nil, msn: Int? = nil,
+                part: Int? = nil, backup: Bool = false) {
         self.kind = kind; self.variant = variant; self.rendition = rendition; self.iFrameVariant = iFrameVariant
-        self.msn = msn; self.backup = backup
+        self.msn = msn; self.part = part; self.backup = backup
     }
 
     /// What a resource tag hlschaos wrote says, in the rule schema's terms.
     public init(tag: ResourceTag) {
         self.init(kind: tag.resourceKind, variant: tag.variant, rendition: tag.rendition, iFrameVariant: tag.iFrameVariant,
-                  msn: tag.msn, backup: tag.backup)
+                  msn: tag.msn, part: tag.part, backup: tag.backup)
     }
 }
 
@@ -130,6 +133,10 @@ public struct HARPlaylistCatalog: Sendable {
             case .segment:
                 target.kind = .segment
                 target.msn = reference.msn
+            case .part, .preloadHint where reference.partIndex != nil:
+                target.kind = .part
+                target.msn = reference.msn
+                target.part = reference.partIndex
             case .map:
                 target.kind = .`init`
             case .key:
@@ -171,6 +178,7 @@ public struct HARPlaylistCatalog: Sendable {
         // Several MSNs share the URL and the request does not say which: the kind and owner only.
         var target = list[0].target
         target.msn = nil
+        target.part = nil
         return list.allSatisfy({ $0.target.kind == target.kind }) ? target : nil
     }
 }
@@ -208,7 +216,8 @@ public struct HARClassifier: Sendable {
     /// `_resource.kind` → the rule schema's kind (unknown kinds none).
     static func target(_ hint: HAREntry.ResourceHint) -> HARTarget? {
         guard let kind = ResourceKind(rawValue: hint.kind) else { return nil }
-        return HARTarget(kind: kind, variant: hint.variant, rendition: hint.rendition, msn: hint.msn, backup: hint.copy == "backup")
+        return HARTarget(kind: kind, variant: hint.variant, rendition: hint.rendition, msn: hint.msn, part: hint.part,
+                         backup: hint.copy == "backup")
     }
 
     /// The tag (`~seg.v2.n8`, `~media.r1`…) of a URL the hlschaos proxy wrote into a playlist it served.
