@@ -20,16 +20,9 @@ import TestSupport
     ]}
     """#
 
-    static func withProxy(_ body: (ProxyHarness, DemoOriginServer) async throws -> Void) async throws {
-        let demo = try await DemoOriginServer.start(origin: try DemoOrigin())
-        let proxy = try await ProxyHarness.start(upstreamURL: demo.baseURL, demo: demo, rules: [rules])
-        do {
-            try await body(proxy, demo)
-        } catch {
-            await proxy.stop()
-            throw error
-        }
-        await proxy.stop()
+    /// The proxy in front of a fresh demo origin, and the origin's port.
+    static func withProxy(_ body: (ProxyHarness, Int) async throws -> Void) async throws {
+        try await ProxyHarness.withDemo(rules: [rules]) { proxy, _ in try await body(proxy, try #require(proxy.demo).port) }
     }
 
     static func master(_ proxy: ProxyHarness, session: String) async throws -> Playlist {
@@ -39,19 +32,19 @@ import TestSupport
     }
 
     @Test func pathwaysComeFromTwoHostsAndKeepTheirIDInEveryURI() async throws {
-        try await Self.withProxy { proxy, demo in
+        try await Self.withProxy { proxy, port in
             let master = try await Self.master(proxy, session: "plain")
             #expect(master.variants.count == 6)
             #expect(master.variants.map(\.pathwayID) == ["cdn-a", "cdn-a", "cdn-a", "cdn-b", "cdn-b", "cdn-b"])
             let a = try #require(master.variants.first), b = try #require(master.variants.last)
-            #expect(a.uri.hasPrefix("/s/plain/~media.v0~cdn-a/http/127.0.0.1:\(demo.port)/live/ts/v0/"), "\(a.uri)")
-            #expect(b.uri.hasPrefix("/s/plain/~media.v5~cdn-b/http/localhost:\(demo.port)/live/ts/v2/"), "\(b.uri)")
+            #expect(a.uri.hasPrefix("/s/plain/~media.v0~cdn-a/http/127.0.0.1:\(port)/live/ts/v0/"), "\(a.uri)")
+            #expect(b.uri.hasPrefix("/s/plain/~media.v5~cdn-b/http/localhost:\(port)/live/ts/v2/"), "\(b.uri)")
             let audioB = try #require(master.renditions.first { $0.groupID == "aud-cdn-b" }?.uri)
-            #expect(audioB.contains("~cdn-b/http/localhost:\(demo.port)/"), "a rendition takes the pathway of the variants using its group: \(audioB)")
+            #expect(audioB.contains("~cdn-b/http/localhost:\(port)/"), "a rendition takes the pathway of the variants using its group: \(audioB)")
 
             let media = try Playlist(string: String(decoding: try await proxy.get(b.uri).body, as: UTF8.self))
             let segment = try #require(media.segments.last?.uri)
-            #expect(segment.contains("~cdn-b/http/localhost:\(demo.port)/"), "\(segment)")
+            #expect(segment.contains("~cdn-b/http/localhost:\(port)/"), "\(segment)")
             let bytes = try await proxy.get(segment)
             #expect(bytes.status == 200 && bytes.body.first == 0x47, "an MPEG-TS segment from the second host")
 
@@ -59,7 +52,7 @@ import TestSupport
             _ = await eventually { records().contains { $0.kind == "segment" } }
             let recorded = try #require(records().first { $0.kind == "segment" })
             #expect(recorded.pathway == "cdn-b" && recorded.variant == 5)
-            #expect(recorded.upstream?.url.hasPrefix("http://localhost:\(demo.port)/live/ts/v2/seg-") == true)
+            #expect(recorded.upstream?.url.hasPrefix("http://localhost:\(port)/live/ts/v2/seg-") == true)
             #expect(RecordLine.resource(recorded).hasSuffix("@cdn-b"))
         }
     }
@@ -78,10 +71,10 @@ import TestSupport
     }
 
     @Test func theSteeringManifestReloadsThroughTheProxyAndCarriesItsDamage() async throws {
-        try await Self.withProxy { proxy, demo in
+        try await Self.withProxy { proxy, port in
             let plainMaster = try await Self.master(proxy, session: "plain")
             let server = try #require(plainMaster.contentSteering?.serverURI)
-            #expect(server == "/s/plain/~steering/http/127.0.0.1:\(demo.port)/steering/ts/manifest.json")
+            #expect(server == "/s/plain/~steering/http/127.0.0.1:\(port)/steering/ts/manifest.json")
             let plain = try JSONValue.parse(Array(try await proxy.get(server + "?_HLS_pathway=cdn-a&_HLS_throughput=500000").body))
             #expect(plain.member("RELOAD-URI") == .string(server), "RELOAD-URI resolved against the manifest and written on the proxy")
             #expect(plain.member("TTL") == .int(10))
@@ -92,7 +85,7 @@ import TestSupport
             #expect(damaged.member("TTL") == .int(1))
             #expect(damaged.member("PATHWAY-PRIORITY") == .array([.string("cdn-b")]))
             let reload = try #require({ if case .string(let uri)? = damaged.member("RELOAD-URI") { uri } else { nil } }())
-            #expect(reload == "/s/damaged/~steering/http/127.0.0.1:\(demo.port)/steering/ts/elsewhere.json")
+            #expect(reload == "/s/damaged/~steering/http/127.0.0.1:\(port)/steering/ts/elsewhere.json")
             #expect(try await proxy.get(reload).status == 404, "the origin has no such manifest")
 
             let cutServer = try #require(try await Self.master(proxy, session: "cut").contentSteering?.serverURI)

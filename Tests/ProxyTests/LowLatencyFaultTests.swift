@@ -20,16 +20,7 @@ import TestSupport
     """#
 
     static func withProxy(_ body: (ProxyHarness, DemoOrigin) async throws -> Void) async throws {
-        let origin = try DemoOrigin()
-        let demo = try await DemoOriginServer.start(origin: origin)
-        let proxy = try await ProxyHarness.start(upstreamURL: demo.baseURL, demo: demo, rules: [rules])
-        do {
-            try await body(proxy, origin)
-        } catch {
-            await proxy.stop()
-            throw error
-        }
-        await proxy.stop()
+        try await ProxyHarness.withDemo(rules: [rules], body)
     }
 
     /// The session's rewritten media playlist URI of variant 0, and the part `ahead` parts after the

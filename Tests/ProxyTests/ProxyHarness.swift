@@ -50,6 +50,21 @@ final class ProxyHarness: Sendable {
         return try await start(upstreamURL: demo.baseURL, demo: demo, rules: rules, presets: presets, configure: configure)
     }
 
+    /// Runs `body` with the proxy in front of a fresh demo origin (and the origin's model), and stops
+    /// both whether or not `body` throws.
+    static func withDemo(rules: [String] = [], _ body: (ProxyHarness, DemoOrigin) async throws -> Void) async throws {
+        let origin = try DemoOrigin()
+        let demo = try await DemoOriginServer.start(origin: origin)
+        let proxy = try await start(upstreamURL: demo.baseURL, demo: demo, rules: rules)
+        do {
+            try await body(proxy, origin)
+        } catch {
+            await proxy.stop()
+            throw error
+        }
+        await proxy.stop()
+    }
+
     private init(server: ProxyServer, upstream: UpstreamClient, runTask: Task<Void, Never>, demo: DemoOriginServer?) {
         self.server = server
         self.upstream = upstream
