@@ -278,16 +278,25 @@ import TestSupport
                 original = StatusesByResource(harness.proxy.control.records(session: field))
             }
             // The proxy answered as the scenario says wherever hls.js asked (its retries and switches
-            // are its own): MSN 3 of variant 2 fails once, MSN 6 twice.
-            #expect(Self.failsFirst(original.byResource["segment.v2.n3"], 1), "\(original)")
+            // are its own, and which of variant 2's segments it asks for too: on a loaded machine it
+            // may be on variant 0 at MSN 3): MSN 3 of variant 2 fails once, MSN 6 twice.
+            #expect(original.byResource["segment.v2.n3"].map { Self.failsFirst($0, 1) } ?? true, "\(original)")
             #expect(original.byResource["segment.v2.n6"].map { Self.failsFirst($0, 2) } ?? true, "\(original)")
+            let failedInField = [3, 6, 9].filter { original.byResource["segment.v2.n\($0)"]?.contains(503) == true }
+            #expect(!failedInField.isEmpty, "hls.js met none of the faults: \(original)")
 
             let imported = try HARImport.analyze(path: har, thresholds: Self.statusesOnly)
             #expect(imported.log.creatorText == "Chrome DevTools 537.36")
-            #expect(imported.rules.contains { $0.id == "seg-v2-msn3-503-first-request" }, """
-                \(imported.rules.map(\.id)); the HAR's entries for MSN 3 of variant 2: \(Self.describe(imported.log, "~seg.v2.n3/")); \
-                the proxy's records of it: \(Self.describe(harness.proxy.control.records(session: field), variant: 2, msn: 3))
-                """)
+            // Every fault the field met is a rule of the imported scenario.
+            for msn in failedInField {
+                #expect(imported.rules.contains { $0.id.hasPrefix("seg-v2-msn\(msn)-503") }, """
+                    \(imported.rules.map(\.id)); the HAR's entries for MSN \(msn) of variant 2: \(Self.describe(imported.log, "~seg.v2.n\(msn)/")); \
+                    the proxy's records of it: \(Self.describe(harness.proxy.control.records(session: field), variant: 2, msn: msn))
+                    """)
+            }
+            if original.byResource["segment.v2.n3"] != nil {
+                #expect(imported.rules.contains { $0.id == "seg-v2-msn3-503-first-request" }, "\(imported.rules.map(\.id))")
+            }
             #expect(imported.rules.allSatisfy { $0.pinning == .proxyTag })
             #expect(imported.notes.contains { $0.hasPrefix("not HLS: ") }, "the page and hls.js itself: \(imported.notes)")
             #expect(!imported.notes.contains { $0.hasPrefix("bodies: ") }, "Chromium kept every body: \(imported.notes)")
