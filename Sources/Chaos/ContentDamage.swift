@@ -1,7 +1,7 @@
 import Addressing
 
-/// Damage to non-playlist bodies: AES keys, session-data JSON and content-steering manifests (the
-/// "format error" rows of error-paths §2).
+/// Damage to non-playlist bodies: AES keys and session-data JSON (the "format error" rows of
+/// error-paths §2); content-steering manifests have `SteeringDamage`, which cuts them with `malformJSON`.
 public enum ContentDamage {
     /// `key`: a wrong-length key (one byte short; 15 bytes for a 16-byte AES-128 key) or a key of the
     /// right length with every byte changed (decrypts to garbage).
@@ -21,14 +21,13 @@ public enum ContentDamage {
         Array(body.prefix(body.count / 2)) + Array("{[,".utf8)
     }
 
-    /// Applies every key / session-data / steering step of a plan to a body, in order; other steps are ignored.
+    /// Applies every key / session-data step of a plan to a body, in order; other steps are ignored.
     public static func apply(_ steps: [ContentStep], to body: [UInt8], kind: ResourceKind) -> [UInt8] {
         var result = body
         for step in steps {
             switch (step.action, kind) {
             case (.key(let damage), .key): result = damageKey(result, damage)
             case (.sessionData(.malformed), .sessionData): result = malformJSON(result)
-            case (.steering(let damage), .steering): result = damage.applied(to: result)
             default: break
             }
         }

@@ -16,22 +16,37 @@ public struct SteeringDamage: Sendable, Equatable {
         self.ttl = ttl; self.priority = priority; self.reloadURI = reloadURI; self.malformed = malformed
     }
 
-    /// `manifest` with the fields replaced and, with `malformed`, cut; a body that is no JSON object
-    /// keeps its bytes (only `malformed` applies to it).
+    /// `manifest` with the fields replaced and, with `malformed`, cut (`apply` with this damage alone).
     public func applied(to manifest: [UInt8]) -> [UInt8] {
+        Self.apply([self], to: manifest)
+    }
+
+    /// `manifest` after `damages`, in order: their fields replaced, then `RELOAD-URI` passed through
+    /// `reloadURI` (which returns nil to keep it), then the whole cut when one says `malformed`. The
+    /// bytes are kept when no field is replaced and there is no `RELOAD-URI` to pass through, and
+    /// when the manifest is no JSON object (only `malformed` applies to it).
+    public static func apply(_ damages: [SteeringDamage], to manifest: [UInt8], reloadURI: ((String) -> String?)? = nil) -> [UInt8] {
         var body = manifest
-        if changesFields, case .object(var members)? = try? JSONValue.parse(manifest) {
-            apply(to: &members)
+        let changesFields = damages.contains(where: \.changesFields)
+        if changesFields || reloadURI != nil, case .object(var members)? = try? JSONValue.parse(manifest),
+           changesFields || (reloadURI != nil && members.contains { $0.key == "RELOAD-URI" }) {
+            for damage in damages { damage.apply(to: &members) }
+            if let reloadURI {
+                for index in members.indices where members[index].key == "RELOAD-URI" {
+                    guard case .string(let uri) = members[index].value, let written = reloadURI(uri) else { continue }
+                    members[index].value = .string(written)
+                }
+            }
             body = Array(JSONValue.object(members).serialized().utf8)
         }
-        return malformed ? ContentDamage.malformJSON(body) : body
+        return damages.contains(where: \.malformed) ? ContentDamage.malformJSON(body) : body
     }
 
     /// Whether a field is replaced (not only `malformed`).
-    public var changesFields: Bool { ttl != nil || priority != nil || reloadURI != nil }
+    var changesFields: Bool { ttl != nil || priority != nil || reloadURI != nil }
 
     /// Replaces the fields given in a manifest's members (adding those it lacks).
-    public func apply(to members: inout [JSONMember]) {
+    func apply(to members: inout [JSONMember]) {
         if let ttl { Self.set("TTL", .int(ttl), in: &members) }
         if let reloadURI { Self.set("RELOAD-URI", .string(reloadURI), in: &members) }
         if let priority { Self.set("PATHWAY-PRIORITY", .array(priority.map(JSONValue.string)), in: &members) }

@@ -1,7 +1,6 @@
 import Addressing
 import Chaos
 import Foundation
-import JSON
 
 /// Points a content-steering manifest's `RELOAD-URI` back at the proxy, so the player's next
 /// reload comes through it in the same session, after the plan's `steering` damage. A manifest
@@ -17,17 +16,7 @@ struct SteeringManifestRewriter {
             guard case .steering(let damage) = step.action else { return nil }
             return damage
         }
-        var output = body
-        if case .object(var members)? = try? JSONValue.parse(body),
-           damages.contains(where: \.changesFields) || members.contains(where: { $0.key == "RELOAD-URI" }) {
-            for damage in damages { damage.apply(to: &members) }
-            for index in members.indices where members[index].key == "RELOAD-URI" {
-                guard case .string(let uri) = members[index].value, let proxied = proxied(uri, base: upstreamURL) else { continue }
-                members[index].value = .string(proxied)
-            }
-            output = Array(JSONValue.object(members).serialized().utf8)
-        }
-        return damages.contains(where: \.malformed) ? ContentDamage.malformJSON(output) : output
+        return SteeringDamage.apply(damages, to: body) { proxied($0, base: upstreamURL) }
     }
 
     /// `uri` resolved against the manifest's URL and written as a URI on the proxy; nil when it is

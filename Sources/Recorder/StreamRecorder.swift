@@ -223,8 +223,8 @@ public final class StreamRecorder: Sendable {
         var groups = Set<String>()
         for index in chosen {
             let variant = master.variants[index]
-            for (type, group) in [("AUDIO", variant.audio), ("VIDEO", variant.video), ("SUBTITLES", variant.subtitles)] {
-                if let group { groups.insert(type + " " + group) }
+            for type in ["AUDIO", "VIDEO", "SUBTITLES"] {
+                if let group = variant.group(ofType: type) { groups.insert(type + " " + group) }
             }
         }
         var targets: [WatchTarget] = []
