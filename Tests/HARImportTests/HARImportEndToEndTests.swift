@@ -294,7 +294,9 @@ import TestSupport
                     the proxy's records of it: \(Self.describe(harness.proxy.control.records(session: field), variant: 2, msn: msn))
                     """)
             }
-            if original.byResource["segment.v2.n3"] != nil {
+            // "First request only" needs the 200 that followed in the HAR: a hls.js that switched
+            // down after its one 503 left a HAR in which MSN 3 failed every time it was asked.
+            if let statuses = original.byResource["segment.v2.n3"], statuses.count > 1 {
                 #expect(imported.rules.contains { $0.id == "seg-v2-msn3-503-first-request" }, "\(imported.rules.map(\.id))")
             }
             #expect(imported.rules.allSatisfy { $0.pinning == .proxyTag })
