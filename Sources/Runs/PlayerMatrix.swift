@@ -66,6 +66,8 @@ public struct PlayerMatrix: Sendable, Codable {
     public var rows: [Row]
     public var columns: [Column]
     public var cells: [Cell]
+    /// The runs a merged matrix was made from (`merged`); nil for the matrix of one run.
+    public var sources: [Source]?
 
     public init(results: [CellResult], rows: [Row], players: [String], machine: String, generated: Date) {
         self.generated = generated

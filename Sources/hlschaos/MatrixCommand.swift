@@ -35,15 +35,17 @@ struct MatrixCommand: AsyncParsableCommand {
     @Option(help: "Describes the machine in the page header (default: cores, CPU model, kernel).")
     var machine: String?
 
-    @Option(help: ArgumentHelp("Write the pages again from a matrix.json of an earlier run (no player runs).", valueName: "FILE"))
-    var fromJSON: String?
+    @Option(parsing: .upToNextOption, help: ArgumentHelp(
+        "Write the pages again from the matrix.json of earlier runs (no player runs). Several files make one matrix: rows sorted by preset, a preset in a later file replacing an earlier file's row.",
+        valueName: "FILE"))
+    var fromJSON: [String] = []
 
     func run() async throws {
         try await ScenarioArguments.exit("matrix") { try await execute() }
     }
 
     private func execute() async throws -> Int32 {
-        if let fromJSON { return try rerender(fromJSON) }
+        if !fromJSON.isEmpty { return try rerender(fromJSON) }
         try ScenarioArguments.checkJobs(jobs)
         let seconds = try ScenarioArguments.seconds(timeout, option: "--timeout")
         let (book, logger) = try ScenarioArguments.presetBook(directory: nil)
@@ -112,17 +114,36 @@ struct MatrixCommand: AsyncParsableCommand {
         return c.couldNotRun > 0 ? 2 : 0
     }
 
-    private func rerender(_ path: String) throws -> Int32 {
-        let matrix: PlayerMatrix
-        do {
-            matrix = try RecordTime.jsonDecoder().decode(PlayerMatrix.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
-        } catch {
-            throw CLIError("--from-json \(path): not a matrix.json written by hlschaos matrix (\(error))")
+    private func rerender(_ paths: [String]) throws -> Int32 {
+        let output = URL(fileURLWithPath: out ?? URL(fileURLWithPath: paths[0]).deletingLastPathComponent().path).standardizedFileURL
+        var parts: [PlayerMatrix] = []
+        for path in paths {
+            var matrix: PlayerMatrix
+            do {
+                matrix = try RecordTime.jsonDecoder().decode(PlayerMatrix.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+            } catch {
+                throw CLIError("--from-json \(path): not a matrix.json written by hlschaos matrix (\(error))")
+            }
+            // Evidence paths are relative to the folder of their matrix.json; written elsewhere they become absolute.
+            let folder = URL(fileURLWithPath: path).deletingLastPathComponent().standardizedFileURL
+            if folder.path != output.path {
+                for index in matrix.cells.indices {
+                    guard let evidence = matrix.cells[index].evidence, !evidence.hasPrefix("/") else { continue }
+                    matrix.cells[index].evidence = folder.appendingPathComponent(evidence).path
+                }
+            }
+            parts.append(matrix)
         }
-        let output = URL(fileURLWithPath: out ?? URL(fileURLWithPath: path).deletingLastPathComponent().path)
-        try? FileManager.default.createDirectory(at: output.appendingPathComponent("player-matrix"), withIntermediateDirectories: true)
+        let (matrix, notes) = parts.count == 1 ? (parts[0], []) : PlayerMatrix.merged(parts)
+        for note in notes { say("matrix: \(note)") }
+        do {
+            try FileManager.default.createDirectory(at: output.appendingPathComponent("player-matrix"), withIntermediateDirectories: true)
+        } catch {
+            throw CLIError("--out \(output.path): cannot create it (\(error.localizedDescription))")
+        }
         try write(matrix, to: output)
-        say("matrix: pages written again in \(output.path)")
+        let c = matrix.counts
+        say("matrix: \(matrix.rows.count) presets × \(matrix.columns.count) players (\(c.conforms) conform, \(c.departs) depart, \(c.unchecked) unchecked, \(c.couldNotRun) could not run) written in \(output.path)")
         return 0
     }
 

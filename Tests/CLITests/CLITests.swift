@@ -103,6 +103,36 @@ import TestSupport
         #expect(output.contains("\(path): $.rules[0].action.throttle"))
     }
 
+    /// Matrices run in parts are written as one page; a file that is no matrix.json is named.
+    @Test func matrixFromSeveralJSONFilesWritesOnePage() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("hlschaos-merge-\(UUID())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        func matrix(_ date: String, _ machine: String, _ presets: [String]) -> String {
+            let rows = presets.map { #"{"scenario": "\#($0)", "stream": "vod ts"}"# }.joined(separator: ", ")
+            return #"{"generated": "\#(date)", "machine": "\#(machine)", "rows": [\#(rows)], "columns": [{"player": "ffmpeg", "version": "ffmpeg 5.1"}], "cells": []}"#
+        }
+        let first = dir.appendingPathComponent("a.json"), second = dir.appendingPathComponent("b.json")
+        try matrix("2026-11-23T10:00:00Z", "machine A", ["status-503", "gap"]).write(to: first, atomically: true, encoding: .utf8)
+        try matrix("2026-11-27T10:00:00Z", "machine B", ["gap", "ll-part-404"]).write(to: second, atomically: true, encoding: .utf8)
+        let out = dir.appendingPathComponent("merged")
+        let result = try await CLI.run(["matrix", "--from-json", first.path, second.path, "--out", out.path])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("matrix: gap: the row of matrix 2 replaces that of matrix 1"), "\(result.stdout)")
+        let page = try String(contentsOf: out.appendingPathComponent("player-matrix.md"), encoding: .utf8)
+        #expect(page.split(separator: "\n").filter { $0.hasPrefix("| **") }.map { String($0.prefix(16)) } == ["| **gap** (vod t", "| **ll-part-404*", "| **status-503**"])
+        #expect(page.contains("in 2 runs merged with `--from-json`: on 2026-11-23, machine A (1 preset); on 2026-11-27, machine B (2 presets)"), "\(page)")
+        for file in ["player-matrix/gap.md", "player-matrix/ll-part-404.md", "player-matrix.html", "matrix.json"] {
+            #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent(file).path), "\(file)")
+        }
+
+        let broken = dir.appendingPathComponent("broken.json")
+        try #"{"rows": []}"#.write(to: broken, atomically: true, encoding: .utf8)
+        let bad = try await CLI.run(["matrix", "--from-json", first.path, broken.path, "--out", out.path])
+        #expect(bad.status != 0)
+        #expect(bad.stderr.contains("--from-json \(broken.path): not a matrix.json written by hlschaos matrix"), "\(bad.stderr)")
+    }
+
     @Test func demoPrintsPlayableVODAndLiveURLs() async throws {
         let demo = CLI.Running(["demo", "--host", "127.0.0.1", "--port", "0"])
         try demo.start()
