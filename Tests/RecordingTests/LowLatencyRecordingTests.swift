@@ -72,25 +72,39 @@ import TestSupport
         let last = try #require(versions.last?.1.edge)
         #expect(last.lastComplete > first.lastComplete, "the recording spans more than a segment")
 
+        // When the replay answers a blocking reload with a recorded version: its arrival on the
+        // schedule (replay seconds), then its recorded time to first byte.
+        func firstArrival(holding msn: Int, part: Int) throws -> (moment: Double, firstByte: Double) {
+            let holding = versions.filter { $0.1.edge.holds(msn: msn, part: part) }.map(\.0)
+            let exchange = try #require(holding.min { $0.receivedAt < $1.receivedAt }, "no version holds part \(part) of \(msn)")
+            return (exchange.receivedAt, exchange.timings.firstByte ?? 0)
+        }
+
         let start = ContinuousClock.now
         _ = replay.answer(method: "GET", target: "/ll/master.m3u8", headers: [], at: start)  // starts the schedule
-        func ask(msn: Int, part: Int) throws -> (Playlist, Double) {
-            let answer = replay.answer(method: "GET", target: "\(path)?_HLS_msn=\(msn)&_HLS_part=\(part)&_HLS_skip=YES", headers: [], at: start)
+        func ask(msn: Int, part: Int, after seconds: Double = 0) throws -> (Playlist, Double, ReplayAnswer) {
+            let answer = replay.answer(method: "GET", target: "\(path)?_HLS_msn=\(msn)&_HLS_part=\(part)&_HLS_skip=YES", headers: [],
+                                       at: start.advanced(by: .seconds(seconds)))
             #expect(answer.status == 200)
-            return (try Playlist(bytes: answer.body), answer.headAfter)
+            return (try Playlist(bytes: answer.body), answer.headAfter, answer)
         }
-        // A part listed only later in the recording: held until the first version that lists it.
-        let later = last.lastComplete
-        let (held, wait) = try ask(msn: later, part: 0)
-        #expect(held.edge.holds(msn: later, part: 0), "answered with \(held.edge) for part 0 of \(later)")
-        let arrival = try #require(versions.first { $0.1.edge.holds(msn: later, part: 0) }?.0)
-        #expect(abs(wait - (arrival.at + (arrival.timings.total ?? 0)) - (arrival.timings.firstByte ?? 0)) < 0.5,
-                "held \(wait) s for a version recorded at \(arrival.at) s")
-        // The first version already holds its own last part: no hold.
-        let (now, noWait) = try ask(msn: first.lastComplete, part: 0)
-        #expect(now.edge.holds(msn: first.lastComplete, part: nil) && noWait < 1)
+        // Asked at the start of the schedule, a part is held until the first version that lists
+        // it arrived (for the first version's own part too: it arrived a moment into the recording).
+        for msn in [last.lastComplete, first.lastComplete] {
+            let (held, wait, _) = try ask(msn: msn, part: 0)
+            #expect(held.edge.holds(msn: msn, part: 0), "answered with \(held.edge) for part 0 of \(msn)")
+            let arrival = try firstArrival(holding: msn, part: 0)
+            #expect(abs(wait - arrival.moment - arrival.firstByte) < 0.01, "held \(wait) s for a version that arrived at \(arrival.moment) s")
+        }
+        // Asked once the last version has arrived, a part listed already is answered at once with
+        // the version in effect (after its recorded time to first byte).
+        let latest = try #require(versions.max { $0.0.receivedAt < $1.0.receivedAt })
+        let (now, noWait, answered) = try ask(msn: first.lastComplete, part: 0, after: latest.0.receivedAt + 0.000_001)
+        #expect(now.edge == latest.1.edge, "the latest version: \(now.edge), not \(latest.1.edge)")
+        let served = try #require(answered.exchange.map { bundle.exchanges[$0] })
+        #expect(abs(noWait - (served.timings.firstByte ?? 0)) < 0.001, "\(noWait) s")
         // Past the end of the recording: the latest version, after three target durations (6 s).
-        let (_, endWait) = try ask(msn: last.lastComplete + 5, part: 0)
+        let (_, endWait, _) = try ask(msn: last.lastComplete + 5, part: 0)
         #expect(endWait >= 5.9 && endWait < 7, "\(endWait)")
     }
 }
