@@ -81,7 +81,7 @@ let package = Package(
         // (`RecordingBundle`), summarised, redacted, archived. What the proxy needs to record.
         .target(name: "BundleFormat", dependencies: ["HLS", "Addressing", "Records", "CCrypto"]),
         // `hlschaos record`: follows a stream from its master (live reloads by RFC 8216) into a bundle.
-        .target(name: "Recorder", dependencies: ["BundleFormat", "HLS", "Addressing", "Upstream"] + nio),
+        .target(name: "Recorder", dependencies: ["BundleFormat", "HLS", "Addressing", "Upstream", "JSON"] + nio),
         // The replay origin: serves a bundle as the origin served it, in time, looped or sped up.
         .target(name: "Replay", dependencies: ["BundleFormat", "HLS", "Addressing", "Upstream", logging] + nio),
         // HAR 1.2 both ways: records exported as a HAR; a HAR imported as a bundle and a scenario.

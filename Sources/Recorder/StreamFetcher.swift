@@ -7,8 +7,9 @@ import Upstream
 
 /// One resource fetched through `UpstreamClient` and written to the bundle as received: every
 /// response (redirects included, each hop its own exchange), its body streamed into a
-/// `BodyCapture`, libcurl's timings, and the failure when there was one. Playlists' bodies are
-/// also kept in memory to be parsed (up to `maxPlaylistBytes`); other bodies never are.
+/// `BodyCapture`, libcurl's timings, and the failure when there was one. The bodies of playlists
+/// and steering manifests are also kept in memory to be read (up to `maxPlaylistBytes`); other
+/// bodies never are.
 struct StreamFetcher: Sendable {
     let client: UpstreamClient
     let writer: BundleWriter
@@ -26,11 +27,15 @@ struct StreamFetcher: Sendable {
         var range: String?
         var kind: String
         var isPlaylist: Bool { ResourceKind(rawValue: kind)?.isPlaylist ?? false }
+        /// Playlists and steering manifests are read by the recorder: their bodies are kept, and
+        /// they must arrive whole within `timeout`.
+        var isRead: Bool { isPlaylist || kind == ResourceKind.steering.rawValue }
     }
 
     enum Result: Sendable {
         /// The last exchange written, with the playlist parsed when the request was for one and its
-        /// body was one. `body` is the bytes received for a playlist request (nil for other kinds).
+        /// body was one. `body` is the bytes received for a playlist or steering manifest (nil for
+        /// other kinds).
         case done(Exchange, playlist: Playlist?, body: [UInt8]?, finalURL: String)
         /// Stopped before its end because the recording is stopping: nothing was written.
         case cancelled
@@ -58,8 +63,8 @@ struct StreamFetcher: Sendable {
         var headers: [(name: String, value: String)] = []
         if let range = request.range { headers.append(("Range", range)) }
         let upstreamRequest = UpstreamRequest(
-            url: url, headers: headers, followRedirects: false, decodeContent: request.isPlaylist,
-            totalTimeout: request.isPlaylist ? timeout : max(mediaTimeout, timeout))
+            url: url, headers: headers, followRedirects: false, decodeContent: request.isRead,
+            totalTimeout: request.isRead ? timeout : max(mediaTimeout, timeout))
         let sent = Date()
         let clock = ContinuousClock.now
         tally.started()
@@ -79,7 +84,7 @@ struct StreamFetcher: Sendable {
         }
 
         let capture = writer.beginBody()
-        let keep = request.isPlaylist
+        let keep = request.isRead
         var kept: [UInt8] = []
         var keptAll = true
         var received = 0
@@ -124,7 +129,7 @@ struct StreamFetcher: Sendable {
         // A playlist over `maxPlaylistBytes` is kept in the bundle as received but not parsed.
         if keep, keptAll {
             body = kept
-            if failure == nil, (200..<300).contains(response.status), ResourceGuess.isPlaylist(body: kept) {
+            if request.isPlaylist, failure == nil, (200..<300).contains(response.status), ResourceGuess.isPlaylist(body: kept) {
                 playlist = try? Playlist(bytes: kept, url: URL(string: url))
                 if request.kind == "master", playlist?.kind == .media { exchange.kind = "media" }
             }

@@ -2,6 +2,7 @@ import Addressing
 import BundleFormat
 import Foundation
 import HLS
+import JSON
 import Synchronization
 import Upstream
 
@@ -94,6 +95,11 @@ public final class StreamRecorder: Sendable {
         public var chosenRenditions: [String] = []
         /// Media playlists loaded (and reloaded while live).
         public var playlists = 0
+        /// The content-steering manifest's URL (`EXT-X-CONTENT-STEERING` `SERVER-URI`), fetched
+        /// again at every `TTL` while the recording lasts.
+        public var steeringServer: String?
+        /// `EXT-X-SESSION-DATA` files fetched (once).
+        public var sessionData = 0
     }
 
     public let settings: Settings
@@ -112,6 +118,8 @@ public final class StreamRecorder: Sendable {
         /// A live playlist's watcher stopped because the time was up (not because it ended).
         var cutShort = false
         var recent = RecentKeys(capacity: 20_000)
+        /// Playlists still watched: a steering manifest is reloaded while one is.
+        var watching = 0
     }
 
     public init(client: UpstreamClient, writer: BundleWriter, settings: Settings) {
@@ -149,14 +157,19 @@ public final class StreamRecorder: Sendable {
 
         let queue = self.queue
         await queue.addProducers(targets.count)
+        state.withLock { $0.watching = targets.count }
         for seed in seeds where claim(seed) { _ = await queue.push(seed, wait: true) }
         let work = Task {
             await withTaskGroup(of: Void.self) { group in
                 for target in targets {
                     group.addTask {
                         await self.watch(target)
+                        self.state.withLock { $0.watching -= 1 }
                         await queue.producerFinished()
                     }
+                }
+                if let steering = plan.steeringServer {
+                    group.addTask { await self.watchSteering(steering) }
                 }
                 for _ in 0..<max(1, self.settings.parallelism) {
                     group.addTask { await self.fetchMedia() }
@@ -263,9 +276,18 @@ public final class StreamRecorder: Sendable {
         }
         plan.playlists = targets.count
         var seeds: [MediaItem] = []
-        if !chosen.isEmpty {
-            for reference in master.uriReferences where reference.kind == .sessionKey {
-                if let url = reference.absoluteString, Self.isHTTP(url) { seeds.append(MediaItem(url: url, kind: "key")) }
+        for reference in master.uriReferences {
+            guard let url = reference.absoluteString, Self.isHTTP(url) else { continue }
+            switch reference.kind {
+            case .sessionKey where !chosen.isEmpty:
+                seeds.append(MediaItem(url: url, kind: ResourceKind.key.rawValue))
+            case .sessionData:
+                seeds.append(MediaItem(url: url, kind: ResourceKind.sessionData.rawValue))
+                plan.sessionData += 1
+            case .steering:
+                plan.steeringServer = url
+            default:
+                break
             }
         }
         return (targets, seeds, plan)
@@ -426,6 +448,39 @@ public final class StreamRecorder: Sendable {
         }
     }
 
+    // MARK: - Content steering
+
+    /// Loads the content-steering manifest as a steering client does (HLS content steering 1.2):
+    /// at once, then `TTL` seconds after each load began, from its `RELOAD-URI` once one names
+    /// it. A load that fails is tried again after the last `TTL` read (the spec's default of 300 s
+    /// before any). It stops with the recording, or when no playlist is watched any more (a VOD
+    /// fetched whole).
+    private func watchSteering(_ server: String) async {
+        var url = server
+        var ttl = 300.0
+        while !shouldStop() && isWatching() {
+            let began = ContinuousClock.now
+            switch await fetcher.fetch(.init(url: url, kind: ResourceKind.steering.rawValue)) {
+            case .cancelled:
+                return
+            case .bundleFailed(let error):
+                bundleFailed(error)
+                return
+            case .done(let exchange, _, let body, let finalURL):
+                guard let status = exchange.status, (200..<300).contains(status), exchange.ending == .complete,
+                      let body, let manifest = try? JSONValue.parse(body) else { break }
+                if case .number(let seconds, _)? = manifest.member("TTL"), seconds > 0 { ttl = min(seconds, 3600) }
+                if case .string(let reload)? = manifest.member("RELOAD-URI"),
+                   let next = URL(string: reload, relativeTo: URL(string: finalURL))?.absoluteURL.absoluteString, Self.isHTTP(next) {
+                    url = next
+                }
+            }
+            await sleep(until: began + .milliseconds(Int64(ttl * 1000)), while: isWatching)
+        }
+    }
+
+    private func isWatching() -> Bool { state.withLock { $0.watching > 0 } }
+
     // MARK: - Stopping
 
     private func shouldStop() -> Bool {
@@ -436,9 +491,9 @@ public final class StreamRecorder: Sendable {
         }
     }
 
-    /// Sleeps until `instant`, or until the recording stops.
-    private func sleep(until instant: ContinuousClock.Instant) async {
-        while !shouldStop() && !Task.isCancelled {
+    /// Sleeps until `instant`, or until the recording stops or `condition` no longer holds.
+    private func sleep(until instant: ContinuousClock.Instant, while condition: () -> Bool = { true }) async {
+        while !shouldStop() && !Task.isCancelled && condition() {
             let left = instant - ContinuousClock.now
             if left <= .zero { return }
             try? await Task.sleep(for: min(left, .milliseconds(100)))

@@ -200,6 +200,8 @@ struct RecordCommand: AsyncParsableCommand {
         text += "loading \(plan.playlists) playlist\(plan.playlists == 1 ? "" : "s"); "
         text += "media of variant\(plan.chosenVariants.count == 1 ? "" : "s") \(plan.chosenVariants.map(String.init).joined(separator: ", "))"
         if !plan.chosenRenditions.isEmpty { text += " and of \(plan.chosenRenditions.joined(separator: ", "))" }
+        if plan.sessionData > 0 { text += "; \(plan.sessionData) session-data file\(plan.sessionData == 1 ? "" : "s")" }
+        if let steering = plan.steeringServer { text += "; the steering manifest \(steering), at every TTL" }
         return text
     }
 
