@@ -1,7 +1,7 @@
 /// The preset × player cells the test suite plays (CI's player phase): each player on one preset of
 /// every fault family, with the checks of that preset's plan. The full sweep
 /// (every preset with both players here: `PRESET_PLAYBACK=all`; every preset with every player:
-/// `hlschaos matrix`) is run on demand — docs/player-matrix.md says which cell proves what.
+/// `hlschaos matrix`) is run on demand — docs/testing.md lists the cells by family.
 extension PresetPlaybackCatalog {
     enum Player: String, CaseIterable, Sendable {
         case ffmpeg, hlsjs

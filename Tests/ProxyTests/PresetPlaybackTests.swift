@@ -6,7 +6,7 @@ import Testing
 /// asserting what the player logged. Players run two at a time (`PresetPlayback.slots`).
 ///
 /// By default each player plays its cells of `PresetPlaybackCatalog.ciCells`: every fault family
-/// once per player (docs/player-matrix.md, "What CI plays"). `PRESET_PLAYBACK=all` plays every
+/// once per player (docs/testing.md lists them by family). `PRESET_PLAYBACK=all` plays every
 /// preset with both; `PRESET_PLAYBACK_ONLY=gap,status-503` a few. `PRESET_PLAYBACK_CONTROL=1`
 /// plays the same URLs without the preset: every case must then fail, which shows the checks
 /// depend on the preset (see rules/README.md).
