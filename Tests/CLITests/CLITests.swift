@@ -121,7 +121,7 @@ import TestSupport
         #expect(result.stdout.contains("matrix: gap: the row of matrix 2 replaces that of matrix 1"), "\(result.stdout)")
         let page = try String(contentsOf: out.appendingPathComponent("player-matrix.md"), encoding: .utf8)
         #expect(page.split(separator: "\n").filter { $0.hasPrefix("| **") }.map { String($0.prefix(16)) } == ["| **gap** (vod t", "| **ll-part-404*", "| **status-503**"])
-        #expect(page.contains("in 2 runs merged with `--from-json`: on 2026-11-23, machine A (1 preset); on 2026-11-27, machine B (2 presets)"), "\(page)")
+        #expect(page.contains("in 2 runs merged with `--from-json`: 2026-11-23 10:00 UTC, machine A (1 preset); 2026-11-27 10:00 UTC, machine B (2 presets)"), "\(page)")
         for file in ["player-matrix/gap.md", "player-matrix/ll-part-404.md", "player-matrix.html", "matrix.json"] {
             #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent(file).path), "\(file)")
         }
