@@ -29,6 +29,10 @@ import Upstream
             configuration.host = "127.0.0.1"
             configuration.port = 0
             configuration.defaultOrigin = UpstreamLocation(absolute: replay.baseURL)
+            // Nothing here is about time: the unit phase's start-up can starve this process for
+            // more than the default 10 s (CI once saw the master answered 504).
+            configuration.upstream.firstByteTimeout = .seconds(60)
+            configuration.playlistTimeout = 60
             configure(&configuration)
             let files = try rules.map { json in
                 let path = FileManager.default.temporaryDirectory.appendingPathComponent("hlschaos-replay-rules-\(UUID().uuidString).json").path
@@ -42,7 +46,7 @@ import Upstream
         }
 
         func get(_ target: String) async throws -> RawHTTPConnection.Response {
-            try await RawHTTP.get(port: proxy.port, target, readTimeout: 10)
+            try await RawHTTP.get(port: proxy.port, target, readTimeout: 70)
         }
 
         func stop() async {

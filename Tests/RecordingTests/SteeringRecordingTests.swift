@@ -37,15 +37,20 @@ import TestSupport
     @Test func theSteeringManifestIsReloadedAtItsTTLFromItsReloadURIAndSessionDataIsFetchedOnce() async throws {
         let origin = try await Self.origin(live: true)
         defer { Task { try? await origin.shutdown() } }
-        let settings = StreamRecorder.Settings(entry: origin.baseURL + "/master.m3u8", duration: .seconds(3.5))
-        let (ending, bundle, recorder) = try await StreamRecorderTests.record(settings)
+        // Until the origin has seen two reloads, not for a fixed time: a starved test process still
+        // gets the recording it checks. At most a minute.
+        let settings = StreamRecorder.Settings(entry: origin.baseURL + "/master.m3u8", duration: .seconds(60))
+        let (ending, bundle, recorder) = try await StreamRecorderTests.record(settings) { recorder in
+            _ = await origin.waitUntil(timeout: .seconds(60)) { $0.requestLog.filter { $0.path == "/steer/reload.json" }.count >= 2 }
+            recorder.stop("two reloads of the steering manifest")
+        }
         defer { try? FileManager.default.removeItem(atPath: bundle.location) }
-        #expect(ending == .durationReached(whole: true))
+        #expect(ending == .stopped("two reloads of the steering manifest"))
 
         let steering = bundle.exchanges.filter { $0.kind == "steering" }
         #expect(steering.first?.url == origin.baseURL + "/steer/manifest.json")
         #expect(steering.dropFirst().allSatisfy { $0.url == origin.baseURL + "/steer/reload.json?session=7" }, "\(steering.map(\.url))")
-        #expect(steering.count >= 3, "at 0, 1, 2 (and 3) s: \(steering.map(\.at))")
+        #expect(steering.count >= 2, "the manifest, then its reloads: \(steering.map(\.at))")
         for (earlier, later) in zip(steering, steering.dropFirst()) {
             #expect(later.at - earlier.at >= 0.95, "TTL 1: \(earlier.at) then \(later.at)")
         }
@@ -70,12 +75,10 @@ import TestSupport
     @Test func aVODWithSteeringEndsWhenItsMediaIsWhole() async throws {
         let origin = try await Self.origin(live: false)
         defer { Task { try? await origin.shutdown() } }
-        let started = ContinuousClock.now
         let settings = StreamRecorder.Settings(entry: origin.baseURL + "/master.m3u8", duration: .seconds(60))
         let (ending, bundle, _) = try await StreamRecorderTests.record(settings)
         defer { try? FileManager.default.removeItem(atPath: bundle.location) }
-        #expect(ending == .complete)
-        #expect(ContinuousClock.now - started < .seconds(30), "ended with its media, not at the recording's 60 s")
+        #expect(ending == .complete, "ended with its media, not at the recording's 60 s")
         #expect(bundle.exchanges.contains { $0.kind == "steering" })
     }
 
@@ -88,9 +91,18 @@ import TestSupport
         ] {
             let origin = try await Self.origin(live: true)
             origin.route("/steer/manifest.json", response)
-            let settings = StreamRecorder.Settings(entry: origin.baseURL + "/master.m3u8", duration: .seconds(1.5))
-            let (ending, bundle, _) = try await StreamRecorderTests.record(settings)
-            #expect(ending == .durationReached(whole: true))
+            // Until the origin has seen the manifest and then three more loads of a live playlist
+            // that is reloaded every 0.5–1 s: a TTL of 1 s would have brought a reload by then.
+            let settings = StreamRecorder.Settings(entry: origin.baseURL + "/master.m3u8", duration: .seconds(60))
+            let (ending, bundle, _) = try await StreamRecorderTests.record(settings) { recorder in
+                _ = await origin.waitUntil(timeout: .seconds(60)) { origin in
+                    let log = origin.requestLog
+                    guard let manifest = log.firstIndex(where: { $0.path == "/steer/manifest.json" }) else { return false }
+                    return log[manifest...].filter { $0.path == "/a.m3u8" }.count >= 3 && log.contains { $0.path == "/s1.ts" }
+                }
+                recorder.stop("enough")
+            }
+            #expect(ending == .stopped("enough"))
             #expect(bundle.exchanges.filter { $0.kind == "steering" }.map(\.status) == [status], "one load, the next 300 s or an hour away")
             #expect(bundle.exchanges.contains { $0.kind == "segment" }, "the rest is recorded as usual")
             try? FileManager.default.removeItem(atPath: bundle.location)

@@ -123,7 +123,9 @@ import TestSupport
     @Test func mixedCancellationsLeaveNothingRunning() async throws {
         // A separate client with a short first-byte timeout, so that only /late.ts can time out.
         let impatient = try UpstreamClient(configuration: UpstreamConfiguration(firstByteTimeout: .seconds(1)))
-        try await withOrigin(configuration: UpstreamConfiguration(bufferHighWatermark: 64 * 1024)) { origin, client in
+        // The others wait as long as a starved test process needs (CI once saw /slow.ts's head
+        // take more than the default 10 s in the unit phase's start-up).
+        try await withOrigin(configuration: UpstreamConfiguration(firstByteTimeout: .seconds(60), bufferHighWatermark: 64 * 1024)) { origin, client in
             origin.route("/seg.ts", .generated(size: 700_000, chunk: 8 * 1024))
             origin.route("/slow.ts", .generated(size: 50_000_000, chunk: 4 * 1024, delayBetweenChunks: .milliseconds(2)))
             origin.route("/late.ts", .delayedHeaders(.seconds(3), then: .bytes(body: [1])))
