@@ -40,7 +40,9 @@ import TestSupport
         try await Self.withProxy({ $0.clients.keepAliveTimeout = 1 }) { proxy, _ in
             let port = proxy.port
             let (status, ending) = try await RawHTTP.run {
-                let connection = try RawHTTPConnection(port: port, readTimeout: 8)
+                // The close comes after 1 s; the read waits 30 s, as a test process starved in the
+                // unit phase's start-up may need.
+                let connection = try RawHTTPConnection(port: port, readTimeout: 30)
                 let response = try connection.request("GET", "/v0/seg1.ts")
                 return (response.status, connection.readUntilClosed().ending)
             }
