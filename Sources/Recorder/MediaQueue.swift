@@ -65,6 +65,9 @@ actor MediaQueue {
 
     func addProducers(_ count: Int) { producers += count }
 
+    /// Whether a producer (a playlist's watcher) is still at work.
+    var hasProducers: Bool { producers > 0 }
+
     func producerFinished() {
         producers -= 1
         if producers <= 0 && count == 0 { wakeEveryone() }

@@ -118,8 +118,6 @@ public final class StreamRecorder: Sendable {
         /// A live playlist's watcher stopped because the time was up (not because it ended).
         var cutShort = false
         var recent = RecentKeys(capacity: 20_000)
-        /// Playlists still watched: a steering manifest is reloaded while one is.
-        var watching = 0
     }
 
     public init(client: UpstreamClient, writer: BundleWriter, settings: Settings) {
@@ -157,14 +155,12 @@ public final class StreamRecorder: Sendable {
 
         let queue = self.queue
         await queue.addProducers(targets.count)
-        state.withLock { $0.watching = targets.count }
         for seed in seeds where claim(seed) { _ = await queue.push(seed, wait: true) }
         let work = Task {
             await withTaskGroup(of: Void.self) { group in
                 for target in targets {
                     group.addTask {
                         await self.watch(target)
-                        self.state.withLock { $0.watching -= 1 }
                         await queue.producerFinished()
                     }
                 }
@@ -458,7 +454,7 @@ public final class StreamRecorder: Sendable {
     private func watchSteering(_ server: String) async {
         var url = server
         var ttl = 300.0
-        while !shouldStop() && isWatching() {
+        while !shouldStop(), await queue.hasProducers {
             let began = ContinuousClock.now
             switch await fetcher.fetch(.init(url: url, kind: ResourceKind.steering.rawValue)) {
             case .cancelled:
@@ -475,11 +471,9 @@ public final class StreamRecorder: Sendable {
                     url = next
                 }
             }
-            await sleep(until: began + .milliseconds(Int64(ttl * 1000)), while: isWatching)
+            await sleep(until: began + .milliseconds(Int64(ttl * 1000))) { await self.queue.hasProducers }
         }
     }
-
-    private func isWatching() -> Bool { state.withLock { $0.watching > 0 } }
 
     // MARK: - Stopping
 
@@ -492,8 +486,8 @@ public final class StreamRecorder: Sendable {
     }
 
     /// Sleeps until `instant`, or until the recording stops or `condition` no longer holds.
-    private func sleep(until instant: ContinuousClock.Instant, while condition: () -> Bool = { true }) async {
-        while !shouldStop() && !Task.isCancelled && condition() {
+    private func sleep(until instant: ContinuousClock.Instant, while condition: () async -> Bool = { true }) async {
+        while !shouldStop() && !Task.isCancelled, await condition() {
             let left = instant - ContinuousClock.now
             if left <= .zero { return }
             try? await Task.sleep(for: min(left, .milliseconds(100)))

@@ -88,11 +88,7 @@ struct MatrixCommand: AsyncParsableCommand {
 
         let output = URL(fileURLWithPath: out ?? FileManager.default.temporaryDirectory
             .appendingPathComponent("hlschaos-matrix-\(Int(Date().timeIntervalSince1970))").path)
-        do {
-            try FileManager.default.createDirectory(at: output.appendingPathComponent("player-matrix"), withIntermediateDirectories: true)
-        } catch {
-            throw CLIError("--out \(output.path): cannot create it (\(error.localizedDescription))")
-        }
+        try createFolders(output)
         let harness: RunHarness
         do { harness = try await RunHarness.start(source: source, rules: book, logger: logger) } catch { throw CLIError(String(describing: error)) }
         say("hlschaos matrix: \(scenarios.count) presets × \(drivers.count) players (\(drivers.map(\.name).joined(separator: ", "))), \(jobs) at a time; output in \(output.path)")
@@ -136,15 +132,20 @@ struct MatrixCommand: AsyncParsableCommand {
         }
         let (matrix, notes) = parts.count == 1 ? (parts[0], []) : PlayerMatrix.merged(parts)
         for note in notes { say("matrix: \(note)") }
+        try createFolders(output)
+        try write(matrix, to: output)
+        let c = matrix.counts
+        say("matrix: \(matrix.rows.count) presets × \(matrix.columns.count) players (\(c.conforms) conform, \(c.departs) depart, \(c.unchecked) unchecked, \(c.couldNotRun) could not run) written in \(output.path)")
+        return 0
+    }
+
+    /// The output folder and its pages' folder; before any player runs, so a bad --out fails at once.
+    private func createFolders(_ output: URL) throws {
         do {
             try FileManager.default.createDirectory(at: output.appendingPathComponent("player-matrix"), withIntermediateDirectories: true)
         } catch {
             throw CLIError("--out \(output.path): cannot create it (\(error.localizedDescription))")
         }
-        try write(matrix, to: output)
-        let c = matrix.counts
-        say("matrix: \(matrix.rows.count) presets × \(matrix.columns.count) players (\(c.conforms) conform, \(c.departs) depart, \(c.unchecked) unchecked, \(c.couldNotRun) could not run) written in \(output.path)")
-        return 0
     }
 
     private func write(_ matrix: PlayerMatrix, to output: URL) throws {
