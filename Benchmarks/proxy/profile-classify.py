@@ -2,13 +2,14 @@
 """Reads a perf profile of hlschaos (perf record -g -p PID) into CPU µs per request by part of the
 data plane, for the event loops and the curl thread apart.
 
-    profile-classify.py PERF_DATA REQUESTS_PER_SECOND SECONDS SAMPLE_HZ
+    profile-classify.py PERF_DATA REQUESTS_PER_SECOND SECONDS SAMPLE_HZ [PART]
 
 A sample counts for the first frame, from the leaf up, that one of RULES names (so a memmove or a
 swift_retain counts for the code that called it); a sample in the kernel counts by the system call
-it is in. Used by profile.sh."""
+it is in. Then PART (default "proxy request handling, other") by function. Used by profile.sh."""
 import re, subprocess, sys, collections
 data, rps, seconds, hz = sys.argv[1], float(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4])
+part = sys.argv[5] if len(sys.argv) > 5 and sys.argv[5] else "proxy request handling, other"
 out = subprocess.run(["perf", "script", "-i", data], capture_output=True, text=True).stdout
 RULES = [
     ("libcurl", lambda s, d: "libcurl" in d or s.startswith("curl_") or s.startswith("Curl_")),
@@ -60,7 +61,7 @@ for thread in ("event loops", "curl thread"):
     for (t, cat), n in sorted(counts.items(), key=lambda kv: -kv[1]):
         if t == thread and us(n) >= 1: print(f"  {us(n):6.1f} µs  {cat}")
 
-# The proxy's own request handling, by function (the largest "other" share).
+# One part by function (by default the proxy's own request handling, the largest "other" share).
 functions = collections.Counter()
 for block in out.split("\n\n"):
     lines = [l for l in block.strip().split("\n") if l.strip()]
@@ -72,7 +73,7 @@ for block in out.split("\n\n"):
     for sym, dso in frames:
         hit = next((name for name, rule in RULES if rule(sym, dso)), None)
         if hit:
-            if hit == "proxy request handling, other": functions[sym] += 1
+            if hit == part: functions[sym] += 1
             break
 top = [(sym, n) for sym, n in functions.most_common() if us(n) >= 0.5]
 names = subprocess.run(["swift", "demangle", "--simplified", "--compact"], input="\n".join(s for s, _ in top),
@@ -81,6 +82,6 @@ merged = collections.Counter()
 for (sym, n), name in zip(top, names):
     # "Proxy.HeaderPolicy.clientResponseHeaders(from:isPlaylist:) -> …", async parts ("(1)") merged.
     merged[re.sub(r"^(\(\d+\) )?(suspend resume partial function for |await resume partial function for )?", "", name).split("(")[0].split(" in ")[0]] += n
-print("\nproxy request handling, other, by function (≥ 0.5 µs):")
+print(f"\n{part}, by function (≥ 0.5 µs):")
 for name, n in merged.most_common():
     print(f"  {us(n):6.1f} µs  {name}")

@@ -8,6 +8,8 @@
 #   Benchmarks/proxy/profile.sh [path] [seconds]     (default bench/seg-64k.ts, 7 s)
 #   BENCH_BUILD=.build-rel Benchmarks/proxy/profile.sh bench/playlist.m3u8
 #   BENCH_BINARY=/tmp/hlschaos-before Benchmarks/proxy/profile.sh …   that binary, nothing built
+#   BENCH_PART="request grammar (Addressing)" Benchmarks/proxy/profile.sh …   that part by function
+#                                     (default: "proxy request handling, other")
 #
 # Paths: bench/seg-64k.ts, bench/seg-1m.ts, bench/playlist.m3u8, bench/live.m3u8,
 # bench/live-fresh.m3u8 (see shared.sh). Needs perf.
@@ -41,4 +43,4 @@ perf record -F 1999 -g -p "$pid" -o "$work/perf.data" -- sleep "$seconds" 2>/dev
 wait "$load"
 rps=$(awk '/Requests\/sec/ {print $2}' "$work/wrk.txt")
 echo "$path: $rps req/s under wrk -t2 -c16; profile of ${seconds} s at 1999 Hz"
-python3 Benchmarks/proxy/profile-classify.py "$work/perf.data" "$rps" "$seconds" 1999
+python3 Benchmarks/proxy/profile-classify.py "$work/perf.data" "$rps" "$seconds" 1999 "${BENCH_PART:-}"

@@ -69,40 +69,38 @@ public struct ProxyPath: Equatable, Sendable {
         if case .forward = route {
             return ForwardTag.url(origin.with(pathAndQuery: String(pathAndQuery)), tag: tag)
         }
-        // Written byte by byte into one allocation: a playlist's rewrite makes one per URI, and
-        // String appends cost several times more.
         var pieces = (sessionPrefix ?? self.sessionPrefix, origin.scheme, origin.authority)
         var pathAndQuery = pathAndQuery
-        return tag.withWireBytes { tagBytes in
-            pieces.0.withUTF8 { prefix in
-                pieces.1.withUTF8 { scheme in
-                    pieces.2.withUTF8 { authority in
-                        pathAndQuery.withUTF8 { tail in
-                            let slash = tail.first == UInt8(ascii: "/") ? 0 : 1
-                            let count = prefix.count + tagBytes.count + scheme.count + authority.count + slash + tail.count + 3
-                            return String(unsafeUninitializedCapacity: count) { buffer in
-                                var cursor = 0
-                                func put(_ piece: UnsafeBufferPointer<UInt8>, slash: Bool) {
-                                    if let base = piece.baseAddress {
-                                        UnsafeMutableRawPointer(buffer.baseAddress! + cursor).copyMemory(from: base, byteCount: piece.count)
-                                    }
-                                    cursor += piece.count
-                                    if slash {
-                                        buffer[cursor] = UInt8(ascii: "/")
-                                        cursor += 1
-                                    }
-                                }
-                                put(prefix, slash: true)
-                                put(tagBytes, slash: true)
-                                put(scheme, slash: true)
-                                put(authority, slash: slash == 1)
-                                put(tail, slash: false)
-                                return cursor
-                            }
-                        }
+        var output: [UInt8] = []
+        pieces.0.withUTF8 { prefix in
+            pieces.1.withUTF8 { scheme in
+                pieces.2.withUTF8 { authority in
+                    pathAndQuery.withUTF8 { tail in
+                        Self.appendRewrittenPath(prefix: prefix, tag: tag, scheme: scheme, authority: authority, pathAndQuery: tail, to: &output)
                     }
                 }
             }
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// Appends `<prefix>/<tag>/<scheme>/<authority>/<path and query>` to `output`, the path form of a
+    /// rewritten URI (`pathAndQuery` begins with "/" or "?"): what a playlist's streaming rewrite
+    /// writes for each URI, with no `String` on the way.
+    public static func appendRewrittenPath(
+        prefix: UnsafeBufferPointer<UInt8>, tag: ResourceTag, scheme: UnsafeBufferPointer<UInt8>,
+        authority: UnsafeBufferPointer<UInt8>, pathAndQuery: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]
+    ) {
+        tag.withWireBytes { tagBytes in
+            output.append(contentsOf: prefix)
+            output.append(UInt8(ascii: "/"))
+            output.append(contentsOf: tagBytes)
+            output.append(UInt8(ascii: "/"))
+            output.append(contentsOf: scheme)
+            output.append(UInt8(ascii: "/"))
+            output.append(contentsOf: authority)
+            if pathAndQuery.first != UInt8(ascii: "/") { output.append(UInt8(ascii: "/")) }
+            output.append(contentsOf: pathAndQuery)
         }
     }
 

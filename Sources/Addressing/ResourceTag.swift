@@ -55,43 +55,68 @@ public struct ResourceTag: Hashable, Sendable, CustomStringConvertible {
     /// Calls `body` with the wire form's bytes, written on the stack: a rewritten playlist writes
     /// one tag per URI, and a String for each would be an allocation.
     public func withWireBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
-        // "~sessiondata", five fields of at most 2 + 20 bytes, ".b" and "~" + a pathway.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 128 + 1 + Self.maxPathwayLength) { buffer in
-            var count = 0
-            func put(_ byte: UInt8) {
-                buffer[count] = byte
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.maxWireLength) { buffer in
+            body(UnsafeBufferPointer(start: buffer.baseAddress!, count: writeWire(to: buffer.baseAddress!)))
+        }
+    }
+
+    /// The longest wire form: "~sessiondata", five fields of at most 2 + 20 bytes, ".b" and "~" + a pathway.
+    static let maxWireLength = 128 + 1 + maxPathwayLength
+
+    /// Writes the wire form at `target`, which has room for `maxWireLength` bytes; returns its length.
+    func writeWire(to target: UnsafeMutablePointer<UInt8>) -> Int {
+        target[0] = UInt8(ascii: "~")
+        var count = 1
+        kind.wireName.withUTF8Buffer { name in
+            (target + count).update(from: name.baseAddress!, count: name.count)
+            count += name.count
+        }
+        count = Self.writeField(UInt8(ascii: "v"), variant, to: target, at: count)
+        count = Self.writeField(UInt8(ascii: "r"), rendition, to: target, at: count)
+        count = Self.writeField(UInt8(ascii: "i"), iFrameVariant, to: target, at: count)
+        count = Self.writeField(UInt8(ascii: "n"), msn, to: target, at: count)
+        count = Self.writeField(UInt8(ascii: "p"), part, to: target, at: count)
+        if backup {
+            target[count] = UInt8(ascii: ".")
+            target[count + 1] = UInt8(ascii: "b")
+            count += 2
+        }
+        if let pathway {
+            target[count] = UInt8(ascii: "~")
+            count += 1
+            for byte in pathway.utf8 {
+                target[count] = byte
                 count += 1
             }
-            func put(_ field: UInt8, _ number: Int?) {
-                guard let number else { return }
-                put(UInt8(ascii: "."))
-                put(field)
-                if number < 0 { put(UInt8(ascii: "-")) }
-                var magnitude = number.magnitude
-                let start = count
-                repeat {
-                    put(UInt8(ascii: "0") + UInt8(magnitude % 10))
-                    magnitude /= 10
-                } while magnitude > 0
-                buffer[start..<count].reverse()
-            }
-            put(UInt8(ascii: "~"))
-            for byte in kind.rawValue.utf8 { put(byte) }
-            put(UInt8(ascii: "v"), variant)
-            put(UInt8(ascii: "r"), rendition)
-            put(UInt8(ascii: "i"), iFrameVariant)
-            put(UInt8(ascii: "n"), msn)
-            put(UInt8(ascii: "p"), part)
-            if backup {
-                put(UInt8(ascii: "."))
-                put(UInt8(ascii: "b"))
-            }
-            if let pathway {
-                put(UInt8(ascii: "~"))
-                for byte in pathway.utf8 { put(byte) }
-            }
-            return body(UnsafeBufferPointer(rebasing: buffer[..<count]))
         }
+        return count
+    }
+
+    /// `.` + `field` + the number in decimal, written at `target + start`; returns the new length.
+    private static func writeField(_ field: UInt8, _ number: Int?, to target: UnsafeMutablePointer<UInt8>, at start: Int) -> Int {
+        guard let number else { return start }
+        target[start] = UInt8(ascii: ".")
+        target[start + 1] = field
+        var count = start + 2
+        if number < 0 {
+            target[count] = UInt8(ascii: "-")
+            count += 1
+        }
+        var magnitude = number.magnitude
+        var digits = 1
+        var power: UInt = 10
+        while digits < 20 && magnitude >= power {
+            digits += 1
+            power = power.multipliedReportingOverflow(by: 10).partialValue
+        }
+        count += digits
+        var position = count
+        repeat {
+            position -= 1
+            target[position] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: magnitude % 10)
+            magnitude /= 10
+        } while magnitude > 0
+        return count
     }
 
     /// The tag of an entry playlist fetched without one: master or media as its body says; nil when
@@ -148,6 +173,23 @@ public struct ResourceTag: Hashable, Sendable, CustomStringConvertible {
             case "p": part = number
             default: return nil
             }
+        }
+    }
+}
+
+extension ResourceTag.Kind {
+    /// The kind as the wire form spells it (its raw value), without making a `String`.
+    var wireName: StaticString {
+        switch self {
+        case .master: "master"
+        case .media: "media"
+        case .segment: "seg"
+        case .part: "part"
+        case .initSection: "init"
+        case .key: "key"
+        case .sessionData: "sessiondata"
+        case .steering: "steering"
+        case .asset: "asset"
         }
     }
 }

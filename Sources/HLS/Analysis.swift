@@ -6,8 +6,10 @@ struct URIPlace: Sendable {
     /// Storage offsets of the URI text (inside the quotes for attributes).
     var start: Int
     var end: Int
-    /// The text after variable substitution.
-    var text: String
+    /// The text after variable substitution when it is not the bytes at `start..<end` (an
+    /// attribute's value, a substituted line); nil when it is: most segment URIs, which then cost
+    /// no `String` unless one is asked for (`text(in:)`).
+    var storedText: String?
     var kind: URIKind
     var variantIndex: Int?
     var renditionIndex: Int?
@@ -16,6 +18,13 @@ struct URIPlace: Sendable {
     /// Index of the view entry the URI belongs to (segment, hint, report, date range,
     /// session data or key), so that rewriting can update the views without a new pass.
     var owner: Int?
+}
+
+extension URIPlace {
+    /// The text after variable substitution; `storage` is the playlist's, which `start..<end` index.
+    func text(in storage: [UInt8]) -> String {
+        storedText ?? String(decoding: storage[start..<end], as: UTF8.self)
+    }
 }
 
 /// A media segment without the strings it shares with other places: its URI is the text of
@@ -105,19 +114,19 @@ struct Analysis: Sendable {
 }
 
 extension Analysis {
-    func segment(at index: Int) -> Segment {
+    func segment(at index: Int, storage: [UInt8]) -> Segment {
         let record = segmentRecords[index]
         return Segment(
             msn: record.msn, index: index, discontinuitySequence: record.discontinuitySequence,
             discontinuity: record.discontinuity, duration: record.duration, title: record.title,
-            uri: places[record.placeIndex].text, byteRange: record.byteRange,
+            uri: places[record.placeIndex].text(in: storage), byteRange: record.byteRange,
             key: record.keyLine >= 0 ? keysByLine[record.keyLine] : nil,
             map: record.mapLine >= 0 ? mapsByLine[record.mapLine] : nil,
             programDateTime: record.programDateTime, gap: record.gap, bitrate: record.bitrate, parts: record.parts,
             startTime: record.startTime, line: record.line)
     }
 
-    func materializedSegments() -> [Segment] {
-        (0..<segmentRecords.count).map(segment(at:))
+    func materializedSegments(storage: [UInt8]) -> [Segment] {
+        (0..<segmentRecords.count).map { segment(at: $0, storage: storage) }
     }
 }

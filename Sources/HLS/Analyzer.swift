@@ -207,6 +207,13 @@ struct Analyzer {
         return substitute(start, end)
     }
 
+    /// The text of `bytes[start..<end]` when `{$name}` references change it; nil when they do not.
+    private mutating func substitutedText(_ start: Int, _ end: Int) -> String? {
+        guard lineBytes.brace else { return nil }
+        let text = text(start, end)
+        return text.utf8.elementsEqual(bytes[start..<end]) ? nil : text
+    }
+
     private mutating func substitute(_ start: Int, _ end: Int) -> String {
         var output: [UInt8] = []
         output.reserveCapacity(end - start)
@@ -273,7 +280,7 @@ struct Analyzer {
                           renditionIndex: Int? = nil, partIndex: Int? = nil, owner: Int? = nil) {
         guard let attribute else { return }
         result.places.append(URIPlace(lineIndex: lineIndex, start: attribute.valueStart, end: attribute.valueEnd,
-                                      text: attribute.value, kind: kind, variantIndex: variantIndex,
+                                      storedText: attribute.value, kind: kind, variantIndex: variantIndex,
                                       renditionIndex: renditionIndex, msn: msn, partIndex: partIndex, owner: owner))
     }
 
@@ -650,7 +657,7 @@ struct Analyzer {
     // MARK: URI lines
 
     private mutating func handleURILine(_ start: Int, _ end: Int) throws(PlaylistError) {
-        let uri = text(start, end)
+        let substituted = substitutedText(start, end)
         if lineBytes.control {
             for position in start..<end where bytes[position] < 0x20 || bytes[position] == 0x7F {
                 try report(.invalidValue, "URI contains a control character (byte \(bytes[position]))")
@@ -659,6 +666,7 @@ struct Analyzer {
         }
         if let streamInf = pendingStreamInf {
             pendingStreamInf = nil
+            let uri = substituted ?? String(decoding: bytes[start..<end], as: UTF8.self)
             let list = streamInf.attributes
             let index = result.variants.count
             result.variants.append(Variant(
@@ -671,7 +679,7 @@ struct Analyzer {
                 score: list["SCORE"].flatMap(ValueParsing.decimal), uri: uri,
                 attributes: list.dictionary, line: streamInf.line + 1))
             result.variantLines.append(LinePair(tag: streamInf.line, uri: lineIndex))
-            result.places.append(URIPlace(lineIndex: lineIndex, start: start, end: end, text: uri, kind: .variant,
+            result.places.append(URIPlace(lineIndex: lineIndex, start: start, end: end, storedText: uri, kind: .variant,
                                           variantIndex: index))
             return
         }
@@ -679,10 +687,11 @@ struct Analyzer {
             try report(.unexpectedTag, "URI line without a preceding EXT-X-STREAM-INF")
             return
         }
-        try finishSegment(uri: uri, start: start, end: end)
+        try finishSegment(substituted: substituted, start: start, end: end)
     }
 
-    private mutating func finishSegment(uri: String, start: Int, end: Int) throws(PlaylistError) {
+    /// `substituted`: the URI's text when variables changed it; nil when it is the line's bytes.
+    private mutating func finishSegment(substituted: String?, start: Int, end: Int) throws(PlaylistError) {
         sawMediaTag = true
         let msn = nextMSN
         var duration = 0.0
@@ -693,6 +702,7 @@ struct Analyzer {
         }
         var range: ByteRange?
         if let pendingRange = pending.byteRange {
+            let uri = substituted ?? String(decoding: bytes[start..<end], as: UTF8.self)
             var offset = pendingRange.offset
             if offset == nil {
                 result.implicitByteRangeLines[result.segmentRecords.count] = pending.byteRangeLine
@@ -718,7 +728,7 @@ struct Analyzer {
             bitrate: currentBitrate, title: pending.title, parts: pending.parts, placeIndex: result.places.count,
             keyLine: currentKeyLine, mapLine: currentMapLine, line: lineIndex + 1,
             discontinuity: pending.discontinuity, gap: pending.gap))
-        result.places.append(URIPlace(lineIndex: lineIndex, start: start, end: end, text: uri, kind: .segment, msn: msn,
+        result.places.append(URIPlace(lineIndex: lineIndex, start: start, end: end, storedText: substituted, kind: .segment, msn: msn,
                                       owner: result.segmentRecords.count - 1))
         elapsed += duration
         segmentFirstLine = lineIndex + 1

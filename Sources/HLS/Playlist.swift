@@ -75,7 +75,7 @@ public struct Playlist: Sendable {
     public var iFramesOnly: Bool { analysis.iFramesOnly }
     /// The media segments. Built from the analysis on first use and kept until the next edit;
     /// a proxy that only rewrites URIs never pays for them.
-    public var segments: [Segment] { segmentCache.value { analysis.materializedSegments() } }
+    public var segments: [Segment] { segmentCache.value { analysis.materializedSegments(storage: storage) } }
     public var segmentCount: Int { analysis.segmentRecords.count }
     /// Each segment's MSN, index and start time, read without building its `Segment` (a live
     /// playlist's reload needs only these).

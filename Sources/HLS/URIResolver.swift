@@ -6,11 +6,14 @@ struct URIResolver: Sendable {
     private let base: Components?
     /// `scheme://authority/dir/` of the base: the prefix for plain relative paths.
     private let baseDirectory: String?
+    /// The same, as bytes, for the streaming rewrite.
+    private let baseDirectoryBytes: [UInt8]
 
     init(base: URL?) {
         guard let base, let components = Components(base.absoluteString), components.scheme != nil else {
             self.base = nil
             self.baseDirectory = nil
+            self.baseDirectoryBytes = []
             return
         }
         self.base = components
@@ -22,6 +25,25 @@ struct URIResolver: Sendable {
             directory += components.path[...slash]
         }
         self.baseDirectory = directory
+        self.baseDirectoryBytes = Array(directory.utf8)
+    }
+
+    /// Appends the absolute form of `reference` to `output`, as `resolve` would write it; false (and
+    /// nothing appended) when it is relative and there is no base. The two common forms, a plain
+    /// relative path and an absolute URI without dot segments, cost a copy and no `String`.
+    func resolve(_ reference: UnsafeBufferPointer<UInt8>, appendingTo output: inout [UInt8]) -> Bool {
+        if baseDirectory != nil, Self.isPlainRelativePath(reference) {
+            output.append(contentsOf: baseDirectoryBytes)
+            output.append(contentsOf: reference)
+            return true
+        }
+        if Self.isAbsoluteWithoutDotSegments(reference) {
+            output.append(contentsOf: reference)
+            return true
+        }
+        guard let resolved = resolve(String(decoding: reference, as: UTF8.self)) else { return false }
+        output.append(contentsOf: resolved.utf8)
+        return true
     }
 
     /// The absolute form of `reference`, or nil when it is relative and there is no base.
@@ -96,6 +118,26 @@ struct URIResolver: Sendable {
             } else if byte == 0x7F {
                 return false
             }
+            previous = byte
+        }
+        return true
+    }
+
+    /// A reference with a scheme (`https://cdn/a/b.ts`) that resolves to itself: no spaces or
+    /// controls, no path starting with `.` after the scheme and no `/.` anywhere (a dot segment may
+    /// follow; checked loosely, which only sends a few URIs the long way).
+    private static func isAbsoluteWithoutDotSegments(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = bytes.first, (first | 0x20) >= 0x61 && (first | 0x20) <= 0x7A else { return false }
+        var colon = -1
+        for (index, byte) in bytes.enumerated() {
+            if byte == 0x3A { colon = index; break }
+            let letter = (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A
+            guard letter || (byte >= 0x30 && byte <= 0x39) || byte == 0x2B || byte == 0x2D || byte == 0x2E else { return false }
+        }
+        guard colon > 0, colon + 1 < bytes.count, bytes[colon + 1] != 0x2E else { return false }
+        var previous: UInt8 = 0
+        for byte in bytes[(colon + 1)...] {
+            if byte <= 0x20 || byte == 0x7F || (byte == 0x2E && previous == 0x2F) { return false }
             previous = byte
         }
         return true

@@ -1,3 +1,5 @@
+import Foundation
+
 /// URI rewriting: the proxy points every URI at itself.
 extension Playlist {
     /// Every URI-bearing place in document order, as `rewriteURIs` would present it.
@@ -52,7 +54,7 @@ extension Playlist {
             text.withUTF8 { output.append(contentsOf: $0) }
             oldEnds.append(place.end)
             growthBefore.append(growthBefore[growthBefore.count - 1] + (output.count - start) - (place.end - place.start))
-            analysis.places[item.index].text = item.text
+            analysis.places[item.index].storedText = nil  // the new bytes are the text
             analysis.places[item.index].start = start
             analysis.places[item.index].end = output.count
             cursor = place.end
@@ -110,38 +112,124 @@ extension Playlist {
     /// The same, and where each new URI text begins in the bytes, in order (nil when the playlist
     /// needed the full rewrite: implicit byte ranges written out move more than the URIs).
     public func bytesRewritingURIs(_ transform: (URIReference) -> String?, rewrittenAt starts: inout [Int]?) -> [UInt8] {
-        guard compact, analysis.implicitByteRangeLines.isEmpty, analysis.implicitPartByteRanges.isEmpty else {
+        guard canStream else {
             var copy = self  // offsets to pin or a stale layout: the full rewrite handles those
             copy.rewriteURIs(transform)
             starts = nil
             return copy.serialized()
         }
         let resolver = URIResolver(base: url)
-        var replaced: [(start: Int, end: Int, text: String)] = []
-        replaced.reserveCapacity(analysis.places.count)
-        var inOrder = true
-        for place in analysis.places {
-            guard let text = newText(for: place, resolver: resolver, transform) else { continue }
-            if let last = replaced.last, last.start > place.start { inOrder = false }
-            replaced.append((place.start, place.end, text))
+        return streamRewritingURIs(rewrittenAt: &starts) { place, output in
+            guard var text = transform(reference(for: place, resolver: resolver)) else { return false }
+            text.withUTF8 { output.append(contentsOf: $0) }
+            return true
         }
-        if !inOrder { replaced.sort { $0.start < $1.start } }
-        var output: [UInt8] = []
-        output.reserveCapacity(storage.count + replaced.reduce(0) { $0 + $1.text.utf8.count - ($1.end - $1.start) })
-        var newStarts: [Int] = []
-        newStarts.reserveCapacity(replaced.count)
-        var cursor = 0
-        storage.withUnsafeBufferPointer { old in
-            for var item in replaced {
-                output.append(contentsOf: UnsafeBufferPointer(rebasing: old[cursor..<item.start]))
-                newStarts.append(output.count)
-                item.text.withUTF8 { output.append(contentsOf: $0) }
-                cursor = item.end
+    }
+
+    /// The streaming rewrite: the playlist's bytes with each URI written by `write` straight into the
+    /// output, no `String` on the way. `write` gets the place's facts and its absolute URI (resolved
+    /// against `url`; nil when relative without a base), both valid during the call only; it appends
+    /// the new text to `output` and returns true, or returns false to keep the URI as written. The
+    /// new text is made safe as `rewriteURIs` makes it; `starts` is what the other form gives.
+    public func bytesRewritingURIs(
+        rewrittenAt starts: inout [Int]?,
+        writing write: (URIPlaceFacts, UnsafeBufferPointer<UInt8>?, inout [UInt8]) -> Bool
+    ) -> [UInt8] {
+        guard canStream else {
+            return bytesRewritingURIs({ reference in
+                var output: [UInt8] = []
+                let written = reference.absoluteString.map { absolute in
+                    absolute.utf8.withContiguousStorageIfAvailable { write(reference.facts, $0, &output) }
+                        ?? Array(absolute.utf8).withUnsafeBufferPointer { write(reference.facts, $0, &output) }
+                } ?? write(reference.facts, nil, &output)
+                return written ? String(decoding: output, as: UTF8.self) : nil
+            }, rewrittenAt: &starts)
+        }
+        let resolver = URIResolver(base: url)
+        var absolute: [UInt8] = []
+        absolute.reserveCapacity(256)
+        return streamRewritingURIs(rewrittenAt: &starts) { place, output in
+            let facts = self.facts(of: place)
+            absolute.removeAll(keepingCapacity: true)
+            let resolved: Bool
+            if var text = place.storedText {
+                resolved = text.withUTF8 { resolver.resolve($0, appendingTo: &absolute) }
+            } else {
+                resolved = storage.withUnsafeBufferPointer { resolver.resolve(UnsafeBufferPointer(rebasing: $0[place.start..<place.end]), appendingTo: &absolute) }
             }
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: old[cursor...]))
+            guard resolved else { return write(facts, nil, &output) }
+            return absolute.withUnsafeBufferPointer { write(facts, $0, &output) }
+        }
+    }
+
+    /// True when the URIs can be replaced in the bytes as they are: no implicit byte-range offset
+    /// to write out (which moves more than the URIs) and a compact layout.
+    private var canStream: Bool {
+        compact && analysis.implicitByteRangeLines.isEmpty && analysis.implicitPartByteRanges.isEmpty
+    }
+
+    /// The one loop of both byte rewrites: unchanged stretches copied, each place's new text
+    /// appended by `write` (false: kept as written), made safe, and kept only when it differs.
+    private func streamRewritingURIs(rewrittenAt starts: inout [Int]?, _ write: (borrowing URIPlace, inout [UInt8]) -> Bool) -> [UInt8] {
+        let places = analysis.places
+        var order: [Int]? = nil  // places are in document order but for attributes read out of order
+        if places.indices.dropFirst().contains(where: { places[$0 - 1].start > places[$0].start }) {
+            order = places.indices.sorted { places[$0].start < places[$1].start }
+        }
+        var output: [UInt8] = []
+        output.reserveCapacity(storage.count + places.count * 64)
+        var newStarts: [Int] = []
+        newStarts.reserveCapacity(places.count)
+        storage.withUnsafeBufferPointer { old in
+            places.withUnsafeBufferPointer { places in
+                var cursor = 0
+                for position in places.indices {
+                    let index = order?[position] ?? position
+                    let (start, end) = (places[index].start, places[index].end)
+                    output.append(contentsOf: UnsafeBufferPointer(rebasing: old[cursor..<start]))
+                    cursor = end
+                    let written = output.count
+                    if write(places[index], &output), output.count > written {
+                        Self.makeSafe(&output, from: written, kind: places[index].kind)
+                        let same = output.count - written == end - start && output.withUnsafeBufferPointer {
+                            memcmp($0.baseAddress! + written, old.baseAddress! + start, end - start) == 0
+                        }
+                        if !same { newStarts.append(written) }
+                        continue
+                    }
+                    output.removeSubrange(written...)
+                    output.append(contentsOf: UnsafeBufferPointer(rebasing: old[start..<end]))
+                }
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: old[cursor...]))
+            }
         }
         starts = newStarts
         return output
+    }
+
+    /// What `newText` does to a proposed text, done to the bytes from `start` on: a URI line's leading
+    /// `#` and every `"`, CR and LF percent-encoded.
+    private static func makeSafe(_ output: inout [UInt8], from start: Int, kind: URIKind) {
+        let leadingHash = (kind == .segment || kind == .variant) && output[start] == 0x23
+        let breaking = output.withUnsafeBufferPointer { bytes in
+            let (base, count) = (bytes.baseAddress! + start, bytes.count - start)
+            return memchr(base, 0x22, count) != nil || memchr(base, 0x0A, count) != nil || memchr(base, 0x0D, count) != nil
+        }
+        guard leadingHash || breaking else { return }
+        var proposed = Array(output[start...])
+        output.removeSubrange(start...)
+        if leadingHash {
+            output.append(contentsOf: [0x25, 0x32, 0x33])
+            proposed.removeFirst()
+        }
+        for byte in proposed {
+            switch byte {
+            case 0x22: output.append(contentsOf: [0x25, 0x32, 0x32])
+            case 0x0A: output.append(contentsOf: [0x25, 0x30, 0x41])
+            case 0x0D: output.append(contentsOf: [0x25, 0x30, 0x44])
+            default: output.append(byte)
+            }
+        }
     }
 
     /// What `transform` makes of the URI at `place`, made safe to write there; nil to keep it.
@@ -191,7 +279,7 @@ extension Playlist {
             if let index = place.owner { analysis.renditionReports[index].uri = text }
         case .dateRangeAsset:
             guard let index = place.owner else { return }
-            for name in ["X-ASSET-URI", "X-ASSET-LIST"] where analysis.dateRanges[index].attributes[name] == place.text {
+            for name in ["X-ASSET-URI", "X-ASSET-LIST"] where analysis.dateRanges[index].attributes[name] == place.text(in: storage) {
                 analysis.dateRanges[index].attributes[name] = text
                 break
             }
@@ -205,10 +293,16 @@ extension Playlist {
     }
 
     private func reference(for place: URIPlace, resolver: URIResolver) -> URIReference {
-        URIReference(original: place.text, absoluteString: resolver.resolve(place.text), kind: place.kind,
+        let text = place.text(in: storage)
+        return URIReference(original: text, absoluteString: resolver.resolve(text), kind: place.kind,
                      variantIndex: place.variantIndex,
                      rendition: place.renditionIndex.map { analysis.renditions[$0] },
                      msn: place.msn, partIndex: place.partIndex, pathway: pathway(of: place), line: place.lineIndex + 1)
+    }
+
+    private func facts(of place: URIPlace) -> URIPlaceFacts {
+        URIPlaceFacts(kind: place.kind, variantIndex: place.variantIndex, renditionIndex: place.renditionIndex, msn: place.msn,
+                      partIndex: place.partIndex, pathway: pathway(of: place), line: place.lineIndex + 1)
     }
 
     private func pathway(of place: URIPlace) -> String? {

@@ -15,13 +15,20 @@ struct PlaylistRewriter {
     var allowlist: HostAllowlist
 
     func rewrite(_ playlist: inout Playlist) {
-        playlist.rewriteURIs(transform())
+        var writer = URIWriter(self)
+        playlist.rewriteURIs { reference in
+            var output: [UInt8] = []
+            var absolute = reference.absoluteString.map { Array($0.utf8) }
+            let written = absolute?.withUnsafeBufferPointer { writer.write(reference.facts, absolute: $0, into: &output) } ?? false
+            return written ? String(decoding: output, as: UTF8.self) : nil
+        }
     }
 
     /// The playlist's bytes with its URIs rewritten, the playlist itself unchanged (when nothing
     /// else works on it after the rewrite: cheaper than `rewrite` and `serialized`).
     func rewrittenBytes(of playlist: Playlist) -> [UInt8] {
-        playlist.bytesRewritingURIs(transform())
+        var starts: [Int]? = nil
+        return rewrittenBytes(of: playlist, rewrittenAt: &starts)
     }
 
     /// The playlist rewritten for no session, which every session of it shares, and where a
@@ -33,11 +40,19 @@ struct PlaylistRewriter {
         sessionless.request = ProxyPath(route: request.route)
         sessionless.clientPath = clientPath
         var starts: [Int]? = []
-        let bytes = playlist.bytesRewritingURIs(sessionless.transform(), rewrittenAt: &starts)
+        let bytes = sessionless.rewrittenBytes(of: playlist, rewrittenAt: &starts)
         guard let starts else { return nil }
         // Paths on the proxy begin with "/"; rendition reports are relative ("./", "../") and
         // forward-mode URIs absolute: neither carries the prefix.
         return (bytes, starts.filter { bytes[$0] == UInt8(ascii: "/") })
+    }
+
+    private func rewrittenBytes(of playlist: Playlist, rewrittenAt starts: inout [Int]?) -> [UInt8] {
+        var writer = URIWriter(self)
+        return playlist.bytesRewritingURIs(rewrittenAt: &starts) { facts, absolute, output in
+            guard let absolute else { return false }
+            return writer.write(facts, absolute: absolute, into: &output)
+        }
     }
 
     /// `bytes` with `prefix` inserted at each of `offsets` (ascending).
@@ -54,44 +69,19 @@ struct PlaylistRewriter {
         return output
     }
 
-    /// What one playlist's URIs become; it learns their hosts once each as it goes.
-    private func transform() -> (URIReference) -> String? {
-        var learned: Set<String> = []  // one allowlist update per host and playlist, not per URI
-        var lastAuthority = ""  // the host of the URI before, most often this one's: no hashing
-        var origins = OriginShortcut()
-        let sessionPrefix = request.sessionPrefix
-        return { reference in
-            guard let absolute = reference.absoluteString, let (origin, pathAndQuery) = origins.split(absolute) else {
-                return nil  // data:, skd:// and other non-HTTP URIs stay as they are
-            }
-            if origin.authority != lastAuthority {
-                lastAuthority = origin.authority
-                if learned.insert(origin.authority).inserted { allowlist.learn(origin) }
-            }
-            let uri = request.rewrittenURI(tag: tag(for: reference), origin: origin, pathAndQuery: pathAndQuery, sessionPrefix: sessionPrefix)
-            // EXT-X-RENDITION-REPORT URIs must be relative to the playlist (rfc8216bis 4.4.5.4).
-            guard reference.kind == .renditionReport else { return uri }
-            guard case .forward(_, let playlist) = request.route else { return Self.relativeReference(from: clientPath, to: uri) }
-            // Forward mode writes whole URLs; a report on the playlist's own host becomes a path again.
-            let upstream = origin.with(pathAndQuery: String(pathAndQuery))
-            guard playlist.scheme == upstream.scheme, playlist.normalizedAuthority == upstream.normalizedAuthority else { return uri }
-            return Self.relativeReference(
-                from: String(playlist.path), to: ForwardTag.appending(tag(for: reference), to: upstream.pathAndQuery))
-        }
-    }
-
-    func tag(for reference: URIReference) -> ResourceTag {
-        var tag = ResourceTag(
-            kind: .segment, variant: playlistTag.variant, rendition: playlistTag.rendition,
-            iFrameVariant: playlistTag.iFrameVariant, msn: reference.msn, backup: playlistTag.backup,
-            pathway: playlistTag.pathway)
+    func tag(for reference: URIPlaceFacts) -> ResourceTag {
+        // What a media playlist names inherits its variant, rendition, backup flag and pathway.
+        var tag = playlistTag
+        tag.kind = .segment
+        tag.msn = reference.msn
+        tag.part = nil
         switch reference.kind {
         case .variant:
             tag = ResourceTag(kind: .media, variant: reference.variantIndex, pathway: reference.pathway)
         case .iFrameVariant:
             tag = ResourceTag(kind: .media, iFrameVariant: reference.variantIndex, pathway: reference.pathway)
         case .rendition:
-            tag = ResourceTag(kind: .media, rendition: reference.rendition?.index, pathway: reference.pathway)
+            tag = ResourceTag(kind: .media, rendition: reference.renditionIndex, pathway: reference.pathway)
         case .renditionReport:
             tag = ResourceTag(kind: .media, pathway: playlistTag.pathway)
         case .segment:
@@ -142,35 +132,94 @@ struct PlaylistRewriter {
     }
 }
 
-/// The origin (`scheme://authority` as written) of the last URI parsed: a playlist's URIs mostly
-/// share one, and a URI under it needs only its path and query cut off, not a parse of its own.
-private struct OriginShortcut {
-    private var origin: (text: String, location: UpstreamLocation)?
+/// Writes what one playlist's URIs become, straight into the rewrite's output; it learns their hosts
+/// once each as it goes.
+private struct URIWriter {
+    let rewriter: PlaylistRewriter
+    let sessionPrefix: [UInt8]
+    let isForward: Bool
+    /// One allowlist update per host and playlist, not per URI.
+    var learned: Set<String> = []
+    /// The origin of the last URI parsed: a playlist's URIs mostly share one, and a URI under it
+    /// needs only its path and query cut off, not a parse of its own.
+    var lastOrigin: Origin?
 
-    /// The URI's scheme and authority (in `location`; its path is another URI's) and its path and
-    /// query, a slice of `absolute`; nil when it is no absolute http(s) URL.
-    mutating func split(_ absolute: String) -> (location: UpstreamLocation, pathAndQuery: Substring)? {
-        if let origin, let rest = Self.pathAndQuery(of: absolute, under: origin.text) {
-            return (origin.location, rest)
-        }
-        guard let location = UpstreamLocation(absolute: absolute) else { return nil }
-        let text = location.scheme + "://" + location.authority
-        if absolute.hasPrefix(text) { origin = (text, location) }
-        return (location, Substring(location.pathAndQuery))
+    init(_ rewriter: PlaylistRewriter) {
+        self.rewriter = rewriter
+        self.sessionPrefix = Array(rewriter.request.sessionPrefix.utf8)
+        self.isForward = rewriter.request.isForward
     }
 
-    /// What follows `origin` in `absolute` when it is a path or query with no fragment; nil otherwise.
-    private static func pathAndQuery(of absolute: String, under origin: String) -> Substring? {
-        var bytes = absolute
-        var origin = origin
-        let matches = bytes.withUTF8 { text in
-            origin.withUTF8 { prefix -> Bool in
-                guard text.count > prefix.count, memcmp(text.baseAddress!, prefix.baseAddress!, prefix.count) == 0 else { return false }
-                let rest = UnsafeBufferPointer(rebasing: text[prefix.count...])
-                return (rest[0] == UInt8(ascii: "/") || rest[0] == UInt8(ascii: "?")) && !rest.contains(UInt8(ascii: "#"))
+    /// `scheme://authority` as written, and its parts.
+    final class Origin {
+        let location: UpstreamLocation
+        let text: [UInt8]
+        let scheme: [UInt8]
+        let authority: [UInt8]
+
+        init(_ location: UpstreamLocation) {
+            self.location = location
+            self.scheme = Array(location.scheme.utf8)
+            self.authority = Array(location.authority.utf8)
+            self.text = scheme + Array("://".utf8) + authority
+        }
+
+        /// What follows this origin in `absolute` when it is a path or query with no fragment; nil otherwise.
+        func pathAndQuery(of absolute: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8>? {
+            guard absolute.count > text.count else { return nil }
+            let matches = text.withUnsafeBufferPointer { memcmp(absolute.baseAddress!, $0.baseAddress!, $0.count) == 0 }
+            let rest = UnsafeBufferPointer(rebasing: absolute[text.count...])
+            guard matches, rest[0] == UInt8(ascii: "/") || rest[0] == UInt8(ascii: "?"),
+                  memchr(rest.baseAddress!, 0x23, rest.count) == nil else { return nil }
+            return rest
+        }
+    }
+
+    /// Appends the proxy's URI for the absolute URI of a place to `output`; false when it stays as
+    /// written (data:, skd:// and other non-HTTP URIs).
+    mutating func write(_ facts: URIPlaceFacts, absolute: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) -> Bool {
+        if let lastOrigin, let rest = lastOrigin.pathAndQuery(of: absolute) {
+            write(facts, origin: lastOrigin, pathAndQuery: rest, into: &output)
+            return true
+        }
+        guard let location = UpstreamLocation(absolute: String(decoding: absolute, as: UTF8.self)) else { return false }
+        let origin = Origin(location)
+        if learned.insert(location.authority).inserted { rewriter.allowlist.learn(location) }
+        if origin.pathAndQuery(of: absolute) != nil { lastOrigin = origin }
+        var rest = Array(location.pathAndQuery.utf8)
+        rest.withUnsafeBufferPointer { write(facts, origin: origin, pathAndQuery: $0, into: &output) }
+        return true
+    }
+
+    private func write(_ facts: URIPlaceFacts, origin: Origin, pathAndQuery: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
+        let tag = rewriter.tag(for: facts)
+        guard isForward || facts.kind == .renditionReport else {
+            sessionPrefix.withUnsafeBufferPointer { prefix in
+                origin.scheme.withUnsafeBufferPointer { scheme in
+                    origin.authority.withUnsafeBufferPointer { authority in
+                        ProxyPath.appendRewrittenPath(
+                            prefix: prefix, tag: tag, scheme: scheme, authority: authority, pathAndQuery: pathAndQuery, to: &output)
+                    }
+                }
+            }
+            return
+        }
+        let request = rewriter.request
+        let path = String(decoding: pathAndQuery, as: UTF8.self)
+        var uri = request.rewrittenURI(tag: tag, origin: origin.location, pathAndQuery: Substring(path))
+        // EXT-X-RENDITION-REPORT URIs must be relative to the playlist (rfc8216bis 4.4.5.4).
+        if facts.kind == .renditionReport {
+            if case .forward(_, let playlist) = request.route {
+                // Forward mode writes whole URLs; a report on the playlist's own host becomes a path again.
+                let upstream = origin.location.with(pathAndQuery: path)
+                if playlist.scheme == upstream.scheme, playlist.normalizedAuthority == upstream.normalizedAuthority {
+                    uri = PlaylistRewriter.relativeReference(
+                        from: String(playlist.path), to: ForwardTag.appending(tag, to: upstream.pathAndQuery))
+                }
+            } else {
+                uri = PlaylistRewriter.relativeReference(from: rewriter.clientPath, to: uri)
             }
         }
-        guard matches else { return nil }
-        return Substring(absolute.utf8.dropFirst(origin.utf8.count))
+        output.append(contentsOf: uri.utf8)
     }
 }

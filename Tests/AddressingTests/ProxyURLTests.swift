@@ -16,6 +16,13 @@ import Testing
             #expect(ResourceTag(component: Substring(tag.description)) == tag)
         }
         #expect(ResourceTag(kind: .segment, variant: 2, msn: 42).description == "~seg.v2.n42")
+        // The wire form spells each kind as its raw value and each number in full.
+        for kind in ResourceTag.Kind.allCases {
+            #expect(ResourceTag(kind: kind).description == "~" + kind.rawValue)
+        }
+        for number in [0, 9, 10, 99, 100, 123_456_789, 999_999_999_999_999, Int.max, -7] {
+            #expect(ResourceTag(kind: .part, msn: number).description == "~part.n\(number)")
+        }
         for broken in ["~", "~seg.x1", "~seg.v", "~seg.v-1", "seg.v1", "~nope", "~seg.v1.n2.q"] {
             #expect(ResourceTag(component: Substring(broken)) == nil, "\(broken)")
         }

@@ -102,4 +102,45 @@ import Testing
         }
         #expect(checked > 20, "the corpus was read")
     }
+
+    /// The streaming form (a writer appending bytes) writes what the full rewrite writes with the
+    /// same transform, is handed what `uriReferences` says of each place, and says where each new
+    /// URI begins (`rewrittenAt`) as the string form does.
+    @Test func theStreamingFormWritesWhatTheStringFormWrites() throws {
+        let transforms: [(String, (URIPlaceFacts, String?) -> String?)] = [
+            ("grow", { "/proxy/~\($0.kind)/\($0.msn ?? -1)/\($0.renditionIndex ?? -1)/" + ($1 ?? "relative") }),
+            ("escape", { facts, _ in "#\"\n\(facts.line)" }),
+            ("keep some", { facts, absolute in facts.line % 3 == 0 ? nil : absolute.map { $0 + "?v=2" } }),
+            ("same text", { _, _ in nil }),
+        ]
+        let bases = ["https://origin.example.com/a/b/index.m3u8", "http://h:8080/x/./y/../z.m3u8?q=1", ""]
+        var checked = 0
+        for (name, bytes) in try Corpus.all() {
+            for base in bases {
+                guard let playlist = try? Playlist(bytes: bytes, url: URL(string: base)) else { continue }
+                let references = playlist.uriReferences
+                for (label, transform) in transforms {
+                    var full = playlist
+                    full.rewriteURIs { transform($0.facts, $0.absoluteString) }
+                    var handed: [(URIPlaceFacts, String?)] = []
+                    var starts: [Int]? = []
+                    let streamed = playlist.bytesRewritingURIs(rewrittenAt: &starts) { facts, absolute, output in
+                        let text = absolute.map { String(decoding: $0, as: UTF8.self) }
+                        handed.append((facts, text))
+                        guard let new = transform(facts, text) else { return false }
+                        output.append(contentsOf: new.utf8)
+                        return true
+                    }
+                    #expect(streamed == full.serialized(), "\(name), \(base), \(label)")
+                    #expect(handed.map(\.0) == references.map(\.facts), "\(name), \(base), \(label)")
+                    #expect(handed.map(\.1) == references.map(\.absoluteString), "\(name), \(base), \(label)")
+                    var stringStarts: [Int]? = []
+                    _ = playlist.bytesRewritingURIs({ transform($0.facts, $0.absoluteString) }, rewrittenAt: &stringStarts)
+                    #expect(starts == stringStarts, "\(name), \(base), \(label)")
+                }
+                checked += 1
+            }
+        }
+        #expect(checked > 60, "the corpus was read")
+    }
 }

@@ -21,6 +21,7 @@ import Testing
     func rfc3986Examples(reference: String, expected: String) {
         let resolver = URIResolver(base: URL(string: "http://a/b/c/d;p?q"))
         #expect(resolver.resolve(reference) == expected)
+        #expect(resolver.resolvedBytes(reference) == expected)
     }
 
     @Test func playlistCases() {
@@ -36,6 +37,15 @@ import Testing
         #expect(URIResolver(base: nil).resolve("a.ts") == nil)
         #expect(URIResolver(base: nil).resolve("https://h/a.ts") == "https://h/a.ts")
         #expect(resolver.resolve("has space.ts") == nil)
+        // The byte form (the streaming rewrite's) writes the same, its shortcuts included.
+        let cases = ["seg1.ts", "../audio/en.m3u8", "//other.example.com/x.ts", "?token=new", "http://abs.example.com/a/../b.ts",
+                     "skd://key-id", "/root.ts?x=1#f", "has space.ts", "HTTPS://CDN.example.com/a/b.ts?x=/./y", "https:./a",
+                     "data:text/plain,x", "a.b/c.d/e.ts", "https://h/a.ts#frag/../x", "1http://h/a.ts", "x+y.z-w:rest"]
+        for reference in cases {
+            #expect(resolver.resolvedBytes(reference) == resolver.resolve(reference), "\(reference)")
+        }
+        #expect(URIResolver(base: nil).resolvedBytes("a.ts") == nil)
+        #expect(URIResolver(base: nil).resolvedBytes("https://h/a.ts") == "https://h/a.ts")
     }
 
     @Test func referencesCarryAbsoluteURLs() throws {
@@ -46,5 +56,14 @@ import Testing
         #expect(segments[5].absoluteString == "https://origin.example.com/vod/c/1005.m4s?sig=abc")
         #expect(segments[5].absolute == URL(string: "https://origin.example.com/vod/c/1005.m4s?sig=abc"))
         #expect(playlist.uriReferences.first { $0.kind == .key && $0.original == "skd://k2" }?.absoluteString == "skd://k2")
+    }
+}
+
+extension URIResolver {
+    /// `resolve(_:appendingTo:)` read back as a string, nil when it appended nothing.
+    func resolvedBytes(_ reference: String) -> String? {
+        var output: [UInt8] = []
+        let resolved = Array(reference.utf8).withUnsafeBufferPointer { resolve($0, appendingTo: &output) }
+        return resolved ? String(decoding: output, as: UTF8.self) : nil
     }
 }

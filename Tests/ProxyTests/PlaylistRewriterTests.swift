@@ -44,7 +44,7 @@ import Testing
             allowlist: HostAllowlist(origins: [UpstreamLocation(absolute: url)!]))
         let expected = playlist.uriReferences.map { reference -> String in
             guard let absolute = reference.absoluteString, let upstream = UpstreamLocation(absolute: absolute) else { return reference.original }
-            return request.rewrittenURI(tag: rewriter.tag(for: reference), upstream: upstream)
+            return request.rewrittenURI(tag: rewriter.tag(for: reference.facts), upstream: upstream)
         }
         rewriter.rewrite(&playlist)
         let written = playlist.segments.map(\.uri)
