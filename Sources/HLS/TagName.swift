@@ -78,6 +78,11 @@ enum TagName: String, CaseIterable, Sendable {
 
     /// Looks a tag name (the bytes before `:`) up without building a String.
     static func lookup(_ name: UnsafeBufferPointer<UInt8>) -> TagName? {
+        // Half the lines of a media playlist: no hash for it.
+        if name.count == 7, name[4] == 0x49, name[5] == 0x4E, name[6] == 0x46,
+           name[0] == 0x23, name[1] == 0x45, name[2] == 0x58, name[3] == 0x54 {
+            return .extinf
+        }
         let bucket = buckets[Int(fnv1a(name) & 0xFF)]
         for (tag, bytes) in bucket where bytes.count == name.count {
             if bytes.withUnsafeBufferPointer({ $0.elementsEqual(name) }) { return tag }

@@ -119,8 +119,8 @@ extension Playlist {
             return copy.serialized()
         }
         let resolver = URIResolver(base: url)
-        return streamRewritingURIs(rewrittenAt: &starts) { place, output in
-            guard var text = transform(reference(for: place, resolver: resolver)) else { return false }
+        return streamRewritingURIs(rewrittenAt: &starts) { index, output in
+            guard var text = transform(reference(for: analysis.places[index], resolver: resolver)) else { return false }
             text.withUTF8 { output.append(contentsOf: $0) }
             return true
         }
@@ -148,14 +148,15 @@ extension Playlist {
         let resolver = URIResolver(base: url)
         var absolute: [UInt8] = []
         absolute.reserveCapacity(256)
-        return streamRewritingURIs(rewrittenAt: &starts) { place, output in
-            let facts = self.facts(of: place)
+        return streamRewritingURIs(rewrittenAt: &starts) { index, output in
+            let facts = self.facts(ofPlace: index)
             absolute.removeAll(keepingCapacity: true)
             let resolved: Bool
-            if var text = place.storedText {
+            if var text = analysis.places[index].storedText {
                 resolved = text.withUTF8 { resolver.resolve($0, appendingTo: &absolute) }
             } else {
-                resolved = storage.withUnsafeBufferPointer { resolver.resolve(UnsafeBufferPointer(rebasing: $0[place.start..<place.end]), appendingTo: &absolute) }
+                let (start, end) = (analysis.places[index].start, analysis.places[index].end)
+                resolved = storage.withUnsafeBufferPointer { resolver.resolve(UnsafeBufferPointer(rebasing: $0[start..<end]), appendingTo: &absolute) }
             }
             guard resolved else { return write(facts, nil, &output) }
             return absolute.withUnsafeBufferPointer { write(facts, $0, &output) }
@@ -170,7 +171,7 @@ extension Playlist {
 
     /// The one loop of both byte rewrites: unchanged stretches copied, each place's new text
     /// appended by `write` (false: kept as written), made safe, and kept only when it differs.
-    private func streamRewritingURIs(rewrittenAt starts: inout [Int]?, _ write: (borrowing URIPlace, inout [UInt8]) -> Bool) -> [UInt8] {
+    private func streamRewritingURIs(rewrittenAt starts: inout [Int]?, _ write: (_ place: Int, inout [UInt8]) -> Bool) -> [UInt8] {
         let places = analysis.places
         var order: [Int]? = nil  // places are in document order but for attributes read out of order
         if places.indices.dropFirst().contains(where: { places[$0 - 1].start > places[$0].start }) {
@@ -189,7 +190,7 @@ extension Playlist {
                     output.append(contentsOf: UnsafeBufferPointer(rebasing: old[cursor..<start]))
                     cursor = end
                     let written = output.count
-                    if write(places[index], &output), output.count > written {
+                    if write(index, &output), output.count > written {
                         Self.makeSafe(&output, from: written, kind: places[index].kind)
                         let same = output.count - written == end - start && output.withUnsafeBufferPointer {
                             memcmp($0.baseAddress! + written, old.baseAddress! + start, end - start) == 0
@@ -300,9 +301,13 @@ extension Playlist {
                      msn: place.msn, partIndex: place.partIndex, pathway: pathway(of: place), line: place.lineIndex + 1)
     }
 
-    private func facts(of place: URIPlace) -> URIPlaceFacts {
-        URIPlaceFacts(kind: place.kind, variantIndex: place.variantIndex, renditionIndex: place.renditionIndex, msn: place.msn,
-                      partIndex: place.partIndex, pathway: pathway(of: place), line: place.lineIndex + 1)
+    private func facts(ofPlace index: Int) -> URIPlaceFacts {
+        let kind = analysis.places[index].kind
+        let pathway = kind == .variant || kind == .iFrameVariant || kind == .rendition ? pathway(of: analysis.places[index]) : nil
+        return URIPlaceFacts(
+            kind: kind, variantIndex: analysis.places[index].variantIndex, renditionIndex: analysis.places[index].renditionIndex,
+            msn: analysis.places[index].msn, partIndex: analysis.places[index].partIndex, pathway: pathway,
+            line: analysis.places[index].lineIndex + 1)
     }
 
     private func pathway(of place: URIPlace) -> String? {
