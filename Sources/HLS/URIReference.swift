@@ -84,6 +84,13 @@ public struct URIReference: Sendable, Hashable {
         self.rendition = rendition
     }
 
+    init(facts: URIPlaceFacts, original: String, absoluteString: String?, rendition: Rendition?) {
+        self.facts = facts
+        self.original = original
+        self.absoluteString = absoluteString
+        self.rendition = rendition
+    }
+
     /// `absoluteString` as a `URL`. Built on demand so that transforms that only need the
     /// string do not pay for URL parsing.
     public var absolute: URL? {

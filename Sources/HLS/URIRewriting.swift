@@ -5,7 +5,7 @@ extension Playlist {
     /// Every URI-bearing place in document order, as `rewriteURIs` would present it.
     public var uriReferences: [URIReference] {
         let resolver = URIResolver(base: url)
-        return analysis.places.map { reference(for: $0, resolver: resolver) }
+        return analysis.places.indices.map { reference(atPlace: $0, resolver: resolver) }
     }
 
     /// Calls `transform` for every URI-bearing place (URI lines and the URI attributes of
@@ -24,7 +24,7 @@ extension Playlist {
         var growth = 0
         for index in 0..<placeCount {
             let place = analysis.places[index]
-            guard let text = newText(for: place, resolver: resolver, transform) else { continue }
+            guard let text = newText(atPlace: index, resolver: resolver, transform) else { continue }
             if let last = replaced.last, analysis.places[last.index].start > place.start { inOrder = false }
             if replaced.isEmpty { replaced.reserveCapacity(placeCount - index) }
             replaced.append((index, text))
@@ -120,7 +120,7 @@ extension Playlist {
         }
         let resolver = URIResolver(base: url)
         return streamRewritingURIs(rewrittenAt: &starts) { index, output in
-            guard var text = transform(reference(for: analysis.places[index], resolver: resolver)) else { return false }
+            guard var text = transform(reference(atPlace: index, resolver: resolver)) else { return false }
             text.withUTF8 { output.append(contentsOf: $0) }
             return true
         }
@@ -208,8 +208,8 @@ extension Playlist {
         return output
     }
 
-    /// What `newText` does to a proposed text, done to the bytes from `start` on: a URI line's leading
-    /// `#` and every `"`, CR and LF percent-encoded.
+    /// Makes the new text from `start` on safe to write: a URI line's leading `#` (it would make the
+    /// line a comment) and every `"`, CR and LF (they would end the attribute or the line) percent-encoded.
     private static func makeSafe(_ output: inout [UInt8], from start: Int, kind: URIKind) {
         let leadingHash = (kind == .segment || kind == .variant) && output[start] == 0x23
         let breaking = output.withUnsafeBufferPointer { bytes in
@@ -233,17 +233,13 @@ extension Playlist {
         }
     }
 
-    /// What `transform` makes of the URI at `place`, made safe to write there; nil to keep it.
-    private func newText(for place: URIPlace, resolver: URIResolver, _ transform: (URIReference) -> String?) -> String? {
-        guard var proposed = transform(reference(for: place, resolver: resolver)), !proposed.isEmpty else { return nil }
-        if (place.kind == .segment || place.kind == .variant) && proposed.hasPrefix("#") {
-            proposed = "%23" + proposed.dropFirst()  // a URI line starting with # would become a comment
-        }
-        var text = Self.safeURIText(proposed)
-        let same = text.withUTF8 { new in
-            storage.withUnsafeBufferPointer { old in new.elementsEqual(old[place.start..<place.end]) }
-        }
-        return same ? nil : text
+    /// What `transform` makes of the URI of a place, made safe to write there; nil to keep it.
+    private func newText(atPlace index: Int, resolver: URIResolver, _ transform: (URIReference) -> String?) -> String? {
+        guard let proposed = transform(reference(atPlace: index, resolver: resolver)), !proposed.isEmpty else { return nil }
+        let place = analysis.places[index]
+        var text = Array(proposed.utf8)
+        Self.makeSafe(&text, from: 0, kind: place.kind)
+        return text.elementsEqual(storage[place.start..<place.end]) ? nil : String(decoding: text, as: UTF8.self)
     }
 
     /// Updates the typed view that shows the URI of `place`.
@@ -293,12 +289,11 @@ extension Playlist {
         }
     }
 
-    private func reference(for place: URIPlace, resolver: URIResolver) -> URIReference {
+    private func reference(atPlace index: Int, resolver: URIResolver) -> URIReference {
+        let place = analysis.places[index]
         let text = place.text(in: storage)
-        return URIReference(original: text, absoluteString: resolver.resolve(text), kind: place.kind,
-                     variantIndex: place.variantIndex,
-                     rendition: place.renditionIndex.map { analysis.renditions[$0] },
-                     msn: place.msn, partIndex: place.partIndex, pathway: pathway(of: place), line: place.lineIndex + 1)
+        return URIReference(facts: facts(ofPlace: index), original: text, absoluteString: resolver.resolve(text),
+                            rendition: place.renditionIndex.map { analysis.renditions[$0] })
     }
 
     private func facts(ofPlace index: Int) -> URIPlaceFacts {
@@ -317,22 +312,5 @@ extension Playlist {
         case .rendition: place.renditionIndex.flatMap { analysis.renditions[$0].pathway(among: analysis.variants) }
         default: nil
         }
-    }
-
-    /// The text with `"`, CR and LF percent-encoded: they would end the attribute or the line.
-    private static func safeURIText(_ text: String) -> String {
-        var text = text
-        let clean = text.withUTF8 { buffer in !buffer.contains(where: { $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }) }
-        if clean { return text }
-        var output: [UInt8] = []
-        for byte in text.utf8 {
-            switch byte {
-            case 0x22: output.append(contentsOf: [0x25, 0x32, 0x32])
-            case 0x0A: output.append(contentsOf: [0x25, 0x30, 0x41])
-            case 0x0D: output.append(contentsOf: [0x25, 0x30, 0x44])
-            default: output.append(byte)
-            }
-        }
-        return String(decoding: output, as: UTF8.self)
     }
 }
