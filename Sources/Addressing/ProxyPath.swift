@@ -91,16 +91,27 @@ public struct ProxyPath: Equatable, Sendable {
         prefix: UnsafeBufferPointer<UInt8>, tag: ResourceTag, scheme: UnsafeBufferPointer<UInt8>,
         authority: UnsafeBufferPointer<UInt8>, pathAndQuery: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]
     ) {
-        tag.withWireBytes { tagBytes in
-            output.append(contentsOf: prefix)
-            output.append(UInt8(ascii: "/"))
-            output.append(contentsOf: tagBytes)
-            output.append(UInt8(ascii: "/"))
-            output.append(contentsOf: scheme)
-            output.append(UInt8(ascii: "/"))
-            output.append(contentsOf: authority)
-            if pathAndQuery.first != UInt8(ascii: "/") { output.append(UInt8(ascii: "/")) }
-            output.append(contentsOf: pathAndQuery)
+        // Written on the stack and appended once: an append per piece costs more than the copies.
+        let bound = prefix.count + ResourceTag.maxWireLength + scheme.count + authority.count + pathAndQuery.count + 4
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bound) { buffer in
+            let base = buffer.baseAddress!
+            var count = 0
+            func put(_ piece: UnsafeBufferPointer<UInt8>, slash: Bool) {
+                if let source = piece.baseAddress { (base + count).update(from: source, count: piece.count) }
+                count += piece.count
+                if slash {
+                    base[count] = UInt8(ascii: "/")
+                    count += 1
+                }
+            }
+            put(prefix, slash: true)
+            count += tag.writeWire(to: base + count)
+            base[count] = UInt8(ascii: "/")
+            count += 1
+            put(scheme, slash: true)
+            put(authority, slash: pathAndQuery.first != UInt8(ascii: "/"))
+            put(pathAndQuery, slash: false)
+            output.append(contentsOf: UnsafeBufferPointer(start: base, count: count))
         }
     }
 
