@@ -178,7 +178,9 @@ public struct ResourceTag: Hashable, Sendable, CustomStringConvertible {
 }
 
 extension ResourceTag.Kind {
-    /// The kind as the wire form spells it (its raw value), without making a `String`.
+    /// The kind as the wire form spells it: its raw value, as a `StaticString` whose bytes are copied
+    /// without a `String` (reading `rawValue`'s bytes made the rewrite of a new playlist 3–7 % slower;
+    /// `ProxyURLTests` checks that the two agree).
     var wireName: StaticString {
         switch self {
         case .master: "master"

@@ -136,14 +136,9 @@ extension Playlist {
         writing write: (URIPlaceFacts, UnsafeBufferPointer<UInt8>?, inout [UInt8]) -> Bool
     ) -> [UInt8] {
         guard canStream else {
-            return bytesRewritingURIs({ reference in
-                var output: [UInt8] = []
-                let written = reference.absoluteString.map { absolute in
-                    absolute.utf8.withContiguousStorageIfAvailable { write(reference.facts, $0, &output) }
-                        ?? Array(absolute.utf8).withUnsafeBufferPointer { write(reference.facts, $0, &output) }
-                } ?? write(reference.facts, nil, &output)
-                return written ? String(decoding: output, as: UTF8.self) : nil
-            }, rewrittenAt: &starts)
+            return withoutActuallyEscaping(write) { write in
+                bytesRewritingURIs(Self.transform(writing: write), rewrittenAt: &starts)
+            }
         }
         let resolver = URIResolver(base: url)
         var absolute: [UInt8] = []
@@ -160,6 +155,28 @@ extension Playlist {
             }
             guard resolved else { return write(facts, nil, &output) }
             return absolute.withUnsafeBufferPointer { write(facts, $0, &output) }
+        }
+    }
+
+    /// `rewriteURIs` with a writer of the streaming form: for a caller that writes its URIs as bytes
+    /// and must also edit the playlist afterwards (the proxy when rules change it).
+    public mutating func rewriteURIs(writing write: (URIPlaceFacts, UnsafeBufferPointer<UInt8>?, inout [UInt8]) -> Bool) {
+        withoutActuallyEscaping(write) { write in rewriteURIs(Self.transform(writing: write)) }
+    }
+
+    /// A writer of the streaming form as a transform of the string form: the URI's bytes, the text written.
+    private static func transform(
+        writing write: @escaping (URIPlaceFacts, UnsafeBufferPointer<UInt8>?, inout [UInt8]) -> Bool
+    ) -> (URIReference) -> String? {
+        { reference in
+            var output: [UInt8] = []
+            let written: Bool
+            if var absolute = reference.absoluteString {
+                written = absolute.withUTF8 { write(reference.facts, $0, &output) }
+            } else {
+                written = write(reference.facts, nil, &output)
+            }
+            return written ? String(decoding: output, as: UTF8.self) : nil
         }
     }
 
@@ -296,6 +313,8 @@ extension Playlist {
                             rendition: place.renditionIndex.map { analysis.renditions[$0] })
     }
 
+    /// Read field by field, and the pathway looked up only for the kinds that have one: a copy of the
+    /// place (its text retained) or a call for every URI costs more.
     private func facts(ofPlace index: Int) -> URIPlaceFacts {
         let kind = analysis.places[index].kind
         let pathway = kind == .variant || kind == .iFrameVariant || kind == .rendition ? pathway(of: analysis.places[index]) : nil

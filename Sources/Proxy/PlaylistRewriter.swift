@@ -16,12 +16,10 @@ struct PlaylistRewriter {
 
     func rewrite(_ playlist: inout Playlist) {
         var writer = URIWriter(self)
-        playlist.rewriteURIs { reference in
-            var output: [UInt8] = []
-            var absolute = reference.absoluteString.map { Array($0.utf8) }
-            let written = absolute?.withUnsafeBufferPointer { writer.write(reference.facts, absolute: $0, into: &output) } ?? false
-            return written ? String(decoding: output, as: UTF8.self) : nil
-        }
+        playlist.rewriteURIs(writing: { facts, absolute, output in
+            guard let absolute else { return false }
+            return writer.write(facts, absolute: absolute, into: &output)
+        })
     }
 
     /// The playlist's bytes with its URIs rewritten, the playlist itself unchanged (when nothing
@@ -137,6 +135,7 @@ struct PlaylistRewriter {
 private struct URIWriter {
     let rewriter: PlaylistRewriter
     let sessionPrefix: [UInt8]
+    /// Read once: reaching it through `rewriter.request` for every URI costs a copy of the request.
     let isForward: Bool
     /// One allowlist update per host and playlist, not per URI.
     var learned: Set<String> = []
