@@ -63,7 +63,7 @@ struct HLSBenchmark {
         return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
     }
 
-    enum Form { case full, bytes, streaming }
+    enum Form { case full, bytes, streaming, onePass }
 
     static func measure(_ name: String, input: [UInt8], iterations: Int, form: Form = .full) {
         let url = URL(string: "https://origin.example.com/live/event/1080p/index.m3u8?token=abc")
@@ -74,6 +74,19 @@ struct HLSBenchmark {
         for iteration in 0..<(iterations + iterations / 10) {
             let cpuStart = threadCPUNanoseconds()
             let start = DispatchTime.now().uptimeNanoseconds
+            if form == .onePass {
+                guard let rewrite = Playlist.rewritingPlainMediaURIs(input, url: url, writing: writeProxyURI) else {
+                    fatalError("benchmark input is not a plain media playlist")
+                }
+                let elapsed = DispatchTime.now().uptimeNanoseconds - start
+                let cpu = threadCPUNanoseconds() - cpuStart
+                checksum &+= rewrite.bytes.count
+                if iteration >= iterations / 10 {
+                    samples.append(Double(elapsed) / 1000)
+                    cpuSamples.append(Double(cpu) / 1000)
+                }
+                continue
+            }
             guard var playlist = try? Playlist(bytes: input, url: url) else { fatalError("benchmark input does not parse") }
             let output: [UInt8]
             switch form {
@@ -82,7 +95,7 @@ struct HLSBenchmark {
                 output = playlist.bytesRewritingURIs(rewrittenAt: &starts, writing: writeProxyURI)
             case .bytes:
                 output = playlist.bytesRewritingURIs(proxyURI)
-            case .full:
+            case .full, .onePass:
                 playlist.rewriteURIs(proxyURI)
                 output = playlist.serialized()
             }
@@ -109,13 +122,20 @@ struct HLSBenchmark {
         precondition(check?.segments.count == 1200, "media playlist must have 1,200 segments")
         let multivariant = Array(multivariantPlaylist(variants: 40).utf8)
         precondition((try? Playlist(bytes: multivariant))?.variants.count == 40, "multivariant playlist must have 40 variants")
-        // HLS_BENCH_ONLY=streaming measures the proxy's path alone (for a profile of it).
-        if ProcessInfo.processInfo.environment["HLS_BENCH_ONLY"] != "streaming" {
+        // HLS_BENCH_ONLY=streaming or =one-pass measures that form alone (for a profile of it).
+        let only = ProcessInfo.processInfo.environment["HLS_BENCH_ONLY"]
+        if only == nil {
             measure("media playlist, 1,200 segments", input: media, iterations: iterations)
             measure("multivariant playlist, 40 variants + 40 I-frame variants", input: multivariant, iterations: iterations)
             measure("media playlist, 1,200 segments, bytesRewritingURIs (a String per URI)", input: media, iterations: iterations, form: .bytes)
         }
         // What the proxy does with a playlist no rule changes: the bytes rewritten by streaming, the model left as parsed.
-        measure("media playlist, 1,200 segments, streaming rewrite", input: media, iterations: iterations, form: .streaming)
+        if only == nil || only == "streaming" {
+            measure("media playlist, 1,200 segments, streaming rewrite", input: media, iterations: iterations, form: .streaming)
+        }
+        // What the proxy does with a plain media playlist no rule changes: the rewrite in one pass, no parse.
+        if only == nil || only == "one-pass" {
+            measure("media playlist, 1,200 segments, one-pass rewrite", input: media, iterations: iterations, form: .onePass)
+        }
     }
 }

@@ -55,28 +55,46 @@ struct PlaylistResponder {
             session.memory.withLockedValue { $0.catalog.learn(shared.summary, tag: tag) }
             return Result(body: store(key, shared), isPlaylist: true)
         }
-        guard var playlist = try? Playlist(bytes: served, url: URL(string: effectiveURL)) else {
+        let url = URL(string: effectiveURL)
+        let rewriter = PlaylistRewriter(request: request, clientPath: clientPath, playlistTag: tag, allowlist: allowlist)
+        // A plain media playlist (most live ones, new at every reload) is rewritten without the parse.
+        if steps.isEmpty, let rewrite = rewriter.onePassRewrite(of: served, url: url, sessionlessPath: sessionless?.clientPath) {
+            let entry = RewriteCache.Entry(
+                upstream: served, output: ByteBuffer(bytes: rewrite.bytes), summary: SessionCatalog.Summary(rewrite),
+                prefixAt: sessionless == nil ? [] : rewrite.rewrittenAt)
+            return Result(body: keep(entry, tag: tag, sessionless: sessionless, key: key), isPlaylist: true)
+        }
+        guard var playlist = try? Playlist(bytes: served, url: url) else {
             // Not a playlist after all: the client gets exactly what the origin sent.
             return Result(body: ByteBuffer(bytes: served), isPlaylist: false)
         }
         let summary = SessionCatalog.Summary(playlist)
-        session.memory.withLockedValue { $0.catalog.learn(summary, tag: tag) }
-        let rewriter = PlaylistRewriter(request: request, clientPath: clientPath, playlistTag: tag, allowlist: allowlist)
         guard !steps.isEmpty else {
             if let sessionless, let rewrite = rewriter.sessionlessRewrite(of: playlist, clientPath: sessionless.clientPath) {
-                let shared = RewriteCache.Entry(upstream: served, output: ByteBuffer(bytes: rewrite.bytes), summary: summary, prefixAt: rewrite.prefixAt)
-                cache.store(sessionless, shared)
-                return Result(body: sessionless == key ? shared.output : store(key, shared), isPlaylist: true)
+                let entry = RewriteCache.Entry(upstream: served, output: ByteBuffer(bytes: rewrite.bytes), summary: summary, prefixAt: rewrite.prefixAt)
+                return Result(body: keep(entry, tag: tag, sessionless: sessionless, key: key), isPlaylist: true)
             }
-            let body = ByteBuffer(bytes: rewriter.rewrittenBytes(of: playlist))
-            cache.store(key, RewriteCache.Entry(upstream: served, output: body, summary: summary))
-            return Result(body: body, isPlaylist: true)
+            let entry = RewriteCache.Entry(upstream: served, output: ByteBuffer(bytes: rewriter.rewrittenBytes(of: playlist)), summary: summary)
+            return Result(body: keep(entry, tag: tag, sessionless: nil, key: key), isPlaylist: true)
         }
+        session.memory.withLockedValue { $0.catalog.learn(summary, tag: tag) }
         // Surgery works on the rewritten playlist (a backup variant copies a rewritten URI).
         rewriter.rewrite(&playlist)
         PlaylistSurgery.apply(steps, to: &playlist, backupURI: Self.backupURI)
         let body = ByteBuffer(bytes: PlaylistSurgery.damage(playlist.serialized(), steps: steps, kind: playlist.kind))
         return Result(body: body, isPlaylist: true)
+    }
+
+    /// A new rewrite learnt by the session and cached: under `sessionless` for every session when
+    /// given (and this session's copy, with its prefix, under `key`), else under `key` alone.
+    private func keep(_ entry: RewriteCache.Entry, tag: ResourceTag, sessionless: RewriteCache.Key?, key: RewriteCache.Key) -> ByteBuffer {
+        session.memory.withLockedValue { $0.catalog.learn(entry.summary, tag: tag) }
+        guard let sessionless else {
+            cache.store(key, entry)
+            return entry.output
+        }
+        cache.store(sessionless, entry)
+        return sessionless == key ? entry.output : store(key, entry)
     }
 
     /// This session's rewrite made from the sessionless one, kept under `key` (sharing its copy of the

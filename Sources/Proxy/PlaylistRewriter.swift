@@ -34,15 +34,37 @@ struct PlaylistRewriter {
     /// is the client's path without the session prefix (`RewriteCache.Key.sessionless`). Nil when
     /// the places are not known (a playlist the full rewrite handles).
     func sessionlessRewrite(of playlist: Playlist, clientPath: String) -> (bytes: [UInt8], prefixAt: [Int])? {
-        var sessionless = self
-        sessionless.request = ProxyPath(route: request.route)
-        sessionless.clientPath = clientPath
         var starts: [Int]? = []
-        let bytes = sessionless.rewrittenBytes(of: playlist, rewrittenAt: &starts)
+        let bytes = forNoSession(clientPath: clientPath).rewrittenBytes(of: playlist, rewrittenAt: &starts)
         guard let starts else { return nil }
-        // Paths on the proxy begin with "/"; rendition reports are relative ("./", "../") and
-        // forward-mode URIs absolute: neither carries the prefix.
-        return (bytes, starts.filter { bytes[$0] == UInt8(ascii: "/") })
+        return (bytes, Self.prefixPlaces(starts, in: bytes))
+    }
+
+    /// A plain media playlist (`Playlist.rewritingPlainMediaURIs`) rewritten in one pass, without
+    /// the parse; for no session when `sessionlessPath` is given (what `sessionlessRewrite` gives, its
+    /// `rewrittenAt` then the prefix's places). Nil for any other playlist.
+    func onePassRewrite(of bytes: [UInt8], url: URL?, sessionlessPath: String?) -> OnePassMediaRewrite? {
+        var writer = URIWriter(sessionlessPath.map { forNoSession(clientPath: $0) } ?? self)
+        guard var rewrite = Playlist.rewritingPlainMediaURIs(bytes, url: url, writing: { facts, absolute, output in
+            guard let absolute else { return false }
+            return writer.write(facts, absolute: absolute, into: &output)
+        }) else { return nil }
+        if sessionlessPath != nil { rewrite.rewrittenAt = Self.prefixPlaces(rewrite.rewrittenAt, in: rewrite.bytes) }
+        return rewrite
+    }
+
+    /// This rewriter for the same route without a session prefix.
+    private func forNoSession(clientPath: String) -> PlaylistRewriter {
+        var rewriter = self
+        rewriter.request = ProxyPath(route: request.route)
+        rewriter.clientPath = clientPath
+        return rewriter
+    }
+
+    /// Paths on the proxy begin with "/"; rendition reports are relative ("./", "../") and
+    /// forward-mode URIs absolute: neither carries the prefix.
+    private static func prefixPlaces(_ starts: [Int], in bytes: [UInt8]) -> [Int] {
+        starts.filter { bytes[$0] == UInt8(ascii: "/") }
     }
 
     private func rewrittenBytes(of playlist: Playlist, rewrittenAt starts: inout [Int]?) -> [UInt8] {
@@ -142,11 +164,15 @@ private struct URIWriter {
     /// The origin of the last URI parsed: a playlist's URIs mostly share one, and a URI under it
     /// needs only its path and query cut off, not a parse of its own.
     var lastOrigin: Origin?
+    /// A segment's tag, which differs from one segment to the next by its MSN alone: set in place for
+    /// each segment rather than made anew (with its pathway's string retained and released).
+    var segmentTag: ResourceTag
 
     init(_ rewriter: PlaylistRewriter) {
         self.rewriter = rewriter
         self.sessionPrefix = Array(rewriter.request.sessionPrefix.utf8)
         self.isForward = rewriter.request.isForward
+        self.segmentTag = rewriter.tag(for: URIPlaceFacts(kind: .segment))
     }
 
     /// `scheme://authority` as written, and its parts.
@@ -177,8 +203,8 @@ private struct URIWriter {
     /// Appends the proxy's URI for the absolute URI of a place to `output`; false when it stays as
     /// written (data:, skd:// and other non-HTTP URIs).
     mutating func write(_ facts: URIPlaceFacts, absolute: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) -> Bool {
-        if let lastOrigin, let rest = lastOrigin.pathAndQuery(of: absolute) {
-            write(facts, origin: lastOrigin, pathAndQuery: rest, into: &output)
+        if let origin = lastOrigin, let rest = origin.pathAndQuery(of: absolute) {
+            write(facts, origin: origin, pathAndQuery: rest, into: &output)
             return true
         }
         guard let location = UpstreamLocation(absolute: String(decoding: absolute, as: UTF8.self)) else { return false }
@@ -190,17 +216,15 @@ private struct URIWriter {
         return true
     }
 
-    private func write(_ facts: URIPlaceFacts, origin: Origin, pathAndQuery: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
+    private mutating func write(_ facts: URIPlaceFacts, origin: Origin, pathAndQuery: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
+        if facts.kind == .segment && !isForward {
+            segmentTag.msn = facts.msn
+            append(segmentTag, origin: origin, pathAndQuery: pathAndQuery, into: &output)
+            return
+        }
         let tag = rewriter.tag(for: facts)
         guard isForward || facts.kind == .renditionReport else {
-            sessionPrefix.withUnsafeBufferPointer { prefix in
-                origin.scheme.withUnsafeBufferPointer { scheme in
-                    origin.authority.withUnsafeBufferPointer { authority in
-                        ProxyPath.appendRewrittenPath(
-                            prefix: prefix, tag: tag, scheme: scheme, authority: authority, pathAndQuery: pathAndQuery, to: &output)
-                    }
-                }
-            }
+            append(tag, origin: origin, pathAndQuery: pathAndQuery, into: &output)
             return
         }
         let request = rewriter.request
@@ -220,5 +244,17 @@ private struct URIWriter {
             }
         }
         output.append(contentsOf: uri.utf8)
+    }
+
+    /// `<prefix>/<tag>/<scheme>/<authority><path and query>`: a path on the proxy.
+    private func append(_ tag: ResourceTag, origin: Origin, pathAndQuery: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
+        sessionPrefix.withUnsafeBufferPointer { prefix in
+            origin.scheme.withUnsafeBufferPointer { scheme in
+                origin.authority.withUnsafeBufferPointer { authority in
+                    ProxyPath.appendRewrittenPath(
+                        prefix: prefix, tag: tag, scheme: scheme, authority: authority, pathAndQuery: pathAndQuery, to: &output)
+                }
+            }
+        }
     }
 }

@@ -35,6 +35,12 @@ struct SessionCatalog: Sendable {
         case multivariant(variants: [VariantFacts], renditions: [Int: RenditionFacts])
         case media(segments: [(msn: Int, index: Int, startTime: Double)], isComplete: Bool, targetDuration: Int? = nil)
 
+        init(_ rewrite: OnePassMediaRewrite) {
+            self = .media(
+                segments: rewrite.segmentTimes, isComplete: rewrite.playlistType != nil || rewrite.endList,
+                targetDuration: rewrite.targetDuration)
+        }
+
         init(_ playlist: Playlist) {
             if playlist.kind == .multivariant {
                 let bandwidths = playlist.variants.map(\.bandwidth)
