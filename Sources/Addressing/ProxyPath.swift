@@ -115,6 +115,48 @@ public struct ProxyPath: Equatable, Sendable {
         }
     }
 
+    /// Writes the path forms of many tags that differ by their MSN alone, on one origin: what
+    /// `appendRewrittenPath` writes for `tag` with each MSN, without writing the tag's other fields,
+    /// the prefix, scheme and authority again for every segment of a playlist.
+    public struct SegmentPaths {
+        /// `<prefix>/<tag's head>.n`
+        private let head: [UInt8]
+        /// `<tag's tail>/<scheme>/<authority>`
+        private let middle: [UInt8]
+
+        public init(prefix: UnsafeBufferPointer<UInt8>, tag: ResourceTag, scheme: UnsafeBufferPointer<UInt8>, authority: UnsafeBufferPointer<UInt8>) {
+            let wire = tag.wireAroundMSN()
+            head = Array(prefix) + [UInt8(ascii: "/")] + wire.head + Array(".n".utf8)
+            middle = wire.tail + [UInt8(ascii: "/")] + Array(scheme) + [UInt8(ascii: "/")] + Array(authority)
+        }
+
+        /// Appends the path for `msn` and `pathAndQuery` (from "/" or "?") to `output`.
+        public func append(msn: Int, pathAndQuery: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
+            let bound = head.count + 21 + middle.count + 1 + pathAndQuery.count
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bound) { buffer in
+                let base = buffer.baseAddress!
+                var count = head.withUnsafeBufferPointer { head in
+                    base.update(from: head.baseAddress!, count: head.count)
+                    return head.count
+                }
+                count = ResourceTag.writeDecimal(msn, to: base, at: count)
+                middle.withUnsafeBufferPointer { middle in
+                    (base + count).update(from: middle.baseAddress!, count: middle.count)
+                    count += middle.count
+                }
+                if pathAndQuery.first != UInt8(ascii: "/") {
+                    base[count] = UInt8(ascii: "/")
+                    count += 1
+                }
+                if let source = pathAndQuery.baseAddress {
+                    (base + count).update(from: source, count: pathAndQuery.count)
+                    count += pathAndQuery.count
+                }
+                output.append(contentsOf: UnsafeBufferPointer(start: base, count: count))
+            }
+        }
+    }
+
     /// A URI the proxy wrote into a playlist, read back (a reverse path or a forward URL); nil for
     /// anything else. Its `tag` and `upstream` say what it is and where it points.
     public init?(written uri: String) {

@@ -65,6 +65,24 @@ public struct ResourceTag: Hashable, Sendable, CustomStringConvertible {
 
     /// Writes the wire form at `target`, which has room for `maxWireLength` bytes; returns its length.
     func writeWire(to target: UnsafeMutablePointer<UInt8>) -> Int {
+        var count = writeHead(to: target)
+        count = Self.writeField(UInt8(ascii: "n"), msn, to: target, at: count)
+        return writeTail(to: target, at: count)
+    }
+
+    /// The wire form without its MSN, in two pieces: with `.n` and the MSN in decimal between them it is
+    /// the wire form of this tag with that MSN. For writing many tags that differ by their MSN alone
+    /// (a playlist's segments) without writing every field of each.
+    func wireAroundMSN() -> (head: [UInt8], tail: [UInt8]) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.maxWireLength) { buffer in
+            let target = buffer.baseAddress!
+            let head = Array(UnsafeBufferPointer(start: target, count: writeHead(to: target)))
+            return (head, Array(UnsafeBufferPointer(start: target, count: writeTail(to: target, at: 0))))
+        }
+    }
+
+    /// `~`, the kind and the fields before the MSN; returns the length.
+    private func writeHead(to target: UnsafeMutablePointer<UInt8>) -> Int {
         target[0] = UInt8(ascii: "~")
         var count = 1
         kind.wireName.withUTF8Buffer { name in
@@ -73,9 +91,12 @@ public struct ResourceTag: Hashable, Sendable, CustomStringConvertible {
         }
         count = Self.writeField(UInt8(ascii: "v"), variant, to: target, at: count)
         count = Self.writeField(UInt8(ascii: "r"), rendition, to: target, at: count)
-        count = Self.writeField(UInt8(ascii: "i"), iFrameVariant, to: target, at: count)
-        count = Self.writeField(UInt8(ascii: "n"), msn, to: target, at: count)
-        count = Self.writeField(UInt8(ascii: "p"), part, to: target, at: count)
+        return Self.writeField(UInt8(ascii: "i"), iFrameVariant, to: target, at: count)
+    }
+
+    /// The fields after the MSN, written at `target + start`; returns the new length.
+    private func writeTail(to target: UnsafeMutablePointer<UInt8>, at start: Int) -> Int {
+        var count = Self.writeField(UInt8(ascii: "p"), part, to: target, at: start)
         if backup {
             target[count] = UInt8(ascii: ".")
             target[count + 1] = UInt8(ascii: "b")
@@ -97,7 +118,12 @@ public struct ResourceTag: Hashable, Sendable, CustomStringConvertible {
         guard let number else { return start }
         target[start] = UInt8(ascii: ".")
         target[start + 1] = field
-        var count = start + 2
+        return writeDecimal(number, to: target, at: start + 2)
+    }
+
+    /// `number` in decimal, written at `target + start` (at most 20 bytes); returns the new length.
+    static func writeDecimal(_ number: Int, to target: UnsafeMutablePointer<UInt8>, at start: Int) -> Int {
+        var count = start
         if number < 0 {
             target[count] = UInt8(ascii: "-")
             count += 1

@@ -164,9 +164,11 @@ private struct URIWriter {
     /// The origin of the last URI parsed: a playlist's URIs mostly share one, and a URI under it
     /// needs only its path and query cut off, not a parse of its own.
     var lastOrigin: Origin?
-    /// A segment's tag, which differs from one segment to the next by its MSN alone: set in place for
-    /// each segment rather than made anew (with its pathway's string retained and released).
-    var segmentTag: ResourceTag
+    /// A segment's tag, which differs from one segment to the next by its MSN alone.
+    let segmentTag: ResourceTag
+    /// The paths of segments on the origin of the last one: the tag's other fields, the prefix and
+    /// the origin written once, not for every segment.
+    var segmentPaths: (origin: Origin, paths: ProxyPath.SegmentPaths)?
 
     init(_ rewriter: PlaylistRewriter) {
         self.rewriter = rewriter
@@ -217,9 +219,18 @@ private struct URIWriter {
     }
 
     private mutating func write(_ facts: URIPlaceFacts, origin: Origin, pathAndQuery: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
-        if facts.kind == .segment && !isForward {
-            segmentTag.msn = facts.msn
-            append(segmentTag, origin: origin, pathAndQuery: pathAndQuery, into: &output)
+        if facts.kind == .segment && !isForward, let msn = facts.msn {
+            if segmentPaths?.origin !== origin {
+                let paths = sessionPrefix.withUnsafeBufferPointer { prefix in
+                    origin.scheme.withUnsafeBufferPointer { scheme in
+                        origin.authority.withUnsafeBufferPointer { authority in
+                            ProxyPath.SegmentPaths(prefix: prefix, tag: segmentTag, scheme: scheme, authority: authority)
+                        }
+                    }
+                }
+                segmentPaths = (origin, paths)
+            }
+            segmentPaths!.paths.append(msn: msn, pathAndQuery: pathAndQuery, to: &output)
             return
         }
         let tag = rewriter.tag(for: facts)

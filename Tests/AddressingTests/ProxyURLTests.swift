@@ -28,6 +28,49 @@ import Testing
         }
     }
 
+    /// The paths of a playlist's segments, written with the tag's other fields once, are what the
+    /// one layout (`appendRewrittenPath`) writes for each, and read back to the same tag and upstream.
+    @Test func segmentPathsAreTheRewrittenPathsOfEachMSN() throws {
+        let tags = [
+            ResourceTag(kind: .segment),
+            ResourceTag(kind: .segment, variant: 2, backup: true, pathway: "cdn-b"),
+            ResourceTag(kind: .segment, rendition: 11, pathway: "a.b_c"),
+            ResourceTag(kind: .segment, iFrameVariant: 0),
+            ResourceTag(kind: .part, variant: 1, part: 3),
+        ]
+        for tag in tags {
+            for prefix in ["", "/s/dev1", "/s/phone+presets"] {
+                for pathAndQuery in ["/live/seg_1.ts", "?token=a/b", "/a/b/c.m4s?x=1&y=%2F"] {
+                    let (prefixBytes, scheme, authority, tail) = (Array(prefix.utf8), Array("https".utf8), Array("cdn.example:8443".utf8), Array(pathAndQuery.utf8))
+                    let paths = prefixBytes.withUnsafeBufferPointer { p in
+                        scheme.withUnsafeBufferPointer { s in authority.withUnsafeBufferPointer { ProxyPath.SegmentPaths(prefix: p, tag: tag, scheme: s, authority: $0) } }
+                    }
+                    for msn in [0, 9, 10, 183_400, Int.max, Int.min, -7] {
+                        var tagged = tag
+                        tagged.msn = msn
+                        var expected: [UInt8] = [], written: [UInt8] = [1, 2]
+                        prefixBytes.withUnsafeBufferPointer { p in
+                            scheme.withUnsafeBufferPointer { s in
+                                authority.withUnsafeBufferPointer { a in
+                                    tail.withUnsafeBufferPointer { t in
+                                        ProxyPath.appendRewrittenPath(prefix: p, tag: tagged, scheme: s, authority: a, pathAndQuery: t, to: &expected)
+                                        paths.append(msn: msn, pathAndQuery: t, to: &written)
+                                    }
+                                }
+                            }
+                        }
+                        #expect(written == [1, 2] + expected, "\(tagged) \(prefix) \(pathAndQuery)")
+                        if (0...1_000_000_000).contains(msn) {  // tags hold bounded numbers
+                            let read = try #require(ProxyPath(written: String(decoding: written.dropFirst(2), as: UTF8.self)), "\(tagged)")
+                            #expect(read.tag == tagged)
+                            #expect(read.upstream?.url == "https://cdn.example:8443" + (pathAndQuery.hasPrefix("/") ? "" : "/") + pathAndQuery)
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     @Test func upstreamLocationsParseAbsoluteHTTPURLsOnly() throws {
         let location = try #require(UpstreamLocation(absolute: "HTTPS://User:pw@CDN.Example.com:8443/a/b/seg.ts?token=x&y=1#frag"))
         #expect(location.scheme == "https")
