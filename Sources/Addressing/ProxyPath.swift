@@ -118,7 +118,7 @@ public struct ProxyPath: Equatable, Sendable {
     /// Writes the path forms of many tags that differ by their MSN alone, on one origin: what
     /// `appendRewrittenPath` writes for `tag` with each MSN, without writing the tag's other fields,
     /// the prefix, scheme and authority again for every segment of a playlist.
-    public struct SegmentPaths {
+    public final class SegmentPaths {  // a class: one reference count to hold it, not one per array
         /// `<prefix>/<tag's head>.n`
         private let head: [UInt8]
         /// `<tag's tail>/<scheme>/<authority>`

@@ -58,7 +58,7 @@ private struct OnePass {
         output.reserveCapacity(old.count * 2 + 256)
         times.reserveCapacity(old.count / 32)
         starts.reserveCapacity(old.count / 32)
-        absolute.reserveCapacity(256)
+        absolute.reserveCapacity(1 << 14)
     }
 
     mutating func run(_ write: (URIPlaceFacts, UnsafeBufferPointer<UInt8>?, inout [UInt8]) -> Bool) -> OnePassMediaRewrite? {
@@ -106,7 +106,7 @@ private struct OnePass {
             times.append((msn, times.count, elapsed))
             elapsed += pendingDuration ?? 0
             pendingDuration = nil
-            place(start, end, URIPlaceFacts(kind: .segment, msn: msn, line: line + 1), write)
+            place(start, end, kind: .segment, msn: msn, line: line + 1, write)
             return true
         }
         if end - start >= 8 && memcmp(old.baseAddress! + start, "#EXTINF:", 8) == 0 {  // half the lines: no look-up
@@ -137,8 +137,8 @@ private struct OnePass {
                 old, from: valueStart, to: end, substitute: { String(decoding: UnsafeBufferPointer(rebasing: old[$0..<$1]), as: UTF8.self) },
                 problem: { _ in })
             if let uri = list.attribute("URI") {
-                let facts = URIPlaceFacts(kind: tag == .key ? .key : .map, msn: ValueParsing.add(mediaSequence, times.count), line: line + 1)
-                place(uri.valueStart, uri.valueEnd, facts, write)
+                place(uri.valueStart, uri.valueEnd, kind: tag == .key ? .key : .map, msn: ValueParsing.add(mediaSequence, times.count),
+                      line: line + 1, write)
             }
         case .extm3u, .version, .independentSegments, .start, .allowCache, .discontinuitySequence, .iFramesOnly,
              .serverControl, .discontinuity, .programDateTime, .gap, .bitrate:
@@ -164,15 +164,21 @@ private struct OnePass {
 
     /// The URI at `old[start..<end]` written anew, as the streaming rewrite writes it.
     private mutating func place(
-        _ start: Int, _ end: Int, _ facts: URIPlaceFacts, _ write: (URIPlaceFacts, UnsafeBufferPointer<UInt8>?, inout [UInt8]) -> Bool
+        _ start: Int, _ end: Int, kind: URIKind, msn: Int, line: Int,
+        _ write: (URIPlaceFacts, UnsafeBufferPointer<UInt8>?, inout [UInt8]) -> Bool
     ) {
         output.append(contentsOf: UnsafeBufferPointer(rebasing: old[cursor..<start]))
         cursor = end
-        absolute.removeAll(keepingCapacity: true)
+        // Each URI is resolved after the one before, not into an emptied buffer (emptying costs more
+        // than the copy); the buffer is emptied now and then.
+        if absolute.count > 1 << 13 { absolute.removeAll(keepingCapacity: true) }
+        let mark = absolute.count
         let written = output.count
+        let facts = URIPlaceFacts(kind: kind, msn: msn, line: line)
         let wrote = resolver.resolve(UnsafeBufferPointer(rebasing: old[start..<end]), appendingTo: &absolute)
-            ? absolute.withUnsafeBufferPointer { write(facts, $0, &output) } : write(facts, nil, &output)
-        Playlist.settlePlace(old, start, end, kind: facts.kind, wrote: wrote, from: written, in: &output, starts: &starts)
+            ? absolute.withUnsafeBufferPointer { write(facts, UnsafeBufferPointer(rebasing: $0[mark...]), &output) }
+            : write(facts, nil, &output)
+        Playlist.settlePlace(old, start, end, kind: kind, wrote: wrote, from: written, in: &output, starts: &starts)
     }
 
     /// ASCII only: the URI's bytes are then its text, as the analyser keeps it.

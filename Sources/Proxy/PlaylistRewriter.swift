@@ -166,9 +166,6 @@ private struct URIWriter {
     var lastOrigin: Origin?
     /// A segment's tag, which differs from one segment to the next by its MSN alone.
     let segmentTag: ResourceTag
-    /// The paths of segments on the origin of the last one: the tag's other fields, the prefix and
-    /// the origin written once, not for every segment.
-    var segmentPaths: (origin: Origin, paths: ProxyPath.SegmentPaths)?
 
     init(_ rewriter: PlaylistRewriter) {
         self.rewriter = rewriter
@@ -183,6 +180,9 @@ private struct URIWriter {
         let text: [UInt8]
         let scheme: [UInt8]
         let authority: [UInt8]
+        /// The paths of this playlist's segments on this origin: the tag's other fields, the prefix and
+        /// the origin written once, not for every segment.
+        var segmentPaths: ProxyPath.SegmentPaths?
 
         init(_ location: UpstreamLocation) {
             self.location = location
@@ -218,19 +218,18 @@ private struct URIWriter {
         return true
     }
 
-    private mutating func write(_ facts: URIPlaceFacts, origin: Origin, pathAndQuery: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
+    private func write(_ facts: URIPlaceFacts, origin: Origin, pathAndQuery: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
         if facts.kind == .segment && !isForward, let msn = facts.msn {
-            if segmentPaths?.origin !== origin {
-                let paths = sessionPrefix.withUnsafeBufferPointer { prefix in
+            if origin.segmentPaths == nil {
+                origin.segmentPaths = sessionPrefix.withUnsafeBufferPointer { prefix in
                     origin.scheme.withUnsafeBufferPointer { scheme in
                         origin.authority.withUnsafeBufferPointer { authority in
                             ProxyPath.SegmentPaths(prefix: prefix, tag: segmentTag, scheme: scheme, authority: authority)
                         }
                     }
                 }
-                segmentPaths = (origin, paths)
             }
-            segmentPaths!.paths.append(msn: msn, pathAndQuery: pathAndQuery, to: &output)
+            origin.segmentPaths.unsafelyUnwrapped.append(msn: msn, pathAndQuery: pathAndQuery, to: &output)
             return
         }
         let tag = rewriter.tag(for: facts)
