@@ -177,7 +177,7 @@ let package = Package(
         .testTarget(name: "RunsTests", dependencies: ["Runs", "Verdicts", "Players", "PlayerReports", "Records", "Chaos", "Proxy", logging]),
         .testTarget(name: "VerdictsTests", dependencies: ["Verdicts", "Chaos", "Records", "PlayerReports"]),
         .testTarget(name: "UpstreamTests", dependencies: ["Upstream", "TestSupport"] + nio),
-        .testTarget(name: "DemoOriginTests", dependencies: ["DemoOrigin", "HLS", "JSON"] + nio),
+        .testTarget(name: "DemoOriginTests", dependencies: ["DemoOrigin", "HLS", "JSON", "TestSupport"] + nio),
         // Runs the built `hlschaos` binary: exit codes, messages, signals, reloads.
         .testTarget(name: "CLITests", dependencies: ["TestSupport", "BundleFormat"]),
         .testTarget(name: "RuleBookTests", dependencies: ["Proxy", "Presets", "Chaos", logging]),

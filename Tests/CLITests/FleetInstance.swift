@@ -45,7 +45,7 @@ struct FleetInstance: Sendable {
         process.standardOutput = out
         process.standardError = out
         try process.run()
-        let written = try await RawHTTP.run { out.fileHandleForReading.readDataToEndOfFile() }
+        let written = try await RawHTTP.run { out.fileHandleForReading.readAllRetryingInterrupts() }
         process.waitUntilExit()
         let text = String(decoding: written, as: UTF8.self)
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)

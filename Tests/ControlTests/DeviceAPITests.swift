@@ -196,7 +196,7 @@ struct SelfSignedCertificate {
         openssl.standardOutput = FileHandle.nullDevice
         openssl.standardError = errors
         try openssl.run()
-        let message = errors.fileHandleForReading.readDataToEndOfFile()
+        let message = errors.fileHandleForReading.readAllRetryingInterrupts()
         openssl.waitUntilExit()
         guard openssl.terminationStatus == 0 else {
             made.remove()

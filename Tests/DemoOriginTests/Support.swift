@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import NIOPosix
+import TestSupport
 @testable import DemoOrigin
 
 /// A clock the tests move by hand.
@@ -177,9 +178,9 @@ struct ToolRun {
         defer { watchdog.cancel() }
         // Read both pipes before waiting so a chatty tool never blocks on a full pipe.
         let errData = Locked(Data())
-        let errReader = Thread { errData.withLockedValue { $0 = err.fileHandleForReading.readDataToEndOfFile() } }
+        let errReader = Thread { errData.withLockedValue { $0 = err.fileHandleForReading.readAllRetryingInterrupts() } }
         errReader.start()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let outData = out.fileHandleForReading.readAllRetryingInterrupts()
         process.waitUntilExit()
         while !errReader.isFinished { Thread.sleep(forTimeInterval: 0.01) }
         return ToolRun(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import Players
 
 @Suite struct BrowserEngineCacheTests {
@@ -31,7 +32,7 @@ import Testing
         process.standardOutput = pipe
         try? process.run()
         process.waitUntilExit()
-        return String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return String(decoding: pipe.fileHandleForReading.readAllRetryingInterrupts(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// Writes `members` (name → bytes) into a zip or tar.gz at `path` with Python.

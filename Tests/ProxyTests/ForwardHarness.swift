@@ -95,8 +95,8 @@ final class ForwardHarness: Sendable {
         process.standardOutput = out
         process.standardError = err
         try process.run()
-        let written = try await RawHTTP.run { out.fileHandleForReading.readDataToEndOfFile() }
-        let errors = try await RawHTTP.run { err.fileHandleForReading.readDataToEndOfFile() }
+        let written = try await RawHTTP.run { out.fileHandleForReading.readAllRetryingInterrupts() }
+        let errors = try await RawHTTP.run { err.fileHandleForReading.readAllRetryingInterrupts() }
         process.waitUntilExit()
         let fields = String(decoding: written, as: UTF8.self).split(separator: " ")
         return CurlResult(

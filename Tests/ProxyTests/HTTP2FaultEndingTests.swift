@@ -31,7 +31,7 @@ import TestSupport
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
         try process.run()
-        let written = try await RawHTTP.run { out.fileHandleForReading.readDataToEndOfFile() }
+        let written = try await RawHTTP.run { out.fileHandleForReading.readAllRetryingInterrupts() }
         process.waitUntilExit()
         return String(decoding: written, as: UTF8.self).split(separator: "\n").map { line in
             let field = line.split(separator: " ").map(String.init)

@@ -48,7 +48,7 @@ final class TestCA: @unchecked Sendable {
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
         try process.run()
-        let message = errors.fileHandleForReading.readDataToEndOfFile()
+        let message = errors.fileHandleForReading.readAllRetryingInterrupts()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
             throw TLSOriginFailure(message: "openssl \(arguments.prefix(2).joined(separator: " ")) failed: \(String(decoding: message, as: UTF8.self))")
