@@ -2493,6 +2493,19 @@ def free_port():
     return port
 
 
+REFUSING = []  # sockets bound to the refusing ports, held open for the whole run
+
+
+def refusing_port():
+    """A loopback port that refuses connections for the whole run: bound, never listening. A port
+    closed again after bind could be taken by a server that another test starts meanwhile (seen:
+    a CONNECT to the "closed" port tunnelled, an absolute-form request answered 404)."""
+    s = socket.socket()
+    s.bind((HOST, 0))
+    REFUSING.append(s)
+    return s.getsockname()[1]
+
+
 class ManagedProxy:
     def __init__(self, binary, rules_path, out, evil_port, presets_dir=None, forward_config=None):
         self.binary, self.rules_path, self.out, self.evil_port = binary, rules_path, out, evil_port
@@ -3322,7 +3335,7 @@ class Fuzzer:
             t.outside_clients = isinstance(self.proxy, ManagedProxy)  # the fuzzer's config: 127.0.0.1 only
             t.users, t.shared = (FORWARD_USERS, FORWARD_PASSWORD) if t.outside_clients else ({}, None)
             t.echo_port = self.echo.port
-            t.closed_port = t.closed_port or free_port()
+            t.closed_port = t.closed_port or refusing_port()
             t.machine_addresses = machine_addresses()
             self.learn_ports()
             discover_forward(self.proxy.port, t)
