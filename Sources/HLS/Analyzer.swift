@@ -133,17 +133,11 @@ struct Analyzer {
     // MARK: lines
 
     private func trimmed(_ line: LineRecord) -> (Int, Int) {
-        var start = line.start
-        var end = line.end
-        while start < end && (bytes[start] == 0x20 || bytes[start] == 0x09) { start += 1 }
-        while end > start && (bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 || bytes[end - 1] == 0x0D) { end -= 1 }
-        return (start, end)
+        LineScanner.trimmed(bytes, line.start, line.end)
     }
 
     private func tagNameEnd(_ start: Int, _ end: Int) -> Int {
-        var position = start
-        while position < end && bytes[position] != 0x3A { position += 1 }
-        return position
+        LineScanner.tagNameEnd(bytes, start, end)
     }
 
     private mutating func process(_ line: LineRecord) throws(PlaylistError) {
@@ -588,11 +582,8 @@ struct Analyzer {
 
     private mutating func handleExtinf(_ start: Int, _ end: Int, hasValue: Bool) throws(PlaylistError) {
         if pending.duration != nil { try report(.duplicateTag, "EXTINF appears twice before one URI line") }
-        var comma = start
-        while comma < end && bytes[comma] != 0x2C { comma += 1 }
-        var durationEnd = comma
-        while durationEnd > start && (bytes[durationEnd - 1] == 0x20 || bytes[durationEnd - 1] == 0x09) { durationEnd -= 1 }
-        if let duration = ValueParsing.decimal(bytes, start, durationEnd), duration >= 0 {
+        let (duration, durationEnd, comma) = ValueParsing.extinf(bytes, start, end)
+        if let duration {
             pending.duration = duration
         } else {
             pending.duration = 0

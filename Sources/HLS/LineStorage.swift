@@ -13,6 +13,23 @@ struct LineRecord: Sendable {
 }
 
 enum LineScanner {
+    /// `bytes[start..<end]` without the spaces and tabs around it and a CR at its end: a line as the
+    /// parse reads it.
+    static func trimmed(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> (Int, Int) {
+        var start = start
+        var end = end
+        while start < end && (bytes[start] == 0x20 || bytes[start] == 0x09) { start += 1 }
+        while end > start && (bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 || bytes[end - 1] == 0x0D) { end -= 1 }
+        return (start, end)
+    }
+
+    /// Where a tag's name ends in `bytes[start..<end]`: at its `:` or the line's end.
+    static func tagNameEnd(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Int {
+        var position = start
+        while position < end && bytes[position] != 0x3A { position += 1 }
+        return position
+    }
+
     /// Splits on LF; a CR right before the LF is part of the terminator. A lone CR stays
     /// in the line's content so that it is written back unchanged.
     static func split(_ bytes: [UInt8]) -> [LineRecord] {

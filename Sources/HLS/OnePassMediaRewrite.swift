@@ -70,7 +70,7 @@ private struct OnePass {
             let newline = memchr(base + lineStart, 0x0A, count - lineStart).map { base.distance(to: $0.assumingMemoryBound(to: UInt8.self)) }
             var lineEnd = newline ?? count
             if newline != nil && lineEnd > lineStart && old[lineEnd - 1] == 0x0D { lineEnd -= 1 }  // CRLF
-            let (start, end) = trimmed(lineStart, lineEnd)
+            let (start, end) = LineScanner.trimmed(old, lineStart, lineEnd)
             if lineIndex == 0 {
                 // `#EXTM3U` first; a byte order mark or blank lines before it are for the parse.
                 guard end - start == 7, memcmp(base + start, "#EXTM3U", 7) == 0 else { return nil }
@@ -85,15 +85,6 @@ private struct OnePass {
         return OnePassMediaRewrite(
             bytes: output, rewrittenAt: starts, segmentTimes: times, targetDuration: targetDuration,
             playlistType: playlistType, endList: endList)
-    }
-
-    /// The line without the spaces and tabs around it and a CR at its end, as the analyser reads it.
-    private func trimmed(_ lineStart: Int, _ lineEnd: Int) -> (Int, Int) {
-        var start = lineStart
-        var end = lineEnd
-        while start < end && (old[start] == 0x20 || old[start] == 0x09) { start += 1 }
-        while end > start && (old[end - 1] == 0x20 || old[end - 1] == 0x09 || old[end - 1] == 0x0D) { end -= 1 }
-        return (start, end)
     }
 
     /// False when the line makes the playlist one this pass does not take.
@@ -114,8 +105,7 @@ private struct OnePass {
             return true
         }
         guard end - start >= 4, old[start + 1] == 0x45, old[start + 2] == 0x58, old[start + 3] == 0x54 else { return true }  // a comment
-        var nameEnd = start
-        while nameEnd < end && old[nameEnd] != 0x3A { nameEnd += 1 }
+        let nameEnd = LineScanner.tagNameEnd(old, start, end)
         guard let tag = TagName.lookup(UnsafeBufferPointer(rebasing: old[start..<nameEnd])) else { return true }  // unknown: passes through
         let valueStart = nameEnd < end ? nameEnd + 1 : end
         switch tag {
@@ -152,14 +142,9 @@ private struct OnePass {
         return true
     }
 
-    /// An `EXTINF`'s duration, up to its comma; 0 when it is not a number ≥ 0, as the analyser takes it.
+    /// An `EXTINF`'s duration; 0 when it is not a number ≥ 0, as the analyser takes it.
     private mutating func noteDuration(_ valueStart: Int, _ end: Int) {
-        var comma = valueStart
-        while comma < end && old[comma] != 0x2C { comma += 1 }
-        var durationEnd = comma
-        while durationEnd > valueStart && (old[durationEnd - 1] == 0x20 || old[durationEnd - 1] == 0x09) { durationEnd -= 1 }
-        let duration = ValueParsing.decimal(old, valueStart, durationEnd)
-        pendingDuration = duration.flatMap { $0 >= 0 ? $0 : nil } ?? 0
+        pendingDuration = ValueParsing.extinf(old, valueStart, end).duration ?? 0
     }
 
     /// The URI at `old[start..<end]` written anew, as the streaming rewrite writes it.

@@ -242,11 +242,8 @@ extension Playlist {
     private static func makeSafe(_ output: inout [UInt8], from start: Int, kind: URIKind) {
         let leadingHash = (kind == .segment || kind == .variant) && output[start] == 0x23
         let breaking = output.withUnsafeBufferPointer { bytes in
-            var found: UInt8 = 0  // a reduction without early exit, which the compiler vectorises
-            for byte in UnsafeBufferPointer(rebasing: bytes[start...]) {
-                found |= (byte == 0x22 ? 1 : 0) | (byte == 0x0A ? 1 : 0) | (byte == 0x0D ? 1 : 0)
-            }
-            return found != 0
+            let (base, count) = (bytes.baseAddress! + start, bytes.count - start)
+            return memchr(base, 0x22, count) != nil || memchr(base, 0x0A, count) != nil || memchr(base, 0x0D, count) != nil
         }
         guard leadingHash || breaking else { return }
         var proposed = Array(output[start...])

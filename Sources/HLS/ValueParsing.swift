@@ -50,6 +50,17 @@ enum ValueParsing {
         return value
     }
 
+    /// An `EXTINF` value, `bytes[start..<end]`: its duration when it is a decimal ≥ 0 (nil otherwise),
+    /// where the duration's text ends and where its comma is (`end` without one).
+    static func extinf(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> (duration: Double?, durationEnd: Int, comma: Int) {
+        var comma = start
+        while comma < end && bytes[comma] != 0x2C { comma += 1 }
+        var durationEnd = comma
+        while durationEnd > start && (bytes[durationEnd - 1] == 0x20 || bytes[durationEnd - 1] == 0x09) { durationEnd -= 1 }
+        let duration = decimal(bytes, start, durationEnd).flatMap { $0 >= 0 ? $0 : nil }
+        return (duration, durationEnd, comma)
+    }
+
     /// Parses a decimal-integer (no sign) from bytes; nil when empty, not digits or too large.
     static func integer(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Int? {
         if start >= end || end - start > 18 { return nil }

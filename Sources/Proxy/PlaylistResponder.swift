@@ -60,8 +60,7 @@ struct PlaylistResponder {
         // A plain media playlist (most live ones, new at every reload) is rewritten without the parse.
         if steps.isEmpty, let rewrite = rewriter.onePassRewrite(of: served, url: url, sessionlessPath: sessionless?.clientPath) {
             let entry = RewriteCache.Entry(
-                upstream: served, output: ByteBuffer(bytes: rewrite.bytes), summary: SessionCatalog.Summary(rewrite),
-                prefixAt: sessionless == nil ? [] : rewrite.rewrittenAt)
+                upstream: served, output: ByteBuffer(bytes: rewrite.bytes), summary: SessionCatalog.Summary(rewrite), prefixAt: rewrite.rewrittenAt)
             return Result(body: keep(entry, tag: tag, sessionless: sessionless, key: key), isPlaylist: true)
         }
         guard var playlist = try? Playlist(bytes: served, url: url) else {

@@ -41,15 +41,16 @@ struct PlaylistRewriter {
     }
 
     /// A plain media playlist (`Playlist.rewritingPlainMediaURIs`) rewritten in one pass, without
-    /// the parse; for no session when `sessionlessPath` is given (what `sessionlessRewrite` gives, its
-    /// `rewrittenAt` then the prefix's places). Nil for any other playlist.
+    /// the parse. For no session when `sessionlessPath` is given, its `rewrittenAt` then where a
+    /// session's prefix goes (as `sessionlessRewrite` gives); else for this session, `rewrittenAt`
+    /// empty. Nil for any other playlist.
     func onePassRewrite(of bytes: [UInt8], url: URL?, sessionlessPath: String?) -> OnePassMediaRewrite? {
         var writer = URIWriter(sessionlessPath.map { forNoSession(clientPath: $0) } ?? self)
         guard var rewrite = Playlist.rewritingPlainMediaURIs(bytes, url: url, writing: { facts, absolute, output in
             guard let absolute else { return false }
             return writer.write(facts, absolute: absolute, into: &output)
         }) else { return nil }
-        if sessionlessPath != nil { rewrite.rewrittenAt = Self.prefixPlaces(rewrite.rewrittenAt, in: rewrite.bytes) }
+        rewrite.rewrittenAt = sessionlessPath == nil ? [] : Self.prefixPlaces(rewrite.rewrittenAt, in: rewrite.bytes)
         return rewrite
     }
 
@@ -213,7 +214,7 @@ private struct URIWriter {
         let origin = Origin(location)
         if learned.insert(location.authority).inserted { rewriter.allowlist.learn(location) }
         if origin.pathAndQuery(of: absolute) != nil { lastOrigin = origin }
-        var rest = Array(location.pathAndQuery.utf8)
+        let rest = Array(location.pathAndQuery.utf8)
         rest.withUnsafeBufferPointer { write(facts, origin: origin, pathAndQuery: $0, into: &output) }
         return true
     }
