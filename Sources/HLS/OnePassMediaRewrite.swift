@@ -29,6 +29,7 @@ extension Playlist {
     ) -> OnePassMediaRewrite? {
         bytes.withUnsafeBufferPointer { old in
             var pass = OnePass(old: old, resolver: URIResolver(base: url))
+            defer { pass.joined.deallocate() }
             return pass.run(write)
         }
     }
@@ -42,7 +43,13 @@ private struct OnePass {
     var output: [UInt8] = []
     var starts: [Int] = []
     var times: [(msn: Int, index: Int, startTime: Double)] = []
+    /// Absolute URIs the resolver writes (those not under the base directory), one after the other.
     var absolute: [UInt8] = []
+    /// The base directory, then the reference being resolved: a plain relative reference (most
+    /// segment lines) is resolved by copying its own bytes after the directory, written once.
+    var joined: UnsafeMutableBufferPointer<UInt8>
+    /// The directory's length in `joined`; nil without a base.
+    let directoryCount: Int?
     /// Input bytes before it are in `output` already.
     var cursor = 0
     var mediaSequence = 0
@@ -59,6 +66,10 @@ private struct OnePass {
         times.reserveCapacity(old.count / 32)
         starts.reserveCapacity(old.count / 32)
         absolute.reserveCapacity(1 << 14)
+        let directory = resolver.directory ?? []
+        directoryCount = resolver.directory?.count
+        joined = .allocate(capacity: directory.count + 256)
+        _ = joined.initialize(from: directory)
     }
 
     mutating func run(_ write: (URIPlaceFacts, UnsafeBufferPointer<UInt8>?, inout [UInt8]) -> Bool) -> OnePassMediaRewrite? {
@@ -154,16 +165,32 @@ private struct OnePass {
     ) {
         output.append(contentsOf: UnsafeBufferPointer(rebasing: old[cursor..<start]))
         cursor = end
-        // Each URI is resolved after the one before, not into an emptied buffer (emptying costs more
-        // than the copy); the buffer is emptied now and then.
-        if absolute.count > 1 << 13 { absolute.removeAll(keepingCapacity: true) }
-        let mark = absolute.count
         let written = output.count
         let facts = URIPlaceFacts(kind: kind, msn: msn, line: line)
-        let wrote = resolver.resolve(UnsafeBufferPointer(rebasing: old[start..<end]), appendingTo: &absolute)
-            ? absolute.withUnsafeBufferPointer { write(facts, UnsafeBufferPointer(rebasing: $0[mark...]), &output) }
-            : write(facts, nil, &output)
+        let reference = UnsafeBufferPointer(rebasing: old[start..<end])
+        let wrote: Bool
+        if let directoryCount, URIResolver.isPlainRelativePath(reference) {
+            if directoryCount + reference.count > joined.count { grow(to: directoryCount + reference.count) }
+            (joined.baseAddress! + directoryCount).update(from: reference.baseAddress!, count: reference.count)
+            wrote = write(facts, UnsafeBufferPointer(start: joined.baseAddress, count: directoryCount + reference.count), &output)
+        } else {
+            // Each URI is resolved after the one before, not into an emptied buffer (emptying costs
+            // more than the copy); the buffer is emptied now and then.
+            if absolute.count > 1 << 13 { absolute.removeAll(keepingCapacity: true) }
+            let mark = absolute.count
+            wrote = resolver.resolve(reference, appendingTo: &absolute)
+                ? absolute.withUnsafeBufferPointer { write(facts, UnsafeBufferPointer(rebasing: $0[mark...]), &output) }
+                : write(facts, nil, &output)
+        }
         Playlist.settlePlace(old, start, end, kind: kind, wrote: wrote, from: written, in: &output, starts: &starts)
+    }
+
+    /// `joined` with room for `count` bytes, the directory kept.
+    private mutating func grow(to count: Int) {
+        let larger = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(count, joined.count * 2))
+        larger.baseAddress!.initialize(from: joined.baseAddress!, count: directoryCount ?? 0)
+        joined.deallocate()
+        joined = larger
     }
 
     /// ASCII only: the URI's bytes are then its text, as the analyser keeps it.

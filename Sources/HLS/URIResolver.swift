@@ -28,6 +28,10 @@ struct URIResolver: Sendable {
         self.baseDirectoryBytes = Array(directory.utf8)
     }
 
+    /// `scheme://authority/dir/` of the base, which a plain relative path (`isPlainRelativePath`)
+    /// resolves under by being appended to it; nil without a base.
+    var directory: [UInt8]? { baseDirectory == nil ? nil : baseDirectoryBytes }
+
     /// Appends the absolute form of `reference` to `output`, as `resolve` would write it; false (and
     /// nothing appended) when it is relative and there is no base. The two common forms, a plain
     /// relative path and an absolute URI without dot segments, cost a copy and no `String`.
@@ -103,7 +107,7 @@ struct URIResolver: Sendable {
         return Array(reference.utf8).withUnsafeBufferPointer { isPlainRelativePath($0) }
     }
 
-    private static func isPlainRelativePath(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    static func isPlainRelativePath(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = bytes.baseAddress, let first = bytes.first, first != 0x2F, first != 0x3F, first != 0x23 else { return false }
         // The path part ends at a query or a fragment.
         var end = bytes.count

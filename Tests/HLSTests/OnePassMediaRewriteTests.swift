@@ -124,6 +124,11 @@ import Testing
             ("program date time, gap, bitrate", "#EXTM3U\n#EXT-X-PROGRAM-DATE-TIME:2025-01-01T00:00:00Z\n#EXT-X-BITRATE:800\n#EXT-X-GAP\n#EXTINF:4,\na.ts\n#EXT-X-PROGRAM-DATE-TIME:nonsense\n#EXTINF:4,\nb.ts\n"),
             ("EXTM3U only", "#EXTM3U\n"),
             ("EXTM3U twice", "#EXTM3U\n#EXTM3U\n#EXTINF:4,\na.ts\n"),
+            // Relative references longer than the room first kept after the base directory, between
+            // ones resolved the long way: each must still be joined to the directory whole.
+            ("long relative references",
+             "#EXTM3U\n#EXTINF:4,\n\(String(repeating: "a/", count: 200))x.ts\n#EXTINF:4,\n../b.ts\n#EXTINF:4,\n"
+                + "\(String(repeating: "long", count: 1_000)).ts?q=1\n#EXTINF:4,\nc.ts\n"),
         ]
         for (label, text) in cases {
             #expect(Self.check(Array(text.utf8), label), "\(label): the one pass should take it")
