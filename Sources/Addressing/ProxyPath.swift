@@ -117,43 +117,79 @@ public struct ProxyPath: Equatable, Sendable {
 
     /// Writes the path forms of many tags that differ by their MSN alone, on one origin: what
     /// `appendRewrittenPath` writes for `tag` with each MSN, without writing the tag's other fields,
-    /// the prefix, scheme and authority again for every segment of a playlist.
-    public final class SegmentPaths {  // a class: one reference count to hold it, not one per array
+    /// the prefix, scheme and authority again for every segment of a playlist. A playlist's MSNs
+    /// count up one by one, so the last path is kept and the next MSN's digits are the last one's
+    /// plus one, changed in place. Not for sharing between threads: each rewrite has its own.
+    public final class SegmentPaths {
         /// `<prefix>/<tag's head>.n`
         private let head: [UInt8]
         /// `<tag's tail>/<scheme>/<authority>`
         private let middle: [UInt8]
+        /// The last path written: `head`, the last MSN's digits, `middle`, its path and query.
+        private var line: UnsafeMutableBufferPointer<UInt8>
+        /// The MSN whose digits are in `line` (nil before the first), and where they end.
+        private var last: Int?
+        private var digitsEnd: Int
+        private var middleEnd: Int { digitsEnd + middle.count }
 
         public init(prefix: UnsafeBufferPointer<UInt8>, tag: ResourceTag, scheme: UnsafeBufferPointer<UInt8>, authority: UnsafeBufferPointer<UInt8>) {
             let wire = tag.wireAroundMSN()
             head = Array(prefix) + [UInt8(ascii: "/")] + wire.head + Array(".n".utf8)
             middle = wire.tail + [UInt8(ascii: "/")] + Array(scheme) + [UInt8(ascii: "/")] + Array(authority)
+            line = .allocate(capacity: head.count + 21 + middle.count + 256)
+            _ = line.initialize(from: head)
+            digitsEnd = head.count
         }
+
+        deinit { line.deallocate() }
 
         /// Appends the path for `msn` and `pathAndQuery` (from "/" or "?") to `output`.
         public func append(msn: Int, pathAndQuery: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
-            let bound = head.count + 21 + middle.count + 1 + pathAndQuery.count
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bound) { buffer in
-                let base = buffer.baseAddress!
-                var count = head.withUnsafeBufferPointer { head in
-                    base.update(from: head.baseAddress!, count: head.count)
-                    return head.count
-                }
-                count = ResourceTag.writeDecimal(msn, to: base, at: count)
-                middle.withUnsafeBufferPointer { middle in
-                    (base + count).update(from: middle.baseAddress!, count: middle.count)
-                    count += middle.count
-                }
-                if pathAndQuery.first != UInt8(ascii: "/") {
-                    base[count] = UInt8(ascii: "/")
-                    count += 1
-                }
-                if let source = pathAndQuery.baseAddress {
-                    (base + count).update(from: source, count: pathAndQuery.count)
-                    count += pathAndQuery.count
-                }
-                output.append(contentsOf: UnsafeBufferPointer(start: base, count: count))
+            if let last, msn > 0, last &+ 1 == msn, incrementDigits() {
+                // the next MSN: its digits are in place
+            } else {
+                writeDigits(msn)
             }
+            last = msn
+            let slash = pathAndQuery.first != UInt8(ascii: "/")
+            let end = middleEnd + (slash ? 1 : 0) + pathAndQuery.count
+            if end > line.count { grow(to: end) }
+            let base = line.baseAddress!
+            var count = middleEnd
+            if slash {
+                base[count] = UInt8(ascii: "/")
+                count += 1
+            }
+            if let source = pathAndQuery.baseAddress { (base + count).update(from: source, count: pathAndQuery.count) }
+            output.append(contentsOf: UnsafeBufferPointer(start: base, count: end))
+        }
+
+        /// Adds one to the digits in `line`; false, with nothing changed, when the sum needs one more digit.
+        private func incrementDigits() -> Bool {
+            var position = digitsEnd - 1
+            while position >= head.count && line[position] == UInt8(ascii: "9") { position -= 1 }
+            guard position >= head.count else { return false }
+            line[position] += 1
+            for zero in (position + 1)..<digitsEnd { line[zero] = UInt8(ascii: "0") }
+            return true
+        }
+
+        /// `msn`'s digits after `head`, with `middle` moved to follow them when their count changed.
+        private func writeDigits(_ msn: Int) {
+            let base = line.baseAddress!
+            let end = ResourceTag.writeDecimal(msn, to: base, at: head.count)
+            guard end != digitsEnd else { return }
+            digitsEnd = end
+            if middleEnd > line.count { grow(to: middleEnd) }
+            middle.withUnsafeBufferPointer { (line.baseAddress! + end).update(from: $0.baseAddress!, count: $0.count) }
+        }
+
+        /// `line` with room for `count` bytes, what it holds up to the path kept.
+        private func grow(to count: Int) {
+            let larger = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(count, line.count * 2))
+            larger.baseAddress!.initialize(from: line.baseAddress!, count: min(middleEnd, line.count))
+            line.deallocate()
+            line = larger
         }
     }
 

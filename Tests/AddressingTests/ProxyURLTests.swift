@@ -71,6 +71,39 @@ import Testing
         }
     }
 
+    /// One `SegmentPaths` for a whole playlist: MSNs counting up across 9 → 10, 99 → 100 and
+    /// 999 → 1000, then jumps back, to negatives, to `Int.max` and on to `Int.min`, and paths that
+    /// grow past the room first kept for them. Each path must be what `appendRewrittenPath` writes.
+    @Test func segmentPathsFollowMSNsThatCountUpAndJump() {
+        var msns = Array(0...12) + Array(95...102) + Array(997...1_003) + [5, 6, 7, -3, -2, -1, 0, 1]
+        msns += [Int.max - 1, Int.max, Int.min, 999_999, 1_000_000, 42]
+        let tag = ResourceTag(kind: .segment, variant: 3, pathway: "cdn-a")
+        let (prefix, scheme, authority) = (Array("/s/tv".utf8), Array("http".utf8), Array("127.0.0.1:8080".utf8))
+        let paths = prefix.withUnsafeBufferPointer { p in
+            scheme.withUnsafeBufferPointer { s in authority.withUnsafeBufferPointer { ProxyPath.SegmentPaths(prefix: p, tag: tag, scheme: s, authority: $0) } }
+        }
+        var written: [UInt8] = []
+        var expected: [UInt8] = []
+        for (index, msn) in msns.enumerated() {
+            let tail = Array((index % 3 == 0 ? "/live/\(String(repeating: "x", count: index * 40))/\(msn).ts" : "?n=\(index)").utf8)
+            var tagged = tag
+            tagged.msn = msn
+            prefix.withUnsafeBufferPointer { p in
+                scheme.withUnsafeBufferPointer { s in
+                    authority.withUnsafeBufferPointer { a in
+                        tail.withUnsafeBufferPointer { t in
+                            ProxyPath.appendRewrittenPath(prefix: p, tag: tagged, scheme: s, authority: a, pathAndQuery: t, to: &expected)
+                            paths.append(msn: msn, pathAndQuery: t, to: &written)
+                        }
+                    }
+                }
+            }
+            #expect(String(decoding: written, as: UTF8.self) == String(decoding: expected, as: UTF8.self), "MSN \(msn) (step \(index))")
+            written.removeAll()
+            expected.removeAll()
+        }
+    }
+
     @Test func upstreamLocationsParseAbsoluteHTTPURLsOnly() throws {
         let location = try #require(UpstreamLocation(absolute: "HTTPS://User:pw@CDN.Example.com:8443/a/b/seg.ts?token=x&y=1#frag"))
         #expect(location.scheme == "https")
