@@ -73,8 +73,13 @@ public enum ResourceGuess {
     /// may hold decides, so a long media playlist is read no further than its EXT-X-TARGETDURATION
     /// (required, and near the top). A playlist with neither is a media playlist.
     public static func playlistKind(of body: [UInt8]) -> ResourceKind? {
-        guard isPlaylist(body: body) else { return nil }
-        let isMultivariant = body.withUnsafeBytes { raw -> Bool in
+        body.withUnsafeBytes { playlistKind(of: $0) }
+    }
+
+    /// The same, for bytes held elsewhere (a network buffer).
+    public static func playlistKind(of raw: UnsafeRawBufferPointer) -> ResourceKind? {
+        guard isPlaylist(body: raw) else { return nil }
+        let isMultivariant = { () -> Bool in
             // Only line starts can begin a tag: compare there, not at every byte.
             var start = 0
             while start < raw.count {
@@ -91,7 +96,7 @@ public enum ResourceGuess {
                 start = raw.baseAddress!.distance(to: UnsafeRawPointer(newline)) + 1
             }
             return false
-        }
+        }()
         return isMultivariant ? .master : .media
     }
 

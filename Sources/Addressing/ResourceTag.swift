@@ -148,7 +148,16 @@ public struct ResourceTag: Hashable, Sendable, CustomStringConvertible {
     /// The tag of an entry playlist fetched without one: master or media as its body says; nil when
     /// the body is not a playlist.
     public init?(entryPlaylist body: [UInt8]) {
-        guard let kind = ResourceGuess.playlistKind(of: body) else { return nil }
+        self.init(playlistKind: body.withUnsafeBytes { ResourceGuess.playlistKind(of: $0) })
+    }
+
+    /// The same, for bytes held elsewhere (a network buffer).
+    public init?(entryPlaylist body: UnsafeRawBufferPointer) {
+        self.init(playlistKind: ResourceGuess.playlistKind(of: body))
+    }
+
+    private init?(playlistKind kind: ResourceKind?) {
+        guard let kind else { return nil }
         self.init(kind: kind == .master ? .master : .media)
     }
 

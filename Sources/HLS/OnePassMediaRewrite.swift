@@ -27,11 +27,17 @@ extension Playlist {
         _ bytes: [UInt8], url: URL?,
         writing write: (URIPlaceFacts, UnsafeBufferPointer<UInt8>?, inout [UInt8]) -> Bool
     ) -> OnePassMediaRewrite? {
-        bytes.withUnsafeBufferPointer { old in
-            var pass = OnePass(old: old, resolver: URIResolver(base: url))
-            defer { pass.joined.deallocate() }
-            return pass.run(write)
-        }
+        bytes.withUnsafeBufferPointer { rewritingPlainMediaURIs($0, url: url, writing: write) }
+    }
+
+    /// The same, for bytes the caller holds elsewhere (a network buffer), valid during the call.
+    public static func rewritingPlainMediaURIs(
+        _ bytes: UnsafeBufferPointer<UInt8>, url: URL?,
+        writing write: (URIPlaceFacts, UnsafeBufferPointer<UInt8>?, inout [UInt8]) -> Bool
+    ) -> OnePassMediaRewrite? {
+        var pass = OnePass(old: bytes, resolver: URIResolver(base: url))
+        defer { pass.joined.deallocate() }
+        return pass.run(write)
     }
 }
 

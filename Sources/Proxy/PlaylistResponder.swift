@@ -26,21 +26,23 @@ struct PlaylistResponder {
         var isPlaylist: Bool
     }
 
-    func respond(upstream bytes: [UInt8], effectiveURL: String, tag: ResourceTag, steps: [ContentStep]) -> Result {
-        var history: PlaylistHistory?
+    /// `upstream` is the origin's body as it arrived: served from the cache, rewritten from or passed
+    /// on without a copy when no rule needs its bytes elsewhere.
+    func respond(upstream: ByteBuffer, effectiveURL: String, tag: ResourceTag, steps: [ContentStep]) -> Result {
+        var served = upstream
         if recordsHistory {
+            let bytes = Array(upstream.readableBytesView)
             let resource = Self.historyKey(tag: tag, url: effectiveURL)
-            let (recorded, forgotten) = session.memory.withLockedValue { memory in
+            let (history, forgotten) = session.memory.withLockedValue { memory in
                 let forgotten = memory.rules.recordPlaylist(bytes, resource: resource, at: now, horizon: historyHorizon)
                 return (memory.rules.histories[resource], forgotten)
             }
-            history = recorded
             if forgotten > 0, let historyNotice {
                 let budget = session.memory.withLockedValue { $0.rules.historyBudget }
                 historyNotice.hit { _ in "session \(session.id): oldest playlist versions forgotten to stay within \(budget) bytes" }
             }
+            served = ByteBuffer(bytes: PlaylistSurgery.body(serving: bytes, steps: steps, history: history, now: now))
         }
-        let served = PlaylistSurgery.body(serving: bytes, steps: steps, history: history, now: now)
         let key = RewriteCache.Key(
             upstreamURL: effectiveURL, tag: tag, sessionPrefix: request.sessionPrefix, clientPath: clientPath, forward: request.isForward)
         if steps.isEmpty, let hit = cache.lookup(key, upstream: served) {
@@ -58,14 +60,16 @@ struct PlaylistResponder {
         let url = URL(string: effectiveURL)
         let rewriter = PlaylistRewriter(request: request, clientPath: clientPath, playlistTag: tag, allowlist: allowlist)
         // A plain media playlist (most live ones, new at every reload) is rewritten without the parse.
-        if steps.isEmpty, let rewrite = rewriter.onePassRewrite(of: served, url: url, sessionlessPath: sessionless?.clientPath) {
+        if steps.isEmpty, let rewrite = served.withUnsafeReadableBytes({
+            rewriter.onePassRewrite(of: $0.assumingMemoryBound(to: UInt8.self), url: url, sessionlessPath: sessionless?.clientPath)
+        }) {
             let entry = RewriteCache.Entry(
                 upstream: served, output: ByteBuffer(bytes: rewrite.bytes), summary: SessionCatalog.Summary(rewrite), prefixAt: rewrite.rewrittenAt)
             return Result(body: keep(entry, tag: tag, sessionless: sessionless, key: key), isPlaylist: true)
         }
-        guard var playlist = try? Playlist(bytes: served, url: url) else {
+        guard var playlist = try? Playlist(bytes: Array(served.readableBytesView), url: url) else {
             // Not a playlist after all: the client gets exactly what the origin sent.
-            return Result(body: ByteBuffer(bytes: served), isPlaylist: false)
+            return Result(body: served, isPlaylist: false)
         }
         let summary = SessionCatalog.Summary(playlist)
         guard !steps.isEmpty else {

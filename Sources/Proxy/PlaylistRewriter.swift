@@ -44,7 +44,7 @@ struct PlaylistRewriter {
     /// the parse. For no session when `sessionlessPath` is given, its `rewrittenAt` then where a
     /// session's prefix goes (as `sessionlessRewrite` gives); else for this session, `rewrittenAt`
     /// empty. Nil for any other playlist.
-    func onePassRewrite(of bytes: [UInt8], url: URL?, sessionlessPath: String?) -> OnePassMediaRewrite? {
+    func onePassRewrite(of bytes: UnsafeBufferPointer<UInt8>, url: URL?, sessionlessPath: String?) -> OnePassMediaRewrite? {
         var writer = URIWriter(sessionlessPath.map { forNoSession(clientPath: $0) } ?? self)
         guard var rewrite = Playlist.rewritingPlainMediaURIs(bytes, url: url, writing: { facts, absolute, output in
             guard let absolute else { return false }

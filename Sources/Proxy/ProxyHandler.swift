@@ -166,7 +166,7 @@ struct ProxyHandler: Sendable {
                 // A failed body has been answered (502/504): that is the one response to this request.
                 guard let body = try await collectOrFail(fetched, client: client, draft: draft) else { return .keepAlive }
                 exchange.prefetchedBody = body
-                exchange.tag = ResourceTag(entryPlaylist: body)
+                exchange.tag = body.withUnsafeReadableBytes { ResourceTag(entryPlaylist: $0) }
             }
         }
         return try await serve(&exchange)
@@ -184,7 +184,7 @@ struct ProxyHandler: Sendable {
         var engine: RuleEngine
         var tag: ResourceTag?
         var prefetched: UpstreamResponse?
-        var prefetchedBody: [UInt8]?
+        var prefetchedBody: ByteBuffer?
         var plan = FaultPlan()
 
         var expectsPlaylist: Bool { tag.map { $0.kind == .media || $0.kind == .master } ?? false }
@@ -225,7 +225,7 @@ struct ProxyHandler: Sendable {
             var collected = exchange.prefetchedBody
             if collected == nil { collected = try await collectOrFail(response, client: client, draft: exchange.draft) }
             guard let upstreamBody = collected else { return .keepAlive }
-            let tag = exchange.tag ?? ResourceTag(entryPlaylist: upstreamBody) ?? ResourceTag(kind: .media)
+            let tag = exchange.tag ?? upstreamBody.withUnsafeReadableBytes { ResourceTag(entryPlaylist: $0) } ?? ResourceTag(kind: .media)
             exchange.draft.tag = tag
             let result = PlaylistResponder(
                 request: exchange.path, clientPath: String(exchange.target.prefix { $0 != "?" }),
@@ -243,17 +243,18 @@ struct ProxyHandler: Sendable {
         }
         if let prefetched = exchange.prefetchedBody {
             // An entry .m3u8 that turned out not to be a playlist: its body has been read already.
-            return try await sendBuffered(ByteBuffer(bytes: prefetched), response: response, plan: plan, rewritten: false, exchange: exchange)
+            return try await sendBuffered(prefetched, response: response, plan: plan, rewritten: false, exchange: exchange)
         }
         if succeeded, exchange.tag?.kind == .steering {
-            guard let original = try await collectOrFail(response, client: client, draft: exchange.draft) else { return .keepAlive }
+            guard let collected = try await collectOrFail(response, client: client, draft: exchange.draft) else { return .keepAlive }
+            let original = Array(collected.readableBytesView)
             let manifest = SteeringManifestRewriter(request: exchange.path, allowlist: allowlist)
                 .rewrite(original, upstreamURL: response.effectiveURL, steps: plan.content)
             return try await sendBuffered(ByteBuffer(bytes: manifest), response: response, plan: plan, rewritten: manifest != original, exchange: exchange)
         }
         if succeeded, !plan.content.isEmpty, let kind = exchange.tag?.resourceKind, kind == .key || kind == .sessionData {
-            guard let original = try await collectOrFail(response, client: client, draft: exchange.draft) else { return .keepAlive }
-            let damaged = ContentDamage.apply(plan.content, to: original, kind: kind)
+            guard let collected = try await collectOrFail(response, client: client, draft: exchange.draft) else { return .keepAlive }
+            let damaged = ContentDamage.apply(plan.content, to: Array(collected.readableBytesView), kind: kind)
             return try await sendBuffered(ByteBuffer(bytes: damaged), response: response, plan: plan, rewritten: true, exchange: exchange)
         }
         return try await stream(response, plan: plan, exchange: exchange)
@@ -340,9 +341,9 @@ struct ProxyHandler: Sendable {
         }
     }
 
-    private func collectOrFail(_ response: UpstreamResponse, client: ClientChannel, draft: RecordDraft) async throws -> [UInt8]? {
+    private func collectOrFail(_ response: UpstreamResponse, client: ClientChannel, draft: RecordDraft) async throws -> ByteBuffer? {
         do {
-            return try await response.body.collect(upTo: configuration.maxPlaylistBytes)
+            return try await response.body.collectBuffer(upTo: configuration.maxPlaylistBytes)
         } catch {
             draft.upstream?.error = error.description
             try await sendUpstreamFailure(error, client: client)

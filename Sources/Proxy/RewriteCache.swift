@@ -34,14 +34,15 @@ final class RewriteCache: Sendable {
     }
 
     struct Entry: Sendable {
-        var upstream: [UInt8]
+        /// The origin's body, as it arrived (see `store`).
+        var upstream: ByteBuffer
         var output: ByteBuffer
         var summary: SessionCatalog.Summary
         /// For a sessionless entry: where a session's prefix goes in `output`.
         var prefixAt: [Int] = []
         /// The two bodies plus about what the summary's segment list and the offsets take.
         var byteCount: Int {
-            var count = upstream.count + output.readableBytes + 8 * prefixAt.count
+            var count = upstream.readableBytes + output.readableBytes + 8 * prefixAt.count
             if case .media(let segments, _, _) = summary { count += 24 * segments.count }
             return count
         }
@@ -68,20 +69,27 @@ final class RewriteCache: Sendable {
     var byteCount: Int { state.withLockedValue { $0.bytes } }
     var count: Int { state.withLockedValue { $0.entries.count } }
 
-    func lookup(_ key: Key, upstream: [UInt8]) -> Entry? {
+    func lookup(_ key: Key, upstream: ByteBuffer) -> Entry? {
         guard let entry = state.withLockedValue({ $0.entries[key]?.entry }), Self.same(entry.upstream, upstream) else { return nil }
         return entry
     }
 
-    /// Byte equality with memcmp (Array's == compares element by element).
-    private static func same(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-        guard a.count == b.count else { return false }
-        return a.withUnsafeBytes { x in b.withUnsafeBytes { y in x.count == 0 || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0 } }
+    private static func same(_ a: ByteBuffer, _ b: ByteBuffer) -> Bool {
+        guard a.readableBytes == b.readableBytes else { return false }
+        return a.withUnsafeReadableBytes { x in
+            b.withUnsafeReadableBytes { y in x.count == 0 || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0 }
+        }
     }
 
     func store(_ key: Key, _ entry: Entry) {
         // An entry that would push out a quarter of the cache at once is not worth keeping.
         guard entry.byteCount <= byteLimit / 4 else { return }
+        var entry = entry
+        // A body that arrived in a network buffer much larger than itself (a short master playlist
+        // in a 64 KB chunk) is kept as a copy of its bytes: the limit counts bytes, not buffers.
+        if entry.upstream.capacity > 2 * entry.upstream.readableBytes + 4096 {
+            entry.upstream = ByteBuffer(bytes: entry.upstream.readableBytesView)
+        }
         let evicted = state.withLockedValue { state -> Int in
             state.generation += 1
             if let replaced = state.entries[key] { state.bytes -= replaced.entry.byteCount }

@@ -48,16 +48,22 @@ public final class UpstreamBody: AsyncSequence, Sendable {
 
     /// The whole body, for playlists. Throws `.tooLarge` (and cancels the transfer) past `maxBytes`.
     public func collect(upTo maxBytes: Int) async throws(UpstreamError) -> [UInt8] {
-        var collected: [UInt8] = []
+        Array(try await collectBuffer(upTo: maxBytes).readableBytesView)
+    }
+
+    /// The whole body in one buffer: the chunk it came in, without a copy, when it came in one (a
+    /// playlist usually does). Throws `.tooLarge` (and cancels the transfer) past `maxBytes`.
+    public func collectBuffer(upTo maxBytes: Int) async throws(UpstreamError) -> ByteBuffer {
         var iterator = makeAsyncIterator()
-        while let chunk = try await iterator.next() {
-            if collected.count + chunk.readableBytes > maxBytes {
+        guard var collected = try await iterator.next() else { return ByteBuffer() }
+        while true {
+            guard collected.readableBytes <= maxBytes else {
                 cancel()
                 throw .tooLarge(url: transfer.url, limit: maxBytes)
             }
-            collected.append(contentsOf: chunk.readableBytesView)
+            guard var chunk = try await iterator.next() else { return collected }
+            collected.writeBuffer(&chunk)
         }
-        return collected
     }
 
     /// curl's total time for the transfer in seconds, once it has ended (nil before, or if it failed).

@@ -9,7 +9,7 @@ import Testing
     }
 
     func entry(_ size: Int) -> RewriteCache.Entry {
-        RewriteCache.Entry(upstream: Array(repeating: 1, count: size), output: ByteBuffer(repeating: 2, count: size), summary: .media(segments: [], isComplete: true))
+        RewriteCache.Entry(upstream: ByteBuffer(repeating: 1, count: size), output: ByteBuffer(repeating: 2, count: size), summary: .media(segments: [], isComplete: true))
     }
 
     @Test func staysWithinItsBytesDroppingTheOldestFirst() {
@@ -17,8 +17,8 @@ import Testing
         for n in 0..<20 { cache.store(key(n), entry(1000)) }  // 2,000 bytes each
         #expect(cache.byteCount <= 10_000)
         #expect(cache.count == 5)
-        #expect(cache.lookup(key(19), upstream: Array(repeating: 1, count: 1000)) != nil)
-        #expect(cache.lookup(key(0), upstream: Array(repeating: 1, count: 1000)) == nil)
+        #expect(cache.lookup(key(19), upstream: ByteBuffer(repeating: 1, count: 1000)) != nil)
+        #expect(cache.lookup(key(0), upstream: ByteBuffer(repeating: 1, count: 1000)) == nil)
     }
 
     @Test func aLivePlaylistReplacedOnEveryReloadDoesNotGrowTheCache() {
@@ -26,6 +26,18 @@ import Testing
         for n in 0..<10_000 { cache.store(key(n % 3), entry(100 + n % 7)) }
         #expect(cache.count == 3)
         #expect(cache.byteCount == (9997..<10_000).map { 2 * (100 + $0 % 7) }.reduce(0, +))
+    }
+
+    /// A short playlist that arrived in a large network buffer is kept as its bytes alone (the limit
+    /// counts bytes), and is still found by them.
+    @Test func aSmallBodyInALargeBufferIsKeptAsItsBytes() {
+        let cache = RewriteCache(byteLimit: 1_000_000)
+        var arrived = ByteBufferAllocator().buffer(capacity: 64 * 1024)
+        arrived.writeString("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\nv.m3u8\n")
+        cache.store(key(1), RewriteCache.Entry(upstream: arrived, output: ByteBuffer(string: "x"), summary: .media(segments: [], isComplete: true)))
+        let found = cache.lookup(key(1), upstream: ByteBuffer(string: "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\nv.m3u8\n"))
+        #expect(found?.upstream.capacity ?? .max < 4096)
+        #expect(cache.lookup(key(1), upstream: ByteBuffer(string: "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=2\nv.m3u8\n")) == nil)
     }
 
     @Test func zeroDisablesIt() {

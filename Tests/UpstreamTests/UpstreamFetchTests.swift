@@ -20,6 +20,22 @@ import TestSupport
         }
     }
 
+    /// A body that comes in many pieces, some while the consumer already waits, is one buffer of
+    /// exactly its bytes; one over the limit fails as too large.
+    @Test func aBodyCollectedIntoOneBufferIsEveryByteInOrder() async throws {
+        try await withOrigin { origin, client in
+            origin.route("/slow.ts", .generated(size: 700_000, chunk: 50_000, delayBetweenChunks: .milliseconds(5)))
+            let response = try await client.fetch(UpstreamRequest(url: origin.baseURL + "/slow.ts"))
+            let buffer = try await response.body.collectBuffer(upTo: 1 << 20)
+            #expect(buffer.readableBytes == 700_000)
+            #expect(Array(buffer.readableBytesView) == patternBytes(offset: 0, count: 700_000))
+            let again = try await client.fetch(UpstreamRequest(url: origin.baseURL + "/slow.ts"))
+            await #expect(throws: UpstreamError.tooLarge(url: origin.baseURL + "/slow.ts", limit: 100_000)) {
+                try await again.body.collectBuffer(upTo: 100_000)
+            }
+        }
+    }
+
     @Test func nonSuccessStatusIsAResponseNotAnError() async throws {
         try await withOrigin { origin, client in
             let response = try await client.fetch(UpstreamRequest(url: origin.baseURL + "/missing.ts"))
