@@ -41,24 +41,12 @@ import Testing
         for tag in tags {
             for prefix in ["", "/s/dev1", "/s/phone+presets"] {
                 for pathAndQuery in ["/live/seg_1.ts", "?token=a/b", "/a/b/c.m4s?x=1&y=%2F"] {
-                    let (prefixBytes, scheme, authority, tail) = (Array(prefix.utf8), Array("https".utf8), Array("cdn.example:8443".utf8), Array(pathAndQuery.utf8))
-                    let paths = prefixBytes.withUnsafeBufferPointer { p in
-                        scheme.withUnsafeBufferPointer { s in authority.withUnsafeBufferPointer { ProxyPath.SegmentPaths(prefix: p, tag: tag, scheme: s, authority: $0) } }
-                    }
+                    let origin = SegmentOrigin(prefix: prefix, scheme: "https", authority: "cdn.example:8443", tag: tag)
                     for msn in [0, 9, 10, 183_400, Int.max, Int.min, -7] {
                         var tagged = tag
                         tagged.msn = msn
-                        var expected: [UInt8] = [], written: [UInt8] = [1, 2]
-                        prefixBytes.withUnsafeBufferPointer { p in
-                            scheme.withUnsafeBufferPointer { s in
-                                authority.withUnsafeBufferPointer { a in
-                                    tail.withUnsafeBufferPointer { t in
-                                        ProxyPath.appendRewrittenPath(prefix: p, tag: tagged, scheme: s, authority: a, pathAndQuery: t, to: &expected)
-                                        paths.append(msn: msn, pathAndQuery: t, to: &written)
-                                    }
-                                }
-                            }
-                        }
+                        var written: [UInt8] = [1, 2]
+                        let expected = origin.write(msn: msn, pathAndQuery: pathAndQuery, appendingTo: &written)
                         #expect(written == [1, 2] + expected, "\(tagged) \(prefix) \(pathAndQuery)")
                         if (0...1_000_000_000).contains(msn) {  // tags hold bounded numbers
                             let read = try #require(ProxyPath(written: String(decoding: written.dropFirst(2), as: UTF8.self)), "\(tagged)")
@@ -77,17 +65,35 @@ import Testing
     @Test func segmentPathsFollowMSNsThatCountUpAndJump() {
         var msns = Array(0...12) + Array(95...102) + Array(997...1_003) + [5, 6, 7, -3, -2, -1, 0, 1]
         msns += [Int.max - 1, Int.max, Int.min, 999_999, 1_000_000, 42]
-        let tag = ResourceTag(kind: .segment, variant: 3, pathway: "cdn-a")
-        let (prefix, scheme, authority) = (Array("/s/tv".utf8), Array("http".utf8), Array("127.0.0.1:8080".utf8))
-        let paths = prefix.withUnsafeBufferPointer { p in
-            scheme.withUnsafeBufferPointer { s in authority.withUnsafeBufferPointer { ProxyPath.SegmentPaths(prefix: p, tag: tag, scheme: s, authority: $0) } }
-        }
-        var written: [UInt8] = []
-        var expected: [UInt8] = []
+        let origin = SegmentOrigin(prefix: "/s/tv", scheme: "http", authority: "127.0.0.1:8080", tag: ResourceTag(kind: .segment, variant: 3, pathway: "cdn-a"))
         for (index, msn) in msns.enumerated() {
-            let tail = Array((index % 3 == 0 ? "/live/\(String(repeating: "x", count: index * 40))/\(msn).ts" : "?n=\(index)").utf8)
+            let pathAndQuery = index % 3 == 0 ? "/live/\(String(repeating: "x", count: index * 40))/\(msn).ts" : "?n=\(index)"
+            var written: [UInt8] = []
+            let expected = origin.write(msn: msn, pathAndQuery: pathAndQuery, appendingTo: &written)
+            #expect(String(decoding: written, as: UTF8.self) == String(decoding: expected, as: UTF8.self), "MSN \(msn) (step \(index))")
+        }
+    }
+
+    /// One playlist's segment paths on one origin: what `SegmentPaths` appends for an MSN, and
+    /// (returned) what `appendRewrittenPath` writes for the tag with that MSN.
+    final class SegmentOrigin {
+        let prefix: [UInt8], scheme: [UInt8], authority: [UInt8]
+        let tag: ResourceTag
+        let paths: ProxyPath.SegmentPaths
+
+        init(prefix: String, scheme: String, authority: String, tag: ResourceTag) {
+            let (prefix, scheme, authority) = (Array(prefix.utf8), Array(scheme.utf8), Array(authority.utf8))
+            (self.prefix, self.scheme, self.authority, self.tag) = (prefix, scheme, authority, tag)
+            paths = prefix.withUnsafeBufferPointer { p in
+                scheme.withUnsafeBufferPointer { s in authority.withUnsafeBufferPointer { ProxyPath.SegmentPaths(prefix: p, tag: tag, scheme: s, authority: $0) } }
+            }
+        }
+
+        func write(msn: Int, pathAndQuery: String, appendingTo written: inout [UInt8]) -> [UInt8] {
             var tagged = tag
             tagged.msn = msn
+            var expected: [UInt8] = []
+            let tail = Array(pathAndQuery.utf8)
             prefix.withUnsafeBufferPointer { p in
                 scheme.withUnsafeBufferPointer { s in
                     authority.withUnsafeBufferPointer { a in
@@ -98,9 +104,7 @@ import Testing
                     }
                 }
             }
-            #expect(String(decoding: written, as: UTF8.self) == String(decoding: expected, as: UTF8.self), "MSN \(msn) (step \(index))")
-            written.removeAll()
-            expected.removeAll()
+            return expected
         }
     }
 
