@@ -61,8 +61,11 @@ start_both() {
   for i in 0 1; do
     # Each binary runs as users run it by default: a build with the control API gets its own port
     # for it (left to the default, only the first to start would have one, with its metrics).
-    local control=()
-    if "${binaries[$i]}" serve --help 2>/dev/null | grep -q -- '--control '; then control=(--control "127.0.0.1:${control_ports[$i]}"); fi
+    # The help is read whole first: with pipefail, `grep -q` closing the pipe early made the binary
+    # die of SIGPIPE now and then, and that binary then ran without its own control port.
+    local control=() help
+    help=$("${binaries[$i]}" serve --help 2>/dev/null || true)
+    if [[ $help == *"--control "* ]]; then control=(--control "127.0.0.1:${control_ports[$i]}"); fi
     "${binaries[$i]}" serve --upstream "http://127.0.0.1:$origin" --host 127.0.0.1 --port "${ports[$i]}" --log-level warning "${control[@]}" >/dev/null &
     pids+=($!)
   done
