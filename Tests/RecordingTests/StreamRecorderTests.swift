@@ -1,6 +1,7 @@
 import DemoOrigin
 import Foundation
 import HLS
+import NIOPosix
 import BundleFormat
 import Recorder
 import Replay
@@ -255,8 +256,17 @@ import Upstream
         """
 
     @Test func failuresAreExchangesWithTheirStatusEndingAndError() async throws {
-        let origin = try await TestOrigin.start()
-        defer { Task { try? await origin.shutdown() } }
+        // The origin on a thread of its own: in the player phase, other tests' proxies and origins
+        // keep NIO's shared threads busy, and a close the origin should make at once was once held
+        // up past the 20 s timeout below (the exchange then ended as a timeout, not as a failure).
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let origin = try await TestOrigin.start(group: group)
+        defer {
+            Task {
+                try? await origin.shutdown()
+                try? await group.shutdownGracefully()
+            }
+        }
         origin.route("/master.m3u8", .bytes(body: Array("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1000\nv/index.m3u8\n#EXT-X-STREAM-INF:BANDWIDTH=2000\nmissing.m3u8\n".utf8)))
         origin.route("/v/index.m3u8", .bytes(body: Array(Self.vodVariant.utf8)))
         origin.route("/v/ok.ts", .bytes(headers: [("Content-Type", "video/mp2t")], body: [UInt8](repeating: 0x47, count: 1880)))

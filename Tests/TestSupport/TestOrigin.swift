@@ -44,10 +44,12 @@ public final class TestOrigin: Sendable {
 
     public var baseURL: String { "http://\(host):\(port)" }
 
-    /// Starts listening; port 0 picks a free port.
-    public static func start(host: String = "127.0.0.1", port: Int = 0) async throws -> TestOrigin {
+    /// Starts listening; port 0 picks a free port. On NIO's shared threads unless `group` is given:
+    /// a test that times what the origin does gives it threads of its own, which work another test
+    /// runs on the shared ones cannot hold up.
+    public static func start(host: String = "127.0.0.1", port: Int = 0, group: EventLoopGroup? = nil) async throws -> TestOrigin {
         let box = NIOLockedValueBox<TestOrigin?>(nil)
-        let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+        let bootstrap = ServerBootstrap(group: group ?? MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
