@@ -179,15 +179,14 @@ public struct ProxyPath: Equatable, Sendable {
             let base = line.baseAddress!
             let end = ResourceTag.writeDecimal(msn, to: base, at: head.count)
             guard end != digitsEnd else { return }
-            digitsEnd = end
-            if middleEnd > line.count { grow(to: middleEnd) }
+            digitsEnd = end  // `line` always has room for 20 digits between `head` and `middle`
             middle.withUnsafeBufferPointer { (line.baseAddress! + end).update(from: $0.baseAddress!, count: $0.count) }
         }
 
         /// `line` with room for `count` bytes, what it holds up to the path kept.
         private func grow(to count: Int) {
             let larger = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(count, line.count * 2))
-            larger.baseAddress!.initialize(from: line.baseAddress!, count: min(middleEnd, line.count))
+            larger.baseAddress!.initialize(from: line.baseAddress!, count: middleEnd)
             line.deallocate()
             line = larger
         }

@@ -96,8 +96,8 @@ struct PlaylistResponder {
             cache.store(key, entry)
             return entry.output
         }
-        cache.store(sessionless, entry)
-        return sessionless == key ? entry.output : store(key, entry)
+        let kept = cache.store(sessionless, entry)
+        return sessionless == key ? kept.output : store(key, kept)
     }
 
     /// This session's rewrite made from the sessionless one, kept under `key` (sharing its copy of the

@@ -1,11 +1,6 @@
 import Addressing
 import NIOConcurrencyHelpers
 import NIOCore
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Rewritten playlists, so that a VOD playlist many devices (or one player, again and again) fetch
 /// is parsed and rewritten once. An entry is used only when the upstream bytes are the same and no
@@ -70,20 +65,15 @@ final class RewriteCache: Sendable {
     var count: Int { state.withLockedValue { $0.entries.count } }
 
     func lookup(_ key: Key, upstream: ByteBuffer) -> Entry? {
-        guard let entry = state.withLockedValue({ $0.entries[key]?.entry }), Self.same(entry.upstream, upstream) else { return nil }
+        guard let entry = state.withLockedValue({ $0.entries[key]?.entry }), entry.upstream == upstream else { return nil }
         return entry
     }
 
-    private static func same(_ a: ByteBuffer, _ b: ByteBuffer) -> Bool {
-        guard a.readableBytes == b.readableBytes else { return false }
-        return a.withUnsafeReadableBytes { x in
-            b.withUnsafeReadableBytes { y in x.count == 0 || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0 }
-        }
-    }
-
-    func store(_ key: Key, _ entry: Entry) {
+    /// Keeps `entry` under `key`; returns it as kept, for another key to share its bytes.
+    @discardableResult
+    func store(_ key: Key, _ entry: Entry) -> Entry {
         // An entry that would push out a quarter of the cache at once is not worth keeping.
-        guard entry.byteCount <= byteLimit / 4 else { return }
+        guard entry.byteCount <= byteLimit / 4 else { return entry }
         var entry = entry
         // A body that arrived in a network buffer much larger than itself (a short master playlist
         // in a 64 KB chunk) is kept as a copy of its bytes: the limit counts bytes, not buffers.
@@ -117,5 +107,6 @@ final class RewriteCache: Sendable {
         if evicted > 0 {
             notice?.hit { _ in "rewrite cache full (\(byteLimit) bytes): oldest rewritten playlists dropped" }
         }
+        return entry
     }
 }
