@@ -324,7 +324,10 @@ struct ProxyHandler: Sendable {
             firstByteTimeout: hold.map { $0 + configuration.upstream.firstByteTimeout },
             // A device may name any URL in forward mode: libcurl refuses this machine's listeners and
             // link-local addresses at connect time, after DNS and after every redirect.
-            guardAddresses: exchange.path.isForward && !configuration.forward.allowPrivateTargets)
+            guardAddresses: exchange.path.isForward && !configuration.forward.allowPrivateTargets,
+            // A playlist that has not changed since it was last rewritten is compared where it
+            // arrives, not copied (the rewrite cache then finds the very buffer it holds).
+            expectedBody: expectsPlaylist ? rewrites.expectedUpstream(for: exchange.location.url) : nil)
         exchange.draft.upstream = RequestRecord.Upstream(url: exchange.location.url)
         do {
             let response = try await upstream.fetch(request)

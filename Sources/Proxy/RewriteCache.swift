@@ -49,6 +49,8 @@ final class RewriteCache: Sendable {
 
     private struct State {
         var entries: [Key: (entry: Entry, generation: Int)] = [:]
+        /// The key last stored for each upstream URL (`expectedUpstream`).
+        var latest: [String: Key] = [:]
         /// Keys in the order they were stored; a replaced entry leaves a stale pair behind.
         var order: [(key: Key, generation: Int)] = []
         var head = 0
@@ -63,6 +65,12 @@ final class RewriteCache: Sendable {
 
     var byteCount: Int { state.withLockedValue { $0.bytes } }
     var count: Int { state.withLockedValue { $0.entries.count } }
+
+    /// The origin's body last kept for `upstreamURL`, whatever the session or tag: what the next
+    /// fetch of it most likely returns (`UpstreamRequest.expectedBody`).
+    func expectedUpstream(for upstreamURL: String) -> ByteBuffer? {
+        state.withLockedValue { state in state.latest[upstreamURL].flatMap { state.entries[$0]?.entry.upstream } }
+    }
 
     func lookup(_ key: Key, upstream: ByteBuffer) -> Entry? {
         guard let entry = state.withLockedValue({ $0.entries[key]?.entry }), entry.upstream == upstream else { return nil }
@@ -84,6 +92,7 @@ final class RewriteCache: Sendable {
             state.generation += 1
             if let replaced = state.entries[key] { state.bytes -= replaced.entry.byteCount }
             state.entries[key] = (entry, state.generation)
+            state.latest[key.upstreamURL] = key
             state.order.append((key, state.generation))
             state.bytes += entry.byteCount
             var evicted = 0
@@ -92,6 +101,7 @@ final class RewriteCache: Sendable {
                 state.head += 1
                 if let stored = state.entries[oldKey], stored.generation == generation {
                     state.entries[oldKey] = nil
+                    if state.latest[oldKey.upstreamURL] == oldKey { state.latest[oldKey.upstreamURL] = nil }
                     state.bytes -= stored.entry.byteCount
                     evicted += 1
                 }

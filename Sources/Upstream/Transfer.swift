@@ -1,5 +1,8 @@
 import CurlShim
 import NIOCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 typealias HeadContinuation = CheckedContinuation<Result<UpstreamResponse, UpstreamError>, Never>
 typealias ChunkContinuation = UnsafeContinuation<Void, Never>
@@ -38,6 +41,9 @@ final class Transfer: @unchecked Sendable {
     private var pendingHead: Result<UpstreamResponse, UpstreamError>?
     /// Queued on the loop for `wakeConsumer` in this pass.
     var wakeScheduled = false
+    /// `UpstreamRequest.expectedBody` while the body received so far equals its first `matched` bytes.
+    private var expected: ByteBuffer?
+    private var matched = 0
 
     private struct Shared {
         var headWaiter: HeadContinuation?
@@ -66,6 +72,7 @@ final class Transfer: @unchecked Sendable {
         self.totalTimeout = request.totalTimeout ?? configuration.totalTimeout
         self.firstByteTimeoutNs = request.firstByteTimeout?.nanoseconds
         self.connectTimeout = configuration.connectTimeout
+        self.expected = request.expectedBody
         self.errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
         if request.guardAddresses {
@@ -370,6 +377,7 @@ final class Transfer: @unchecked Sendable {
 
     private func onBody(_ bytes: UnsafeRawBufferPointer) -> Int {
         if !headSettledOnLoop { deliverHead() }
+        if expected != nil, matchesExpected(bytes) { return bytes.count }
         enum Action { case abort, pause, buffered(wake: Bool) }
         let action = shared.withLock { state -> Action in
             if state.cancelled { return .abort }
@@ -398,6 +406,49 @@ final class Transfer: @unchecked Sendable {
         }
     }
 
+    /// Whether `bytes` continue the expected body. At the first difference the expectation is
+    /// dropped, and the bytes matched so far are copied into the chunk that the rest joins: a
+    /// playlist that changed still reaches the consumer in one buffer.
+    private func matchesExpected(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard let body = expected else { return false }
+        let same = bytes.count <= body.readableBytes - matched && body.withUnsafeReadableBytes {
+            memcmp($0.baseAddress! + matched, bytes.baseAddress!, bytes.count) == 0
+        }
+        if same {
+            matched += bytes.count
+            return true
+        }
+        expected = nil
+        if matched > 0 {
+            var chunk = Self.allocator.buffer(capacity: max(matched + bytes.count, 64 * 1024))
+            chunk.writeBytes(body.readableBytesView.prefix(matched))
+            handOver(chunk)
+        }
+        return false
+    }
+
+    /// The body has ended while it matched: the expected buffer itself when it matched whole, else
+    /// the slice of it that the body was.
+    private func handOverMatched() {
+        guard let body = expected else { return }
+        expected = nil
+        guard matched > 0 else { return }
+        handOver(matched == body.readableBytes ? body : body.getSlice(at: body.readerIndex, length: matched)!)
+    }
+
+    /// Queues `chunk` for the consumer and wakes it: the bytes that follow may pause the transfer
+    /// (the chunk alone can pass the watermark), and a paused transfer whose consumer was not told
+    /// of this chunk would never be taken from and unpaused.
+    private func handOver(_ chunk: ByteBuffer) {
+        let wake = shared.withLock { state -> Bool in
+            guard !state.cancelled else { return false }
+            state.chunks.append(chunk)
+            state.bufferedBytes += chunk.readableBytes
+            return state.bodyWaiter != nil
+        }
+        if wake { scheduleWake() }
+    }
+
     /// Microseconds from curl as seconds; nil for 0 (not reached, or nothing to do: a reused connection).
     static func seconds(_ microseconds: Int64) -> Double? {
         microseconds > 0 ? Double(microseconds) / 1_000_000 : nil
@@ -412,6 +463,7 @@ final class Transfer: @unchecked Sendable {
         shared.withLock { $0.totalSeconds = total }
         if code == CURLE_OK {
             if !headSettledOnLoop { deliverHead() }
+            handOverMatched()
             finishBody(.success(()))
             return
         }
@@ -446,6 +498,7 @@ final class Transfer: @unchecked Sendable {
 
     /// Ends the transfer with `error` (the curl thread has removed the handle).
     func fail(_ error: UpstreamError) {
+        expected = nil
         if !headSettledOnLoop {
             headSettledOnLoop = true
             pendingHead = .failure(error)

@@ -1,3 +1,5 @@
+import NIOCore
+
 /// One request to an origin. Headers are forwarded as given (the caller has already removed
 /// hop-by-hop headers); Host, Connection, Transfer-Encoding, Content-Length and other headers
 /// about the client's connection or a request body are dropped defensively. curl adds neither
@@ -25,6 +27,11 @@ public struct UpstreamRequest: Sendable {
     /// Refuse to connect to what `UpstreamConfiguration.addressGuard` forbids (forward-proxy
     /// fetches of URLs that devices ask for): fails with `.refusedAddress`, before any packet is sent.
     public var guardAddresses: Bool
+    /// The body this request most likely returns (the origin's previous answer for a playlist).
+    /// While the response's bytes equal it they are compared where curl delivers them instead of
+    /// copied, and a body equal to it is handed over as this very buffer; at the first difference
+    /// the bytes matched so far are handed over as a slice of it and the rest as usual.
+    public var expectedBody: ByteBuffer?
 
     public init(
         url: String,
@@ -34,7 +41,8 @@ public struct UpstreamRequest: Sendable {
         decodeContent: Bool = false,
         totalTimeout: Duration? = nil,
         firstByteTimeout: Duration? = nil,
-        guardAddresses: Bool = false
+        guardAddresses: Bool = false,
+        expectedBody: ByteBuffer? = nil
     ) {
         self.url = url
         self.method = method
@@ -44,5 +52,6 @@ public struct UpstreamRequest: Sendable {
         self.totalTimeout = totalTimeout
         self.firstByteTimeout = firstByteTimeout
         self.guardAddresses = guardAddresses
+        self.expectedBody = expectedBody
     }
 }

@@ -40,6 +40,26 @@ import Testing
         #expect(cache.lookup(key(1), upstream: ByteBuffer(string: "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=2\nv.m3u8\n")) == nil)
     }
 
+    /// What the next fetch of a URL most likely returns: the body last kept for it under any key, and
+    /// nothing once that entry is gone.
+    @Test func theExpectedBodyIsTheOneLastKeptForTheURL() {
+        let cache = RewriteCache(byteLimit: 10_000)
+        var sessionKey = key(1)
+        sessionKey.sessionPrefix = "/s/tv"
+        sessionKey.clientPath = "/s/tv/1.m3u8"
+        #expect(cache.expectedUpstream(for: "http://o/1.m3u8") == nil)
+        cache.store(key(1), RewriteCache.Entry(upstream: ByteBuffer(string: "first"), output: ByteBuffer(string: "x"), summary: .media(segments: [], isComplete: true)))
+        #expect(cache.expectedUpstream(for: "http://o/1.m3u8") == ByteBuffer(string: "first"))
+        cache.store(sessionKey, RewriteCache.Entry(upstream: ByteBuffer(string: "second"), output: ByteBuffer(string: "x"), summary: .media(segments: [], isComplete: true)))
+        #expect(cache.expectedUpstream(for: "http://o/1.m3u8") == ByteBuffer(string: "second"))
+        #expect(cache.expectedUpstream(for: "http://o/2.m3u8") == nil)
+        // Entries of other URLs push both out: nothing is expected any more.
+        for n in 2...6 { cache.store(key(n), entry(1_000)) }
+        #expect(cache.lookup(sessionKey, upstream: ByteBuffer(string: "second")) == nil)
+        #expect(cache.expectedUpstream(for: "http://o/1.m3u8") == nil)
+        #expect(cache.expectedUpstream(for: "http://o/6.m3u8") == ByteBuffer(repeating: 1, count: 1_000))
+    }
+
     @Test func zeroDisablesIt() {
         let cache = RewriteCache(byteLimit: 0)
         cache.store(key(1), entry(10))
