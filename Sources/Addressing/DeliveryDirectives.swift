@@ -47,7 +47,8 @@ public struct DeliveryDirectives: Equatable, Sendable {
     }
 
     public static func parse(target: String) -> Result<DeliveryDirectives, Invalid> {
-        guard let question = target.firstIndex(of: "?") else { return .success(DeliveryDirectives()) }
+        // Every playlist request is asked (a blocking reload?): a byte search, not one of Characters.
+        guard let question = target.utf8.firstIndex(of: UInt8(ascii: "?")) else { return .success(DeliveryDirectives()) }
         let query = target[target.index(after: question)...].prefix { $0 != "#" }
         var directives = DeliveryDirectives()
         for pair in query.split(separator: "&") {

@@ -314,8 +314,9 @@ struct ProxyHandler: Sendable {
         // timeouts start counting after that.
         let hold = expectsPlaylist && BlockingReload.asksToBlock(exchange.location.pathAndQuery)
             ? BlockingReload.hold(targetDuration: exchange.session.memory.withLockedValue { $0.catalog.targetDuration }) : nil
+        let url = exchange.location.url
         let request = UpstreamRequest(
-            url: exchange.location.url,
+            url: url,
             method: head.method == .HEAD && !expectsPlaylist ? .head : .get,
             headers: HeaderPolicy.upstreamRequestHeaders(from: head.headers, isPlaylist: expectsPlaylist),
             followRedirects: true,
@@ -327,15 +328,15 @@ struct ProxyHandler: Sendable {
             guardAddresses: exchange.path.isForward && !configuration.forward.allowPrivateTargets,
             // A playlist that has not changed since it was last rewritten is compared where it
             // arrives, not copied (the rewrite cache then finds the very buffer it holds).
-            expectedBody: expectsPlaylist ? rewrites.expectedUpstream(for: exchange.location.url) : nil)
-        exchange.draft.upstream = RequestRecord.Upstream(url: exchange.location.url)
+            expectedBody: expectsPlaylist ? rewrites.expectedUpstream(for: url) : nil)
+        exchange.draft.upstream = RequestRecord.Upstream(url: url)
         do {
             let response = try await upstream.fetch(request)
             exchange.draft.upstream?.status = response.status
             exchange.draft.upstream?.connect = response.timings.connect
             exchange.draft.upstream?.firstByte = response.timings.firstByte
             exchange.draft.upstreamBody = response.body
-            if response.effectiveURL != exchange.location.url { exchange.draft.upstream?.url = response.effectiveURL }
+            if response.effectiveURL != url { exchange.draft.upstream?.url = response.effectiveURL }
             return response
         } catch {
             exchange.draft.upstream?.error = error.description
