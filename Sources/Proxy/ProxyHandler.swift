@@ -227,8 +227,9 @@ struct ProxyHandler: Sendable {
             guard let upstreamBody = collected else { return .keepAlive }
             let tag = exchange.tag ?? upstreamBody.withUnsafeReadableBytes { ResourceTag(entryPlaylist: $0) } ?? ResourceTag(kind: .media)
             exchange.draft.tag = tag
+            let clientPath = String(Substring(exchange.target.utf8.prefix { $0 != UInt8(ascii: "?") }))
             let result = PlaylistResponder(
-                request: exchange.path, clientPath: String(exchange.target.prefix { $0 != "?" }),
+                request: exchange.path, clientPath: clientPath,
                 allowlist: allowlist, session: exchange.session,
                 recordsHistory: exchange.engine.needsPlaylistHistory, historyHorizon: exchange.engine.historyHorizon,
                 now: now, cache: rewrites,
@@ -236,7 +237,7 @@ struct ProxyHandler: Sendable {
             ).respond(upstream: upstreamBody, effectiveURL: response.effectiveURL, tag: tag, steps: plan.content)
             if result.isPlaylist, !exchange.draft.captures.isEmpty {
                 let served = RequestCapture.originView(
-                    of: Array(result.body.readableBytesView), clientPath: String(exchange.target.prefix { $0 != "?" }))
+                    of: Array(result.body.readableBytesView), clientPath: clientPath)
                 for capture in exchange.draft.captures { capture.playlist = served }
             }
             return try await sendBuffered(result.body, response: response, plan: plan, rewritten: result.isPlaylist, exchange: exchange)
