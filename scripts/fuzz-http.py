@@ -2521,7 +2521,18 @@ class ManagedProxy:
 
     def start(self, origin_port=0, backtrace=False):
         """Starts `hlschaos demo`. Without `backtrace` a crash ends the process at once (Swift's
-        backtracer would keep a dying process around for seconds); triage runs turn it on."""
+        backtracer would keep a dying process around for seconds); triage runs turn it on. The
+        control port is found free and then bound by the proxy: another program (an outgoing
+        connection of a test running beside this one) can take it in between, so a start that
+        lost that race is tried again on another port."""
+        for _ in range(5):
+            if self.start_once(origin_port, backtrace):
+                return True
+            if "the port is already in use" not in self.log_text():
+                return False
+        return False
+
+    def start_once(self, origin_port, backtrace):
         self.generation += 1
         self.log_path = os.path.join(self.out, "proxy-%d.log" % self.generation)
         args = [self.binary, "demo", "--host", HOST, "--port", "0", "--origin-port", str(origin_port),

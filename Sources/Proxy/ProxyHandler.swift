@@ -384,6 +384,13 @@ struct ProxyHandler: Sendable {
     private func sendBuffered(_ body: ByteBuffer, response: UpstreamResponse, plan: FaultPlan, rewritten: Bool, exchange: Exchange) async throws -> Disposition {
         let client = exchange.client
         var headers = responseHeaders(response, plan: plan, rewritten: rewritten)
+        // A 204 or 304 has no body (RFC 9110 §15.3.5, §15.4.5): what a rule's damage made of its
+        // empty one is not sent, or the client would read it as the start of the next response.
+        if response.status == 204 || response.status == 304 {
+            try await client.sendHead(HTTPResponseStatus(statusCode: response.status), headers: headers)
+            try await client.sendEnd()
+            return .keepAlive
+        }
         headers.replaceOrAdd(name: "content-length", value: String(body.readableBytes))
         try await client.sendHead(HTTPResponseStatus(statusCode: response.status), headers: headers)
         if client.isHEAD {
