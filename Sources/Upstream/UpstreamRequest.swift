@@ -30,7 +30,8 @@ public struct UpstreamRequest: Sendable {
     /// The body this request most likely returns (the origin's previous answer for a playlist).
     /// While the response's bytes equal it they are compared where curl delivers them instead of
     /// copied, and a body equal to it is handed over as this very buffer; at the first difference
-    /// the bytes matched so far are handed over as a slice of it and the rest as usual.
+    /// the bytes matched so far are copied into the chunk the rest joins, and a body that ends early
+    /// while it matched is handed over as a slice of it.
     public var expectedBody: ByteBuffer?
 
     public init(
