@@ -81,6 +81,33 @@ import TestSupport
         try await origin.shutdown()
     }
 
+    /// A 204 or a 304 from the origin for a session-data URL under a rule that damages session
+    /// data: the damage made bytes of the empty body, and the proxy sent them after the head, where
+    /// a keep-alive client reads them as the start of the next response (HTTPFuzzTests, seed
+    /// 20240611 case 10058). The answer has no body, and the next request on the connection gets
+    /// its own answer.
+    @Test(arguments: [204, 304])
+    func anEmptyStatusUnderContentDamageKeepsTheConnectionInStep(status: Int) async throws {
+        let origin = try await TestOrigin.start()
+        HLSFixture.install(on: origin)
+        origin.route("/meta.json", .bytes(status: status, body: []))
+        let proxy = try await ProxyHarness.start(upstreamURL: origin.baseURL)
+        let target = "/s/tv+session-data-format-error/~sessiondata/http/127.0.0.1:\(origin.port)/meta.json"
+        let responses = try await RawHTTP.run {
+            let connection = try RawHTTPConnection(port: proxy.port, readTimeout: 10)
+            let first = try connection.request("GET", target)
+            let second = try connection.request("GET", "/v0/seg1.ts")
+            return [first, second]
+        }
+        #expect(responses[0].status == status)
+        #expect(responses[0].body.isEmpty && responses[0].header("Content-Length").map { $0 == "0" } ?? true, "\(responses[0].headers)")
+        #expect(responses[1].status == 200, "the second request read \(responses[1].status): \(responses[1].text.prefix(120))")
+        #expect(responses[1].body == patternBytes(offset: 0, count: HLSFixture.segmentSize))
+        #expect(origin.requestLog.contains { $0.path == "/meta.json" }, "the session-data request reached the origin")
+        await proxy.stop()
+        try await origin.shutdown()
+    }
+
     /// A slow client that sends an HTTP/1.0 `Connection: close` request and keeps sending (a later
     /// request, unfinished) while it reads the answer. The proxy closes after the response; closing
     /// with the client still sending made the kernel reset the connection and drop the end of the

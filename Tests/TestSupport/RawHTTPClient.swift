@@ -66,7 +66,11 @@ public final class RawHTTPConnection: @unchecked Sendable {
         }
         if result != 0 {
             let code = errno
-            Glibc.close(fd)
+            // Through `close()`, which marks it closed: a class whose init throws once every stored
+            // property is set is deinitialised, and `deinit` used to close the number a second time,
+            // by then perhaps another thread's new socket or pipe (a curl transfer that never saw its
+            // answer; a child process that could not be spawned, EBADF).
+            close()
             throw Failure.connect(code)
         }
     }
@@ -147,8 +151,11 @@ public final class RawHTTPConnection: @unchecked Sendable {
         let head = String(decoding: buffer[..<headEnd], as: UTF8.self)
         buffer.removeFirst(headEnd + 4)
         var lines = head.components(separatedBy: "\r\n")
-        let statusLine = lines.removeFirst().split(separator: " ")
-        guard statusLine.count >= 2, let status = Int(statusLine[1]) else { throw Failure.malformedHead(head) }
+        // Strict: a response must start at its status line. Bytes left over from the one before
+        // (a body after a 204, say) make the next head malformed instead of being skipped.
+        let firstLine = lines.removeFirst()
+        let statusLine = firstLine.split(separator: " ")
+        guard firstLine.hasPrefix("HTTP/1."), statusLine.count >= 2, let status = Int(statusLine[1]) else { throw Failure.malformedHead(head) }
         let fields: [(name: String, value: String)] = lines.compactMap { line in
             guard let colon = line.firstIndex(of: ":") else { return nil }
             return (String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
