@@ -3,7 +3,9 @@
 # proxy_pass, in one run: 1 MB segments, 64 KB segments, and three 1,200-segment media playlists,
 # which hlschaos parses and rewrites and nginx passes through: a VOD playlist, a live one whose
 # window slides by a segment every second, and a live one that is new at every request (see
-# shared.sh). Loopback only; wrk with 16 connections.
+# shared.sh). Two last rows are references, not targets: a bare SwiftNIO server answering the 64 KB
+# file from memory (nio-floor.swift), and nginx passing a file that holds hlschaos's rewritten VOD
+# playlist (larger than the origin's). Loopback only; wrk with 16 connections.
 # A second table gives the 64 KB segment and the playlist with TLS towards the client, both proxies
 # serving the same certificate and proxying to the same plain-HTTP origin: HTTP/1.1 over TLS (wrk)
 # and HTTP/2 (h2load, 16 connections of up to 10 concurrent streams each).
@@ -42,11 +44,33 @@ esac
 scripts/install-deps.sh bench >/dev/null
 build=${BENCH_BUILD:-.build}
 Benchmarks/release-build.sh "$build"
+# The bare SwiftNIO server of the 64 KB reference row (nio-floor.swift), built against the swift-nio
+# the release build resolved (and its sibling checkouts, so nothing is fetched), in a package of its
+# own beside that build.
+floor=$build-nio-floor
+nio=$(cd "$build/checkouts/swift-nio" && pwd)
+mkdir -p "$floor/package/Sources/nio-floor"
+cp Benchmarks/proxy/nio-floor.swift "$floor/package/Sources/nio-floor/main.swift"
+cat > "$floor/package/Package.swift" <<SWIFT
+// swift-tools-version:5.9
+import PackageDescription
+let package = Package(
+    name: "nio-floor",
+    dependencies: [.package(path: "$nio")],
+    targets: [.executableTarget(name: "nio-floor", dependencies: [
+        .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+        .product(name: "NIOHTTP1", package: "swift-nio")])])
+SWIFT
+if ! SWIFTCI_USE_LOCAL_DEPS=1 swift build -c release --package-path "$floor/package" --scratch-path "$floor/build" >"$floor/build.log" 2>&1; then
+  grep -E 'error:' "$floor/build.log" | sort -u | head -20 >&2
+  echo "the bare SwiftNIO server did not build (the whole log is $floor/build.log)" >&2
+  exit 1
+fi
 
 work=$(mktemp -d)
 chmod 755 "$work"  # nginx workers run as an unprivileged user
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
-origin=18181 nginxproxy=18182 chaos=18183 nginxtls=18184 chaostls=18185
+origin=18181 nginxproxy=18182 chaos=18183 nginxtls=18184 chaostls=18185 bare=18186
 # Separate nginx instances for the origin and each proxy, so that the proxy_pass workers' CPU can be
 # read apart from the origin's.
 source Benchmarks/proxy/shared.sh
@@ -111,7 +135,10 @@ if [ "$rows" != plain ]; then
 fi
 "${launch[@]}" "$build/release/hlschaos" serve --upstream "http://127.0.0.1:$origin" --host 127.0.0.1 --port $chaos "${tls_args[@]}" --log-level warning &
 chaos_pid=$!
+"${launch[@]}" "$floor/build/release/nio-floor" "$bare" "$work/www/bench/seg-64k.ts" &
+bare_pid=$!
 wait_for "http://127.0.0.1:$chaos/bench/seg-64k.ts"
+wait_for "http://127.0.0.1:$bare/bench/seg-64k.ts"
 wait_for "http://127.0.0.1:$nginxproxy/bench/seg-64k.ts"
 nginx_workers=$(pgrep -P "$nginx_master" | tr '\n' ' ')
 
@@ -146,18 +173,19 @@ rate() {
     split(b, x, " "); split(a, y, " "); n = r * s
     printf "%s %.0f %.0f\n", r, (y[1] - x[1]) * 1e6 / hz / n, (y[2] - x[2]) * 1e6 / hz / n }'
 }
-# measure CASE CLIENT NGINX_URL NGINX_PIDS CHAOS_URL [DIRECT_URL]: one table row. CASE fills the
-# first cell(s); then, if DIRECT_URL is given, the origin read directly; then the two proxies.
+# measure CASE CLIENT NGINX_URL NGINX_PIDS CHAOS_URL [DIRECT_URL] [CHAOS_PID]: one table row. CASE
+# fills the first cell(s); then, if DIRECT_URL is given, the origin read directly; then the two
+# proxies. CHAOS_PID, when the hlschaos column holds another server (a reference row).
 measure() {
-  local case=$1 client=$2 nginx_url=$3 nginx_pids=$4 chaos_url=$5 direct_url=${6:-}
+  local case=$1 client=$2 nginx_url=$3 nginx_pids=$4 chaos_url=$5 direct_url=${6:-} chaos_pids=${7:-$chaos_pid}
   local ds="" ns="" cs="" ratios="" nus="" nss="" cus="" css="" direct="" n nu nsys c cu csys round
   for round in $(seq "$rounds"); do
     [ -z "$direct_url" ] || ds+=" $(rate "$client" "$direct_url")"
     if (( round % 2 )); then
       read -r n nu nsys < <(rate "$client" "$nginx_url" "$nginx_pids")
-      read -r c cu csys < <(rate "$client" "$chaos_url" "$chaos_pid")
+      read -r c cu csys < <(rate "$client" "$chaos_url" "$chaos_pids")
     else
-      read -r c cu csys < <(rate "$client" "$chaos_url" "$chaos_pid")
+      read -r c cu csys < <(rate "$client" "$chaos_url" "$chaos_pids")
       read -r n nu nsys < <(rate "$client" "$nginx_url" "$nginx_pids")
     fi
     ns+=" $n" cs+=" $c" nus+=" $nu" nss+=" $nsys" cus+=" $cu" css+=" $csys"
@@ -189,6 +217,22 @@ if [ "$rows" != tls ]; then
     fi
     measure "$path" wrk "http://127.0.0.1:$nginxproxy/$path" "$nginx_workers" "http://127.0.0.1:$chaos/$path" "http://127.0.0.1:$origin/$path"
   done
+  # Reference rows, not targets. First, the floor under hlschaos's event-loop side: in the hlschaos
+  # column, a bare SwiftNIO server answering the 64 KB file from memory (nio-floor.swift), no upstream.
+  cmp -s "$work/www/bench/seg-64k.ts" <(curl -sf "http://127.0.0.1:$bare/bench/seg-64k.ts") ||
+    { echo "the bare SwiftNIO server does not answer the 64 KB file" >&2; exit 1; }
+  measure "bench/seg-64k.ts, in the hlschaos column a bare SwiftNIO server answering from memory, no upstream" \
+    wrk "http://127.0.0.1:$nginxproxy/bench/seg-64k.ts" "$nginx_workers" "http://127.0.0.1:$bare/bench/seg-64k.ts" "" "$bare_pid"
+  # Second: the rewritten VOD playlist is larger than the origin's (every URI
+  # gains the proxy's tag, scheme and authority), so nginx passing the origin's bytes moves fewer of
+  # them. Here nginx passes a file holding exactly what hlschaos answers, and hlschaos serves the VOD
+  # playlist as in the row above: the ratio of two proxies sending the same bytes.
+  curl -sf "http://127.0.0.1:$chaos/bench/playlist.m3u8" -o "$work/www/bench/playlist-as-rewritten.m3u8"
+  cmp -s "$work/www/bench/playlist-as-rewritten.m3u8" <(curl -sf "http://127.0.0.1:$nginxproxy/bench/playlist-as-rewritten.m3u8") ||
+    { echo "nginx does not serve the copy of the rewritten playlist" >&2; exit 1; }
+  measure "bench/playlist.m3u8, nginx passing hlschaos's rewritten bytes ($(($(stat -c %s "$work/www/bench/playlist-as-rewritten.m3u8") / 1024)) KB; the origin's: $(($(stat -c %s "$work/www/bench/playlist.m3u8") / 1024)) KB)" \
+    wrk "http://127.0.0.1:$nginxproxy/bench/playlist-as-rewritten.m3u8" "$nginx_workers" "http://127.0.0.1:$chaos/bench/playlist.m3u8" \
+    "http://127.0.0.1:$origin/bench/playlist-as-rewritten.m3u8"
 fi
 
 if [ "$rows" != plain ]; then
