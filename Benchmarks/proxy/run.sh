@@ -174,13 +174,14 @@ rate() {
     printf "%s %.0f %.0f\n", r, (y[1] - x[1]) * 1e6 / hz / n, (y[2] - x[2]) * 1e6 / hz / n }'
 }
 # measure CASE CLIENT NGINX_URL NGINX_PIDS CHAOS_URL [DIRECT_URL] [CHAOS_PID]: one table row. CASE
-# fills the first cell(s); then, if DIRECT_URL is given, the origin read directly; then the two
-# proxies. CHAOS_PID, when the hlschaos column holds another server (a reference row).
+# fills the first cell(s); then, if DIRECT_URL is given, the origin read directly ("-": an empty
+# cell); then the two proxies. CHAOS_PID, when the hlschaos column holds another server (a
+# reference row).
 measure() {
   local case=$1 client=$2 nginx_url=$3 nginx_pids=$4 chaos_url=$5 direct_url=${6:-} chaos_pids=${7:-$chaos_pid}
   local ds="" ns="" cs="" ratios="" nus="" nss="" cus="" css="" direct="" n nu nsys c cu csys round
   for round in $(seq "$rounds"); do
-    [ -z "$direct_url" ] || ds+=" $(rate "$client" "$direct_url")"
+    [[ $direct_url == "" || $direct_url == - ]] || ds+=" $(rate "$client" "$direct_url")"
     if (( round % 2 )); then
       read -r n nu nsys < <(rate "$client" "$nginx_url" "$nginx_pids")
       read -r c cu csys < <(rate "$client" "$chaos_url" "$chaos_pids")
@@ -191,7 +192,11 @@ measure() {
     ns+=" $n" cs+=" $c" nus+=" $nu" nss+=" $nsys" cus+=" $cu" css+=" $csys"
     ratios+=" $(awk -v c="$c" -v n="$n" 'BEGIN {printf "%.2f", c / n}')"
   done
-  [ -z "$direct_url" ] || direct=$(printf ' %.0f req/s |' "$(median <<<"$ds")")
+  case $direct_url in
+    "") ;;
+    -) direct=" – |" ;;
+    *) direct=$(printf ' %.0f req/s |' "$(median <<<"$ds")") ;;
+  esac
   printf '| %s |%s %.0f req/s | %.0f req/s | **%.2f×** (%s) | %s + %s | %s + %s |\n' "$case" "$direct" \
     "$(median <<<"$ns")" "$(median <<<"$cs")" "$(median <<<"$ratios")" "$(echo $ratios | sed 's/ /, /g')" \
     "$(median <<<"$nus")" "$(median <<<"$nss")" "$(median <<<"$cus")" "$(median <<<"$css")"
@@ -222,7 +227,7 @@ if [ "$rows" != tls ]; then
   cmp -s "$work/www/bench/seg-64k.ts" <(curl -sf "http://127.0.0.1:$bare/bench/seg-64k.ts") ||
     { echo "the bare SwiftNIO server does not answer the 64 KB file" >&2; exit 1; }
   measure "bench/seg-64k.ts, in the hlschaos column a bare SwiftNIO server answering from memory, no upstream" \
-    wrk "http://127.0.0.1:$nginxproxy/bench/seg-64k.ts" "$nginx_workers" "http://127.0.0.1:$bare/bench/seg-64k.ts" "" "$bare_pid"
+    wrk "http://127.0.0.1:$nginxproxy/bench/seg-64k.ts" "$nginx_workers" "http://127.0.0.1:$bare/bench/seg-64k.ts" - "$bare_pid"
   # Second: the rewritten VOD playlist is larger than the origin's (every URI
   # gains the proxy's tag, scheme and authority), so nginx passing the origin's bytes moves fewer of
   # them. Here nginx passes a file holding exactly what hlschaos answers, and hlschaos serves the VOD
