@@ -48,10 +48,12 @@ Benchmarks/release-build.sh "$build"
 # the release build resolved (and its sibling checkouts, so nothing is fetched), in a package of its
 # own beside that build.
 floor=$build-nio-floor
-nio=$(cd "$build/checkouts/swift-nio" && pwd)
-mkdir -p "$floor/package/Sources/nio-floor"
-cp Benchmarks/proxy/nio-floor.swift "$floor/package/Sources/nio-floor/main.swift"
-cat > "$floor/package/Package.swift" <<SWIFT
+build_floor() {
+  local nio
+  nio=$(cd "$build/checkouts/swift-nio" && pwd)
+  mkdir -p "$floor/package/Sources/nio-floor"
+  cp Benchmarks/proxy/nio-floor.swift "$floor/package/Sources/nio-floor/main.swift"
+  cat > "$floor/package/Package.swift" <<SWIFT
 // swift-tools-version:5.9
 import PackageDescription
 let package = Package(
@@ -61,11 +63,13 @@ let package = Package(
         .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "NIOHTTP1", package: "swift-nio")])])
 SWIFT
-if ! SWIFTCI_USE_LOCAL_DEPS=1 swift build -c release --package-path "$floor/package" --scratch-path "$floor/build" >"$floor/build.log" 2>&1; then
-  grep -E 'error:' "$floor/build.log" | sort -u | head -20 >&2
-  echo "the bare SwiftNIO server did not build (the whole log is $floor/build.log)" >&2
-  exit 1
-fi
+  if ! SWIFTCI_USE_LOCAL_DEPS=1 swift build -c release --package-path "$floor/package" --scratch-path "$floor/build" >"$floor/build.log" 2>&1; then
+    grep -E 'error:' "$floor/build.log" | sort -u | head -20 >&2
+    echo "the bare SwiftNIO server did not build (the whole log is $floor/build.log)" >&2
+    exit 1
+  fi
+}
+[ "$rows" = tls ] || build_floor
 
 work=$(mktemp -d)
 chmod 755 "$work"  # nginx workers run as an unprivileged user
@@ -135,10 +139,12 @@ if [ "$rows" != plain ]; then
 fi
 "${launch[@]}" "$build/release/hlschaos" serve --upstream "http://127.0.0.1:$origin" --host 127.0.0.1 --port $chaos "${tls_args[@]}" --log-level warning &
 chaos_pid=$!
-"${launch[@]}" "$floor/build/release/nio-floor" "$bare" "$work/www/bench/seg-64k.ts" &
-bare_pid=$!
+if [ "$rows" != tls ]; then
+  "${launch[@]}" "$floor/build/release/nio-floor" "$bare" "$work/www/bench/seg-64k.ts" &
+  bare_pid=$!
+  wait_for "http://127.0.0.1:$bare/bench/seg-64k.ts"
+fi
 wait_for "http://127.0.0.1:$chaos/bench/seg-64k.ts"
-wait_for "http://127.0.0.1:$bare/bench/seg-64k.ts"
 wait_for "http://127.0.0.1:$nginxproxy/bench/seg-64k.ts"
 nginx_workers=$(pgrep -P "$nginx_master" | tr '\n' ' ')
 
@@ -228,10 +234,10 @@ if [ "$rows" != tls ]; then
     { echo "the bare SwiftNIO server does not answer the 64 KB file" >&2; exit 1; }
   measure "bench/seg-64k.ts, in the hlschaos column a bare SwiftNIO server answering from memory, no upstream" \
     wrk "http://127.0.0.1:$nginxproxy/bench/seg-64k.ts" "$nginx_workers" "http://127.0.0.1:$bare/bench/seg-64k.ts" - "$bare_pid"
-  # Second: the rewritten VOD playlist is larger than the origin's (every URI
-  # gains the proxy's tag, scheme and authority), so nginx passing the origin's bytes moves fewer of
-  # them. Here nginx passes a file holding exactly what hlschaos answers, and hlschaos serves the VOD
-  # playlist as in the row above: the ratio of two proxies sending the same bytes.
+  # Second: the rewritten VOD playlist is larger than the origin's (every URI gains the proxy's tag,
+  # scheme and authority), so nginx passing the origin's bytes moves fewer of them. Here nginx passes
+  # a file holding exactly what hlschaos answers, and hlschaos serves the VOD playlist as in its own
+  # row: the ratio of two proxies sending the same bytes.
   curl -sf "http://127.0.0.1:$chaos/bench/playlist.m3u8" -o "$work/www/bench/playlist-as-rewritten.m3u8"
   cmp -s "$work/www/bench/playlist-as-rewritten.m3u8" <(curl -sf "http://127.0.0.1:$nginxproxy/bench/playlist-as-rewritten.m3u8") ||
     { echo "nginx does not serve the copy of the rewritten playlist" >&2; exit 1; }
