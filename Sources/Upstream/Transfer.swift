@@ -60,6 +60,8 @@ final class Transfer: @unchecked Sendable {
 
     private let shared = Locked(Shared())
     private static let allocator = ByteBufferAllocator()
+    /// The smallest chunk a body's bytes are gathered in; curl's later pieces join it while it has room.
+    private static let minimumChunkCapacity = 64 * 1024
 
     init(request: UpstreamRequest, configuration: UpstreamConfiguration, loop: CurlLoop) throws(UpstreamError) {
         guard let handle = loop.handles.take() else { throw .setup("curl_easy_init failed for \(request.url)") }
@@ -391,7 +393,7 @@ final class Transfer: @unchecked Sendable {
             if last >= 0, state.chunks[last].writableBytes >= bytes.count {
                 state.chunks[last].writeBytes(bytes)
             } else {
-                var chunk = Self.allocator.buffer(capacity: max(bytes.count, 64 * 1024))
+                var chunk = Self.allocator.buffer(capacity: max(bytes.count, Self.minimumChunkCapacity))
                 chunk.writeBytes(bytes)
                 state.chunks.append(chunk)
             }
@@ -420,7 +422,7 @@ final class Transfer: @unchecked Sendable {
         }
         expected = nil
         if matched > 0 {
-            var chunk = Self.allocator.buffer(capacity: max(matched + bytes.count, 64 * 1024))
+            var chunk = Self.allocator.buffer(capacity: max(matched + bytes.count, Self.minimumChunkCapacity))
             chunk.writeBytes(body.readableBytesView.prefix(matched))
             handOver(chunk)
         }
