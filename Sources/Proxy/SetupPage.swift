@@ -32,7 +32,7 @@ struct SetupPage: Sendable {
         case "hlschaos.mobileconfig" where root != nil:
             try await send(root!.mobileconfig, type: "application/x-apple-aspen-config", name: "hlschaos.mobileconfig", client: client)
         default:
-            try await client.sendText(.notFound, "hlschaos: no such setup file; the setup page is \(Self.prefix)setup")
+            throw Refusal(.notFound, "hlschaos: no such setup file; the setup page is \(Self.prefix)setup")
         }
         return true
     }
