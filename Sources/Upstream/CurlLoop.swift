@@ -177,8 +177,8 @@ final class CurlLoop: @unchecked Sendable {
         transfer.startNs = cs_monotonic_ns()
         let code = curl_multi_add_handle(multi, transfer.handle)
         guard code == CURLM_OK else {
+            // Never in the multi: the transfer's deinit releases the handle.
             transfer.fail(.setup("curl_multi_add_handle failed (\(code.rawValue)) for \(transfer.url)"))
-            transfer.releaseHandle()
             return
         }
         active[transfer.handle] = transfer
@@ -193,26 +193,30 @@ final class CurlLoop: @unchecked Sendable {
     /// Takes the transfer out of the multi handle now. With an error, the transfer fails with it.
     private func remove(_ transfer: Transfer, error: UpstreamError?) {
         guard isActive(transfer) else { return }
-        active.removeValue(forKey: transfer.handle)
-        activeCount.store(active.count, ordering: .relaxed)
-        _ = curl_multi_remove_handle(multi, transfer.handle)
         if let error { transfer.fail(error) }
-        transfer.releaseHandle(reusable: false)
+        detach(transfer, finished: nil)
     }
 
     private func collectFinished() {
         var handle: UnsafeMutableRawPointer? = nil
         var code = CURLE_OK
         while cs_multi_next_done(multi, &handle, &code) == 1 {
-            guard let handle, let transfer = active.removeValue(forKey: handle) else { continue }
-            activeCount.store(active.count, ordering: .relaxed)
-            _ = curl_multi_remove_handle(multi, handle)
-            transfer.completed(code, nowNs: cs_monotonic_ns())
-            // A failed transfer (a name that does not resolve, say) can leave state behind that
-            // curl_easy_reset does not clear, as a removed one does (see `releaseHandle`): the next
-            // CURLOPT_BUFFERSIZE on the handle failed. Only a handle that finished cleanly is reused.
-            transfer.releaseHandle(reusable: code == CURLE_OK)
+            guard let handle, let transfer = active[handle] else { continue }
+            detach(transfer, finished: code)
         }
+    }
+
+    /// The one way out of the multi handle: the transfer leaves `active`, curl lets go of the
+    /// handle, a finished transfer reports how it ended, and the handle is released. Only a handle
+    /// whose transfer finished cleanly is reused: one taken out early (a cancel, a deadline), or a
+    /// failed one (a name that does not resolve, say), can leave state behind that curl_easy_reset
+    /// does not clear, and the next CURLOPT_BUFFERSIZE on the handle failed (see `releaseHandle`).
+    private func detach(_ transfer: Transfer, finished code: CURLcode?) {
+        active.removeValue(forKey: transfer.handle)
+        activeCount.store(active.count, ordering: .relaxed)
+        _ = curl_multi_remove_handle(multi, transfer.handle)
+        if let code { transfer.completed(code, nowNs: cs_monotonic_ns()) }
+        transfer.releaseHandle(reusable: code == CURLE_OK)
     }
 
     /// Fails transfers whose head is overdue; returns the poll timeout until the next deadline.
@@ -252,8 +256,8 @@ final class CurlLoop: @unchecked Sendable {
         }
         for command in leftover {
             if case let .add(transfer) = command {
+                // Never in the multi: the transfer's deinit releases the handle.
                 transfer.fail(.setup("the upstream client is shut down (\(transfer.url))"))
-                transfer.releaseHandle()
             }
         }
         for transfer in Array(active.values) { remove(transfer, error: .cancelled) }
