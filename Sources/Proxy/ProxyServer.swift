@@ -7,6 +7,7 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import NIOSSL
+import RuleLoading
 import Upstream
 
 /// The data plane: an HTTP/1.1 server whose every request goes through `ProxyHandler`.

@@ -6,6 +6,7 @@ import Logging
 import NIOCore
 import NIOPosix
 import Proxy
+import RuleLoading
 import Synchronization
 import Upstream
 
