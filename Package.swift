@@ -99,6 +99,9 @@ let package = Package(
                 .product(name: "NIOHTTP2", package: "swift-nio-http2"),
             ] + nio
         ),
+        // The configuration file (`ConfigFile`): every key read and checked into one value with a part
+        // per owner (`AppSettings`: the data plane's, the rules', the control API's, logging, data folder).
+        .target(name: "AppConfiguration", dependencies: ["Proxy", "RuleLoading", "Addressing", "Chaos", "JSON", "Upstream"]),
         // Control plane: the control API on its own listener (Hummingbird), events, HAR, report, metrics.
         .target(
             name: "Control",
@@ -144,7 +147,7 @@ let package = Package(
         .executableTarget(
             name: "hlschaos",
             dependencies: [
-                "HLS", "Addressing", "Chaos", "Upstream", "CurlShim", "Proxy", "RuleLoading", "DemoOrigin", "Control",
+                "HLS", "Addressing", "Chaos", "Upstream", "CurlShim", "Proxy", "RuleLoading", "AppConfiguration", "DemoOrigin", "Control",
                 "Players", "Runs", "BundleFormat", "Recorder", "Replay", "HAR", "Records", "CertificateAuthority", logging,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ] + nio
@@ -185,6 +188,7 @@ let package = Package(
         // Runs the built `hlschaos` binary: exit codes, messages, signals, reloads.
         .testTarget(name: "CLITests", dependencies: ["TestSupport", "BundleFormat"]),
         .testTarget(name: "RuleBookTests", dependencies: ["RuleLoading", "Presets", "Chaos", logging]),
+        .testTarget(name: "AppConfigurationTests", dependencies: ["AppConfiguration", "Proxy", "RuleLoading"]),
         .testTarget(
             name: "ProxyTests",
             dependencies: [
