@@ -121,7 +121,8 @@ let package = Package(
             plugins: ["EmbedFiles"]
         ),
         // The local certificate authority: a root made on first use and kept in a data folder, leaf
-        // certificates for host names and addresses on demand, the root as an Apple profile.
+        // certificates for host names and addresses on demand, the root as an Apple profile, and the
+        // device setup page that hands the root out (the proxy serves it on its own port).
         .target(
             name: "CertificateAuthority",
             dependencies: [
