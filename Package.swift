@@ -86,16 +86,22 @@ let package = Package(
         .target(name: "Replay", dependencies: ["BundleFormat", "HLS", "Addressing", "Upstream", logging] + nio),
         // HAR 1.2 both ways: records exported as a HAR; a HAR imported as a bundle and a scenario.
         .target(name: "HAR", dependencies: ["BundleFormat", "Records", "Chaos", "HLS", "Addressing", "JSON"]),
+        // The rules in force (`RuleBook`): rule files, the built-in presets and a preset folder, read
+        // and re-read when they change; the engine of each preset combination a URL asks for.
+        .target(name: "RuleLoading", dependencies: ["Chaos", "Presets", logging, .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]),
         // Data plane: sessions, request classification, fault plans on the wire.
         .target(
             name: "Proxy",
             dependencies: [
-                "HLS", "Addressing", "Chaos", "Records", "JSON", "Upstream", "Presets", "BundleFormat", "CertificateAuthority", logging,
+                "HLS", "Addressing", "Chaos", "Records", "JSON", "Upstream", "RuleLoading", "BundleFormat", "CertificateAuthority", logging,
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOTLS", package: "swift-nio"),
                 .product(name: "NIOHTTP2", package: "swift-nio-http2"),
             ] + nio
         ),
+        // The configuration file (`ConfigFile`): every key read and checked into one value with a part
+        // per owner (`AppSettings`: the data plane's, the rules', the control API's, logging, data folder).
+        .target(name: "AppConfiguration", dependencies: ["Proxy", "RuleLoading", "Addressing", "Chaos", "JSON", "Upstream"]),
         // Control plane: the control API on its own listener (Hummingbird), events, HAR, report, metrics.
         .target(
             name: "Control",
@@ -115,7 +121,8 @@ let package = Package(
             plugins: ["EmbedFiles"]
         ),
         // The local certificate authority: a root made on first use and kept in a data folder, leaf
-        // certificates for host names and addresses on demand, the root as an Apple profile.
+        // certificates for host names and addresses on demand, the root as an Apple profile, and the
+        // device setup page that hands the root out (the proxy serves it on its own port).
         .target(
             name: "CertificateAuthority",
             dependencies: [
@@ -134,15 +141,15 @@ let package = Package(
         .target(
             name: "Runs",
             dependencies: [
-                "Proxy", "Addressing", "Chaos", "Records", "HAR", "Players", "PlayerReports", "Verdicts", "DemoOrigin", "Upstream",
-                "CertificateAuthority", .product(name: "NIOSSL", package: "swift-nio-ssl"), logging,
+                "Proxy", "RuleLoading", "Addressing", "Chaos", "Records", "HAR", "Players", "PlayerReports", "Verdicts", "DemoOrigin",
+                "Upstream", "CertificateAuthority", .product(name: "NIOSSL", package: "swift-nio-ssl"), logging,
             ]
         ),
         .executableTarget(
             name: "hlschaos",
             dependencies: [
-                "HLS", "Addressing", "Chaos", "Upstream", "CurlShim", "Proxy", "DemoOrigin", "Control", "Players", "Runs",
-                "BundleFormat", "Recorder", "Replay", "HAR", "Records", "CertificateAuthority", logging,
+                "HLS", "Addressing", "Chaos", "Upstream", "CurlShim", "Proxy", "RuleLoading", "AppConfiguration", "DemoOrigin", "Control",
+                "Players", "Runs", "BundleFormat", "Recorder", "Replay", "HAR", "Records", "CertificateAuthority", logging,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ] + nio
         ),
@@ -160,8 +167,8 @@ let package = Package(
         .testTarget(
             name: "RecordingTests",
             dependencies: [
-                "BundleFormat", "Recorder", "Replay", "Records", "HLS", "Addressing", "Chaos", "TestSupport", "Proxy", "Upstream",
-                "Players", "DemoOrigin",
+                "BundleFormat", "Recorder", "Replay", "Records", "HLS", "Addressing", "Chaos", "TestSupport", "Proxy", "RuleLoading",
+                "Upstream", "Players", "DemoOrigin",
             ] + nio
         ),
         // HAR import end to end: HARs exported by the proxy and saved by Chromium (hls.js), imported,
@@ -169,28 +176,33 @@ let package = Package(
         .testTarget(
             name: "HARImportTests",
             dependencies: [
-                "BundleFormat", "HAR", "Records", "Addressing", "Chaos", "Proxy", "Control", "DemoOrigin", "Upstream", "Players",
-                "TestSupport",
+                "BundleFormat", "HAR", "Records", "Addressing", "Chaos", "Proxy", "RuleLoading", "Control", "DemoOrigin", "Upstream",
+                "Players", "TestSupport",
             ] + nio
         ),
         .testTarget(name: "PlayersTests", dependencies: ["Players", "PlayerReports", "Chaos", "TestSupport", "DemoOrigin"]),
-        .testTarget(name: "RunsTests", dependencies: ["Runs", "Verdicts", "Players", "PlayerReports", "Records", "Chaos", "Proxy", logging]),
+        .testTarget(
+            name: "RunsTests", dependencies: ["Runs", "Verdicts", "Players", "PlayerReports", "Records", "Chaos", "Proxy", "RuleLoading", logging]),
         .testTarget(name: "VerdictsTests", dependencies: ["Verdicts", "Chaos", "Records", "PlayerReports"]),
         .testTarget(name: "UpstreamTests", dependencies: ["Upstream", "TestSupport"] + nio),
         .testTarget(name: "DemoOriginTests", dependencies: ["DemoOrigin", "HLS", "JSON", "TestSupport"] + nio),
         // Runs the built `hlschaos` binary: exit codes, messages, signals, reloads.
         .testTarget(name: "CLITests", dependencies: ["TestSupport", "BundleFormat"]),
-        .testTarget(name: "RuleBookTests", dependencies: ["Proxy", "Presets", "Chaos", logging]),
+        .testTarget(name: "RuleBookTests", dependencies: ["RuleLoading", "Presets", "Chaos", logging]),
+        .testTarget(name: "AppConfigurationTests", dependencies: ["AppConfiguration", "Proxy", "RuleLoading"]),
         .testTarget(
             name: "ProxyTests",
             dependencies: [
-                "Proxy", "Addressing", "DemoOrigin", "Upstream", "HLS", "Chaos", "Records", "JSON", "BundleFormat", "Players", "TestSupport",
-                "CertificateAuthority", .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                "Proxy", "RuleLoading", "Addressing", "DemoOrigin", "Upstream", "HLS", "Chaos", "Records", "JSON", "BundleFormat", "Players",
+                "TestSupport", "CertificateAuthority", .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ] + nio
         ),
         .testTarget(
             name: "ControlTests",
-            dependencies: ["Control", "JSON", "Proxy", "Addressing", "CertificateAuthority", "DemoOrigin", "Upstream", "Chaos", "Records", "BundleFormat", "TestSupport"] + nio
+            dependencies: [
+                "Control", "JSON", "Proxy", "RuleLoading", "Addressing", "CertificateAuthority", "DemoOrigin", "Upstream", "Chaos", "Records",
+                "BundleFormat", "TestSupport",
+            ] + nio
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -6,6 +6,7 @@ import Logging
 import NIOCore
 import NIOHTTP1
 import Records
+import RuleLoading
 import Upstream
 
 /// Answers one client request: classify it, ask the rules for a fault plan, fetch upstream through

@@ -4,6 +4,7 @@ import Foundation
 import Logging
 import Players
 import Proxy
+import RuleLoading
 
 /// What `run` and `matrix` share: their exit codes, the preset book, the players and scenarios
 /// named on the command line, durations.

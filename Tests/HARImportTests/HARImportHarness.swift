@@ -4,6 +4,7 @@ import Control
 import DemoOrigin
 import Foundation
 import Proxy
+import RuleLoading
 import Records
 import TestSupport
 import Upstream

@@ -4,6 +4,7 @@ import Foundation
 import HLS
 import Players
 import Proxy
+import RuleLoading
 import Records
 import BundleFormat
 import Recorder
