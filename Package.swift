@@ -42,8 +42,6 @@ let package = Package(
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
-        // OpenSSL's libcrypto (Debian: libssl-dev), for the SHA-256 names of recorded bodies.
-        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // Typed wrappers around libcurl's variadic C API and the multi-handle loop.
         .target(name: "CurlShim", dependencies: ["CCurl"]),
         // JSON where Foundation's coders fall short: a parser that keeps key order, duplicate keys
@@ -79,7 +77,8 @@ let package = Package(
         .target(name: "Presets", exclude: ["rules/README.md", "rules/schema.json"], plugins: ["EmbedFiles"]),
         // The record bundle: its format, written as it goes (`BundleWriter`), read back and checked
         // (`RecordingBundle`), summarised, redacted, archived. What the proxy needs to record.
-        .target(name: "BundleFormat", dependencies: ["HLS", "Addressing", "Records", "CCrypto"]),
+        // The SHA-256 names of recorded bodies come from swift-crypto.
+        .target(name: "BundleFormat", dependencies: ["HLS", "Addressing", "Records", .product(name: "Crypto", package: "swift-crypto")]),
         // `hlschaos record`: follows a stream from its master (live reloads by RFC 8216) into a bundle.
         .target(name: "Recorder", dependencies: ["BundleFormat", "HLS", "Addressing", "Upstream", "JSON"] + nio),
         // The replay origin: serves a bundle as the origin served it, in time, looped or sped up.
