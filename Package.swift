@@ -62,7 +62,13 @@ let package = Package(
         // One record per request and what is read off records: the reaction report. Pure.
         .target(name: "Records", dependencies: ["JSON", "Addressing"]),
         // Async streaming HTTP client over libcurl.
-        .target(name: "Upstream", dependencies: ["CurlShim", logging, .product(name: "NIOCore", package: "swift-nio")]),
+        .target(
+            name: "Upstream",
+            dependencies: [
+                "CurlShim", logging, .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ]
+        ),
         // Embedded demo origin: bundled VOD media and a simulated live window.
         .target(
             name: "DemoOrigin",

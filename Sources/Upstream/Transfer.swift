@@ -1,4 +1,5 @@
 import CurlShim
+import NIOConcurrencyHelpers
 import NIOCore
 #if canImport(Glibc)
 import Glibc
@@ -58,7 +59,7 @@ final class Transfer: @unchecked Sendable {
         var totalSeconds: Double?
     }
 
-    private let shared = Locked(Shared())
+    private let shared = NIOLockedValueBox(Shared())
     private static let allocator = ByteBufferAllocator()
     /// The smallest chunk a body's bytes are gathered in; curl's later pieces join it while it has room.
     private static let minimumChunkCapacity = 64 * 1024
@@ -218,7 +219,7 @@ final class Transfer: @unchecked Sendable {
     func start() async -> Result<UpstreamResponse, UpstreamError> {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: HeadContinuation) in
-                let proceed = shared.withLock { state -> Bool in
+                let proceed = shared.withLockedValue { state -> Bool in
                     guard !state.cancelled else { return false }
                     state.headWaiter = continuation
                     return true
@@ -251,7 +252,7 @@ final class Transfer: @unchecked Sendable {
 
     /// Parks `waiter` until bytes or the end arrive; false (not parked) when they already have.
     private func park(_ waiter: ChunkContinuation) -> Bool {
-        shared.withLock { state in
+        shared.withLockedValue { state in
             guard state.chunks.isEmpty, state.end == nil else { return false }
             state.bodyWaiter = waiter
             return true
@@ -261,7 +262,7 @@ final class Transfer: @unchecked Sendable {
     /// True once the origin has sent the whole body and the consumer has taken every byte: the
     /// chunk just taken was the last one (lets the proxy send it and the end in one write).
     var isDrained: Bool {
-        shared.withLock { state in
+        shared.withLockedValue { state in
             guard state.chunks.isEmpty, case .success = state.end else { return false }
             return true
         }
@@ -269,7 +270,7 @@ final class Transfer: @unchecked Sendable {
 
     /// Buffered bytes, or the end of the body, or nil when neither has arrived.
     private func takeReady() -> Result<ByteBuffer?, UpstreamError>? {
-        let (result, unpause) = shared.withLock { state -> (Result<ByteBuffer?, UpstreamError>?, Bool) in
+        let (result, unpause) = shared.withLockedValue { state -> (Result<ByteBuffer?, UpstreamError>?, Bool) in
             if !state.chunks.isEmpty {
                 let chunk = state.chunks.removeFirst()
                 state.bufferedBytes -= chunk.readableBytes
@@ -289,7 +290,7 @@ final class Transfer: @unchecked Sendable {
     /// Stops the transfer now: waiters get `.cancelled`, the curl thread removes the handle, which
     /// closes (or returns to the pool) the origin connection.
     func cancel() {
-        let (head, body, wasRunning) = shared.withLock { state -> (HeadContinuation?, ChunkContinuation?, Bool) in
+        let (head, body, wasRunning) = shared.withLockedValue { state -> (HeadContinuation?, ChunkContinuation?, Bool) in
             guard !state.cancelled else { return (nil, nil, false) }
             state.cancelled = true
             state.chunks = []
@@ -304,8 +305,8 @@ final class Transfer: @unchecked Sendable {
         if wasRunning { loop.enqueue(.remove(self)) }
     }
 
-    var bufferedByteCount: Int { shared.withLock { $0.bufferedBytes } }
-    var pauseCount: Int { shared.withLock { $0.pauseCount } }
+    var bufferedByteCount: Int { shared.withLockedValue { $0.bufferedBytes } }
+    var pauseCount: Int { shared.withLockedValue { $0.pauseCount } }
 
     // MARK: curl thread
 
@@ -316,7 +317,7 @@ final class Transfer: @unchecked Sendable {
             pendingHead = nil
             settleHead(head)
         }
-        let waiter = shared.withLock { state -> ChunkContinuation? in
+        let waiter = shared.withLockedValue { state -> ChunkContinuation? in
             guard state.bodyWaiter != nil, !state.chunks.isEmpty || state.end != nil else { return nil }
             defer { state.bodyWaiter = nil }
             return state.bodyWaiter
@@ -329,7 +330,7 @@ final class Transfer: @unchecked Sendable {
     }
 
     private func settleHead(_ result: Result<UpstreamResponse, UpstreamError>) {
-        let waiter = shared.withLock { state -> HeadContinuation? in
+        let waiter = shared.withLockedValue { state -> HeadContinuation? in
             defer { state.headWaiter = nil }
             return state.headWaiter
         }
@@ -381,7 +382,7 @@ final class Transfer: @unchecked Sendable {
         if !headSettledOnLoop { deliverHead() }
         if expected != nil, matchesExpected(bytes) { return bytes.count }
         enum Action { case abort, pause, buffered(wake: Bool) }
-        let action = shared.withLock { state -> Action in
+        let action = shared.withLockedValue { state -> Action in
             if state.cancelled { return .abort }
             if state.bufferedBytes >= highWatermark {
                 state.paused = true
@@ -442,7 +443,7 @@ final class Transfer: @unchecked Sendable {
     /// (the chunk alone can pass the watermark), and a paused transfer whose consumer was not told
     /// of this chunk would never be taken from and unpaused.
     private func handOver(_ chunk: ByteBuffer) {
-        let wake = shared.withLock { state -> Bool in
+        let wake = shared.withLockedValue { state -> Bool in
             guard !state.cancelled else { return false }
             state.chunks.append(chunk)
             state.bufferedBytes += chunk.readableBytes
@@ -457,12 +458,12 @@ final class Transfer: @unchecked Sendable {
     }
 
     /// curl's total time for the transfer, once it has ended (any thread).
-    var totalSeconds: Double? { shared.withLock { $0.totalSeconds } }
+    var totalSeconds: Double? { shared.withLockedValue { $0.totalSeconds } }
 
     /// curl reported the transfer finished (CURLMSG_DONE); the handle is already out of the multi.
     func completed(_ code: CURLcode, nowNs: UInt64) {
         let total = Self.seconds(handle.curlInfoOff(CURLINFO_TOTAL_TIME_T))
-        shared.withLock { $0.totalSeconds = total }
+        shared.withLockedValue { $0.totalSeconds = total }
         if code == CURLE_OK {
             if !headSettledOnLoop { deliverHead() }
             handOverMatched()
@@ -509,7 +510,7 @@ final class Transfer: @unchecked Sendable {
     }
 
     private func finishBody(_ end: Result<Void, UpstreamError>) {
-        shared.withLock { state in
+        shared.withLockedValue { state in
             if state.end == nil { state.end = end }
         }
         scheduleWake()
