@@ -2,6 +2,7 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import Records
+import Upstream
 
 /// The client side of one connection, as the request handler sees it: write a response head, body
 /// chunks and the end, or break the connection on purpose.
@@ -176,10 +177,7 @@ struct ClientChannel: Sendable {
 
     /// Closes the connection with a TCP RST instead of a FIN (SO_LINGER with a zero timeout).
     func reset() async {
-        if let socket = channel as? SocketOptionProvider {
-            _ = try? await socket.setSoLinger(linger(l_onoff: 1, l_linger: 0)).get()
-        }
-        _ = try? await channel.close().get()
+        await channel.closeWithReset()
     }
 
     /// Counts a response the connection's next handlers send (the 200 of a CONNECT) as this request's.
