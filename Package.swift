@@ -54,6 +54,9 @@ let package = Package(
         // origins, the redirect hop), resource kinds, Range headers, and what a path, a content type
         // or a body says a resource is. Pure: the one copy of the grammar every module reads.
         .target(name: "Addressing"),
+        // Text put into XML or HTML (JUnit, run pages, the setup page, the Apple profile): the one
+        // escaper. Pure: the standard library only.
+        .target(name: "Markup"),
         // What a player run produced (`PlayerReport`) and the names of the built-in players: the
         // player vocabulary that scenarios, verdicts and drivers share. Pure: values only.
         .target(name: "PlayerReports"),
@@ -95,7 +98,7 @@ let package = Package(
         .target(
             name: "Proxy",
             dependencies: [
-                "HLS", "Addressing", "Chaos", "Records", "JSON", "Upstream", "Presets", "BundleFormat", "CertificateAuthority", logging,
+                "HLS", "Addressing", "Chaos", "Records", "JSON", "Upstream", "Presets", "BundleFormat", "CertificateAuthority", "Markup", logging,
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOTLS", package: "swift-nio"),
                 .product(name: "NIOHTTP2", package: "swift-nio-http2"),
@@ -124,6 +127,7 @@ let package = Package(
         .target(
             name: "CertificateAuthority",
             dependencies: [
+                "Markup",
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
@@ -140,7 +144,7 @@ let package = Package(
             name: "Runs",
             dependencies: [
                 "Proxy", "Addressing", "Chaos", "Records", "HAR", "Players", "PlayerReports", "Verdicts", "DemoOrigin", "Upstream",
-                "CertificateAuthority", .product(name: "NIOSSL", package: "swift-nio-ssl"), logging,
+                "CertificateAuthority", "Markup", .product(name: "NIOSSL", package: "swift-nio-ssl"), logging,
             ]
         ),
         .executableTarget(
@@ -179,7 +183,7 @@ let package = Package(
             ] + nio
         ),
         .testTarget(name: "PlayersTests", dependencies: ["Players", "PlayerReports", "Chaos", "TestSupport", "DemoOrigin"]),
-        .testTarget(name: "RunsTests", dependencies: ["Runs", "Verdicts", "Players", "PlayerReports", "Records", "Chaos", "Proxy", logging]),
+        .testTarget(name: "RunsTests", dependencies: ["Runs", "Markup", "Verdicts", "Players", "PlayerReports", "Records", "Chaos", "Proxy", logging]),
         .testTarget(name: "VerdictsTests", dependencies: ["Verdicts", "Chaos", "Records", "PlayerReports"]),
         .testTarget(name: "UpstreamTests", dependencies: ["Upstream", "TestSupport"] + nio),
         .testTarget(name: "DemoOriginTests", dependencies: ["DemoOrigin", "HLS", "JSON", "TestSupport"] + nio),

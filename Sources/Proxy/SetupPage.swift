@@ -1,3 +1,4 @@
+import Markup
 import NIOHTTP1
 
 /// The device setup page on the proxy's own port (`/hlschaos/setup`), reachable before the local
@@ -42,12 +43,12 @@ struct SetupPage: Sendable {
     }
 
     func html(proxyHost: String?, proxyPort: Int) -> String {
-        let host = Self.escape(proxyHost ?? "<this machine's address>")
+        let host = Markup.escape(proxyHost ?? "<this machine's address>")
         let rootPart: String
         if let root {
             rootPart = """
             <h2>1. Install the hlschaos root certificate</h2>
-            <p>Certificate: <b>\(Self.escape(root.commonName))</b><br>SHA-256 fingerprint: <code>\(Self.escape(root.fingerprint))</code><br>
+            <p>Certificate: <b>\(Markup.escape(root.commonName))</b><br>SHA-256 fingerprint: <code>\(Markup.escape(root.fingerprint))</code><br>
             Compare it with what the device shows before you trust it. It was made on this machine and is trusted only by devices you install it on.</p>
             <ul class="files">
             <li><a href="/hlschaos/hlschaos.mobileconfig">hlschaos.mobileconfig</a> — iPhone, iPad, Mac (configuration profile)</li>
@@ -101,19 +102,5 @@ struct SetupPage: Sendable {
             <p>Start the app as usual. Its stream requests appear in the hlschaos dashboard under the device's session; the presets and rules apply to them.</p>
             </body></html>
             """
-    }
-
-    static func escape(_ text: String) -> String {
-        var out = ""
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            default: out.append(character)
-            }
-        }
-        return out
     }
 }
