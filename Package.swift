@@ -61,7 +61,11 @@ let package = Package(
         // player vocabulary that scenarios, verdicts and drivers share. Pure: values only.
         .target(name: "PlayerReports"),
         // Rule schema, validation, matching, session clock, fault plans. Pure.
-        .target(name: "Chaos", dependencies: ["HLS", "JSON", "Addressing", "PlayerReports"]),
+        // Header syntax is swift-http-types' (values only, no I/O).
+        .target(
+            name: "Chaos",
+            dependencies: ["HLS", "JSON", "Addressing", "PlayerReports", .product(name: "HTTPTypes", package: "swift-http-types")]
+        ),
         // One record per request and what is read off records: the reaction report. Pure.
         .target(name: "Records", dependencies: ["JSON", "Addressing"]),
         // Async streaming HTTP client over libcurl.
@@ -69,7 +73,7 @@ let package = Package(
             name: "Upstream",
             dependencies: [
                 "CurlShim", logging, .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"), .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
         // Embedded demo origin: bundled VOD media and a simulated live window.

@@ -1,4 +1,5 @@
 import CurlShim
+import HTTPTypes
 import NIOConcurrencyHelpers
 import NIOCore
 #if canImport(Glibc)
@@ -182,11 +183,11 @@ final class Transfer: @unchecked Sendable {
         min(max(highWatermark, 16 * 1024), 256 * 1024)
     }
 
+    /// RFC 9110's field syntax, as swift-http-types checks it (and the proxy's rule files).
     private static func validateHeader(name: String, value: String, url: String) throws(UpstreamError) {
-        let badName = name.isEmpty || name.utf8.contains { $0 <= 0x20 || $0 == UInt8(ascii: ":") || $0 == 0x7f }
-        if badName { throw .setup("invalid request header name \"\(name.oneLine)\" for \(url)") }
-        if value.utf8.contains(where: { $0 == 0x0d || $0 == 0x0a || $0 == 0 }) {
-            throw .setup("request header \(name) contains a line break or NUL for \(url)")
+        if HTTPField.Name(name) == nil { throw .setup("invalid request header name \"\(name.oneLine)\" for \(url)") }
+        if !HTTPField.isValidValue(value) {
+            throw .setup("request header \(name) has a control character, or a space at either end, for \(url)")
         }
     }
 
