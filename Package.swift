@@ -8,6 +8,11 @@ let nio: [Target.Dependency] = [
     .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
 ]
 let logging: Target.Dependency = .product(name: "Logging", package: "swift-log")
+/// Some of SwiftNIO's modules, by name: a target declares the ones its files import
+/// (ModuleGraphTests checks both ways).
+func swiftNIO(_ modules: String...) -> [Target.Dependency] {
+    modules.map { .product(name: $0, package: "swift-nio") }
+}
 
 let package = Package(
     name: "hlschaos",
@@ -67,19 +72,19 @@ let package = Package(
             dependencies: ["HLS", "JSON", "Addressing", "PlayerReports", .product(name: "HTTPTypes", package: "swift-http-types")]
         ),
         // One record per request and what is read off records: the reaction report. Pure.
-        .target(name: "Records", dependencies: ["JSON", "Addressing"]),
+        .target(name: "Records", dependencies: ["Addressing"]),
         // Async streaming HTTP client over libcurl.
         .target(
             name: "Upstream",
             dependencies: [
-                "CurlShim", logging, .product(name: "NIOCore", package: "swift-nio"),
+                "CurlShim", .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"), .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
         // Embedded demo origin: bundled VOD media and a simulated live window.
         .target(
             name: "DemoOrigin",
-            dependencies: ["HLS", "Addressing", logging, .product(name: "NIOSSL", package: "swift-nio-ssl")] + nio,
+            dependencies: ["HLS", "Addressing", .product(name: "NIOSSL", package: "swift-nio-ssl")] + swiftNIO("NIOCore", "NIOHTTP1", "NIOPosix"),
             resources: [.copy("Media")]
         ),
         // Data files compiled into the binary, so that a copied binary has them: the EmbedFiles
@@ -93,7 +98,7 @@ let package = Package(
         // The SHA-256 names of recorded bodies come from swift-crypto.
         .target(name: "BundleFormat", dependencies: ["HLS", "Addressing", "Records", .product(name: "Crypto", package: "swift-crypto")]),
         // `hlschaos record`: follows a stream from its master (live reloads by RFC 8216) into a bundle.
-        .target(name: "Recorder", dependencies: ["BundleFormat", "HLS", "Addressing", "Upstream", "JSON"] + nio),
+        .target(name: "Recorder", dependencies: ["BundleFormat", "HLS", "Addressing", "Upstream", "JSON"] + swiftNIO("NIOCore")),
         // The replay origin: serves a bundle as the origin served it, in time, looped or sped up.
         .target(name: "Replay", dependencies: ["BundleFormat", "HLS", "Addressing", "Upstream", logging] + nio),
         // HAR 1.2 both ways: records exported as a HAR; a HAR imported as a bundle and a scenario.
@@ -117,7 +122,6 @@ let package = Package(
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -157,7 +161,7 @@ let package = Package(
                 "HLS", "Addressing", "Chaos", "Upstream", "CurlShim", "Proxy", "DemoOrigin", "Control", "Players", "Runs",
                 "BundleFormat", "Recorder", "Replay", "HAR", "Records", "CertificateAuthority", logging,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ] + nio
+            ] + swiftNIO("NIOCore", "NIOPosix")
         ),
         // Loopback origin and helpers shared by the end-to-end test targets.
         .target(name: "TestSupport", dependencies: nio, path: "Tests/TestSupport"),
@@ -165,7 +169,8 @@ let package = Package(
         .testTarget(name: "HLSTests", dependencies: ["HLS", "TestSupport"], resources: [.copy("Corpus")]),
         .testTarget(name: "AddressingTests", dependencies: ["Addressing"]),
         .testTarget(name: "CertificateAuthorityTests", dependencies: ["CertificateAuthority", "TestSupport"]),
-        // Package.swift against the sources: every import declared, the pure modules free of I/O.
+        // Package.swift against the sources: every import declared, every dependency imported, the
+        // pure modules free of I/O.
         .testTarget(name: "ModuleGraphTests"),
         .testTarget(name: "ChaosTests", dependencies: ["Chaos", "HLS", "JSON", "Addressing"]),
         .testTarget(name: "RecordsTests", dependencies: ["Records", "TestSupport"]),
@@ -173,9 +178,9 @@ let package = Package(
         .testTarget(
             name: "RecordingTests",
             dependencies: [
-                "BundleFormat", "Recorder", "Replay", "Records", "HLS", "Addressing", "Chaos", "TestSupport", "Proxy", "Upstream",
+                "BundleFormat", "Recorder", "Replay", "Records", "HLS", "Addressing", "TestSupport", "Proxy", "Upstream",
                 "Players", "DemoOrigin",
-            ] + nio
+            ] + swiftNIO("NIOPosix")
         ),
         // HAR import end to end: HARs exported by the proxy and saved by Chromium (hls.js), imported,
         // replayed on a fresh session of the real proxy in front of the demo origin.
@@ -184,26 +189,29 @@ let package = Package(
             dependencies: [
                 "BundleFormat", "HAR", "Records", "Addressing", "Chaos", "Proxy", "Control", "DemoOrigin", "Upstream", "Players",
                 "TestSupport",
-            ] + nio
+            ]
         ),
         .testTarget(name: "PlayersTests", dependencies: ["Players", "PlayerReports", "Chaos", "TestSupport", "DemoOrigin"]),
         .testTarget(name: "RunsTests", dependencies: ["Runs", "Markup", "Verdicts", "Players", "PlayerReports", "Records", "Chaos", "Proxy", logging]),
         .testTarget(name: "VerdictsTests", dependencies: ["Verdicts", "Chaos", "Records", "PlayerReports"]),
-        .testTarget(name: "UpstreamTests", dependencies: ["Upstream", "TestSupport"] + nio),
-        .testTarget(name: "DemoOriginTests", dependencies: ["DemoOrigin", "HLS", "JSON", "TestSupport"] + nio),
+        .testTarget(name: "UpstreamTests", dependencies: ["Upstream", "TestSupport"] + swiftNIO("NIOCore")),
+        .testTarget(
+            name: "DemoOriginTests",
+            dependencies: ["DemoOrigin", "HLS", "JSON", "TestSupport"] + swiftNIO("NIOConcurrencyHelpers", "NIOCore", "NIOPosix")
+        ),
         // Runs the built `hlschaos` binary: exit codes, messages, signals, reloads.
         .testTarget(name: "CLITests", dependencies: ["TestSupport", "BundleFormat"]),
         .testTarget(name: "RuleBookTests", dependencies: ["Proxy", "Presets", "Chaos", logging]),
         .testTarget(
             name: "ProxyTests",
             dependencies: [
-                "Proxy", "Addressing", "DemoOrigin", "Upstream", "HLS", "Chaos", "Records", "JSON", "BundleFormat", "Players", "TestSupport",
-                "CertificateAuthority", .product(name: "NIOSSL", package: "swift-nio-ssl"),
-            ] + nio
+                "Proxy", "Addressing", "DemoOrigin", "Upstream", "HLS", "Chaos", "Records", "JSON", "BundleFormat", "Players", "PlayerReports",
+                "TestSupport", "CertificateAuthority", .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ] + swiftNIO("NIOCore", "NIOHTTP1", "NIOPosix")
         ),
         .testTarget(
             name: "ControlTests",
-            dependencies: ["Control", "JSON", "Proxy", "Addressing", "CertificateAuthority", "DemoOrigin", "Upstream", "Chaos", "Records", "BundleFormat", "TestSupport"] + nio
+            dependencies: ["Control", "JSON", "Proxy", "Addressing", "CertificateAuthority", "DemoOrigin", "Upstream", "Chaos", "Records", "BundleFormat", "TestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]
