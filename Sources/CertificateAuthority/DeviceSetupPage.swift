@@ -1,3 +1,5 @@
+import Markup
+
 /// The device setup page's content (`/hlschaos/setup`, served by the proxy on its own port so that
 /// it is reachable before the local CA is trusted): the root certificate in three forms, and how to
 /// install it and set the proxy on each platform. The CA's private key is never among its files.
@@ -69,12 +71,12 @@ public struct DeviceSetupPage: Sendable {
     /// The page itself: how to install the root and set the proxy; `proxyHost` as the device asked
     /// for this page (its `Host`), else a placeholder.
     public func html(proxyHost: String?, proxyPort: Int) -> String {
-        let host = Self.escape(proxyHost ?? "<this machine's address>")
+        let host = Markup.escape(proxyHost ?? "<this machine's address>")
         let rootPart: String
         if let root {
             rootPart = """
             <h2>1. Install the hlschaos root certificate</h2>
-            <p>Certificate: <b>\(Self.escape(root.commonName))</b><br>SHA-256 fingerprint: <code>\(Self.escape(root.fingerprint))</code><br>
+            <p>Certificate: <b>\(Markup.escape(root.commonName))</b><br>SHA-256 fingerprint: <code>\(Markup.escape(root.fingerprint))</code><br>
             Compare it with what the device shows before you trust it. It was made on this machine and is trusted only by devices you install it on.</p>
             <ul class="files">
             <li><a href="\(Self.prefix)hlschaos.mobileconfig">hlschaos.mobileconfig</a> — iPhone, iPad, Mac (configuration profile)</li>
@@ -128,19 +130,5 @@ public struct DeviceSetupPage: Sendable {
             <p>Start the app as usual. Its stream requests appear in the hlschaos dashboard under the device's session; the presets and rules apply to them.</p>
             </body></html>
             """
-    }
-
-    static func escape(_ text: String) -> String {
-        var out = ""
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            default: out.append(character)
-            }
-        }
-        return out
     }
 }

@@ -2,6 +2,7 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import Records
+import Upstream
 
 /// The client side of one request, as the request handler sees it: write a response head, body
 /// chunks and the end, or break the connection on purpose; and the request's state
@@ -137,10 +138,7 @@ final class ClientChannel: @unchecked Sendable {
 
     /// Closes the connection with a TCP RST instead of a FIN (SO_LINGER with a zero timeout).
     func reset() async {
-        if let socket = channel as? SocketOptionProvider {
-            _ = try? await socket.setSoLinger(linger(l_onoff: 1, l_linger: 0)).get()
-        }
-        _ = try? await channel.close().get()
+        await channel.closeWithReset()
     }
 
     /// Closes the connection after what was written so far has been flushed.

@@ -139,16 +139,11 @@ extension ProxyHandler {
             return try await ClientBootstrap(group: loop)
                 .channelOption(.socketOption(.tcp_nodelay), value: 1)
                 .channelOption(.autoRead, value: true)
-                .connectTimeout(Self.timeAmount(configuration.upstream.connectTimeout))
+                .connectTimeout(TimeAmount(configuration.upstream.connectTimeout))
                 .connect(to: address).get()
         } catch {
             throw Refusal(.badGateway, "hlschaos: cannot connect to \(tunnel): \(error)")
         }
-    }
-
-    static func timeAmount(_ duration: Duration) -> TimeAmount {
-        let (seconds, attoseconds) = duration.components
-        return .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
     }
 
     static func isAbsoluteForm(_ target: String) -> Bool {

@@ -1,4 +1,5 @@
 import CurlShim
+import NIOConcurrencyHelpers
 import Foundation
 import Synchronization
 #if canImport(Glibc)
@@ -24,7 +25,7 @@ final class CurlLoop: @unchecked Sendable {
     }
 
     private let multi: UnsafeMutableRawPointer
-    private let queue = Locked(Queue())
+    private let queue = NIOLockedValueBox(Queue())
     /// Written to wake the curl thread. Not curl_multi_wakeup: that must not run once the thread
     /// has cleaned the multi handle up, so it had to be called under the queue's lock, and the
     /// system call inside the lock made the event loops and the curl thread wait for each other
@@ -95,7 +96,7 @@ final class CurlLoop: @unchecked Sendable {
     /// (the queue was not empty). False when the loop has shut down.
     @discardableResult
     func enqueue(_ command: Command) -> Bool {
-        let (accepted, wake) = queue.withLock { queue -> (Bool, Bool) in
+        let (accepted, wake) = queue.withLockedValue { queue -> (Bool, Bool) in
             guard !queue.closed else { return (false, false) }
             queue.commands.append(command)
             return (true, queue.commands.count == 1)
@@ -113,7 +114,7 @@ final class CurlLoop: @unchecked Sendable {
     /// Cancels every transfer, stops the thread and waits for it to finish.
     func shutdown() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let (finishedAlready, wake) = queue.withLock { queue -> (Bool, Bool) in
+            let (finishedAlready, wake) = queue.withLockedValue { queue -> (Bool, Bool) in
                 if queue.finished { return (true, false) }
                 queue.shutdownWaiters.append(continuation)
                 guard !queue.closed else { return (false, false) }
@@ -147,7 +148,7 @@ final class CurlLoop: @unchecked Sendable {
         var running: Int32 = 0
         while true {
             var commands: [Command] = []
-            queue.withLock { swap(&commands, &$0.commands) }
+            queue.withLockedValue { swap(&commands, &$0.commands) }
             var stop = false
             for command in commands {
                 switch command {
@@ -250,7 +251,7 @@ final class CurlLoop: @unchecked Sendable {
 
     private func tearDown() {
         var leftover: [Command] = []
-        queue.withLock { queue in
+        queue.withLockedValue { queue in
             queue.closed = true
             swap(&leftover, &queue.commands)
         }
@@ -265,7 +266,7 @@ final class CurlLoop: @unchecked Sendable {
         wakeConsumers()
         _ = curl_multi_cleanup(multi)
         handles.close()
-        let waiters = queue.withLock { queue -> [CheckedContinuation<Void, Never>] in
+        let waiters = queue.withLockedValue { queue -> [CheckedContinuation<Void, Never>] in
             queue.finished = true
             defer { queue.shutdownWaiters = [] }
             return queue.shutdownWaiters

@@ -1,4 +1,6 @@
 import CurlShim
+import HTTPTypes
+import NIOConcurrencyHelpers
 import NIOCore
 #if canImport(Glibc)
 import Glibc
@@ -49,7 +51,7 @@ final class Transfer: @unchecked Sendable {
 
     /// What the curl thread and the consumer share (`TransferHandOver`), under a lock.
     private typealias HandOver = TransferHandOver<HeadContinuation, ChunkContinuation>
-    private let shared = Locked(HandOver())
+    private let shared = NIOLockedValueBox(HandOver())
     private static let allocator = ByteBufferAllocator()
 
     init(request: UpstreamRequest, configuration: UpstreamConfiguration, loop: CurlLoop) throws(UpstreamError) {
@@ -172,10 +174,9 @@ final class Transfer: @unchecked Sendable {
     }
 
     private static func validateHeader(name: String, value: String, url: String) throws(UpstreamError) {
-        let badName = name.isEmpty || name.utf8.contains { $0 <= 0x20 || $0 == UInt8(ascii: ":") || $0 == 0x7f }
-        if badName { throw .setup("invalid request header name \"\(name.oneLine)\" for \(url)") }
-        if value.utf8.contains(where: { $0 == 0x0d || $0 == 0x0a || $0 == 0 }) {
-            throw .setup("request header \(name) contains a line break or NUL for \(url)")
+        if HTTPField.Name(name) == nil { throw .setup("invalid request header name \"\(name.oneLine)\" for \(url)") }
+        if !HTTPField.isValidValue(value) {
+            throw .setup("request header \(name) has a control character, or a space at either end, for \(url)")
         }
     }
 
@@ -210,7 +211,7 @@ final class Transfer: @unchecked Sendable {
     func start() async -> Result<UpstreamResponse, UpstreamError> {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: HeadContinuation) in
-                let proceed = shared.withLock { $0.awaitHead(continuation) }
+                let proceed = shared.withLockedValue { $0.awaitHead(continuation) }
                 guard proceed else {
                     continuation.resume(returning: .failure(.cancelled))
                     return
@@ -239,18 +240,18 @@ final class Transfer: @unchecked Sendable {
 
     /// Parks `waiter` until bytes or the end arrive; false (not parked) when they already have.
     private func park(_ waiter: ChunkContinuation) -> Bool {
-        shared.withLock { $0.park(waiter) }
+        shared.withLockedValue { $0.park(waiter) }
     }
 
     /// True once the origin has sent the whole body and the consumer has taken every byte: the
     /// chunk just taken was the last one (lets the proxy send it and the end in one write).
     var isDrained: Bool {
-        shared.withLock { $0.isDrained }
+        shared.withLockedValue { $0.isDrained }
     }
 
     /// Buffered bytes, or the end of the body, or nil when neither has arrived.
     private func takeReady() -> Result<ByteBuffer?, UpstreamError>? {
-        let (result, unpause) = shared.withLock { $0.take() }
+        let (result, unpause) = shared.withLockedValue { $0.take() }
         if unpause { loop.enqueue(.unpause(self)) }
         return result
     }
@@ -258,14 +259,14 @@ final class Transfer: @unchecked Sendable {
     /// Stops the transfer now: waiters get `.cancelled`, the curl thread removes the handle, which
     /// closes (or returns to the pool) the origin connection.
     func cancel() {
-        guard let cancellation = shared.withLock({ $0.cancel() }) else { return }
+        guard let cancellation = shared.withLockedValue({ $0.cancel() }) else { return }
         cancellation.head?.resume(returning: .failure(.cancelled))
         cancellation.body?.resume()
         if cancellation.removeFromMulti { loop.enqueue(.remove(self)) }
     }
 
-    var bufferedByteCount: Int { shared.withLock { $0.bufferedBytes } }
-    var pauseCount: Int { shared.withLock { $0.pauseCount } }
+    var bufferedByteCount: Int { shared.withLockedValue { $0.bufferedBytes } }
+    var pauseCount: Int { shared.withLockedValue { $0.pauseCount } }
 
     // MARK: curl thread
 
@@ -276,7 +277,7 @@ final class Transfer: @unchecked Sendable {
             pendingHead = nil
             settleHead(head)
         }
-        shared.withLock { $0.takeBodyWaiterIfReady() }?.resume()
+        shared.withLockedValue { $0.takeBodyWaiterIfReady() }?.resume()
     }
 
     private func scheduleWake() {
@@ -284,7 +285,7 @@ final class Transfer: @unchecked Sendable {
     }
 
     private func settleHead(_ result: Result<UpstreamResponse, UpstreamError>) {
-        shared.withLock { $0.takeHeadWaiter() }?.resume(returning: result)
+        shared.withLockedValue { $0.takeHeadWaiter() }?.resume(returning: result)
     }
 
     private func onHeaderLine(_ line: UnsafeRawBufferPointer) -> Int {
@@ -331,7 +332,7 @@ final class Transfer: @unchecked Sendable {
     private func onBody(_ bytes: UnsafeRawBufferPointer) -> Int {
         if !headSettledOnLoop { deliverHead() }
         if expected != nil, matchesExpected(bytes) { return bytes.count }
-        switch shared.withLock({ $0.received(bytes, highWatermark: highWatermark, allocator: Self.allocator) }) {
+        switch shared.withLockedValue({ $0.received(bytes, highWatermark: highWatermark, allocator: Self.allocator) }) {
         case .abort: return 0
         case .pause: return cs_writefunc_pause()
         case .buffered(let wake):
@@ -374,7 +375,7 @@ final class Transfer: @unchecked Sendable {
     /// (the chunk alone can pass the watermark), and a paused transfer whose consumer was not told
     /// of this chunk would never be taken from and unpaused.
     private func handOver(_ chunk: ByteBuffer) {
-        if shared.withLock({ $0.handOver(chunk) }) { scheduleWake() }
+        if shared.withLockedValue({ $0.handOver(chunk) }) { scheduleWake() }
     }
 
     /// Microseconds from curl as seconds; nil for 0 (not reached, or nothing to do: a reused connection).
@@ -383,12 +384,12 @@ final class Transfer: @unchecked Sendable {
     }
 
     /// curl's total time for the transfer, once it has ended (any thread).
-    var totalSeconds: Double? { shared.withLock { $0.totalSeconds } }
+    var totalSeconds: Double? { shared.withLockedValue { $0.totalSeconds } }
 
     /// curl reported the transfer finished (CURLMSG_DONE); the handle is already out of the multi.
     func completed(_ code: CURLcode, nowNs: UInt64) {
         let total = Self.seconds(handle.curlInfoOff(CURLINFO_TOTAL_TIME_T))
-        shared.withLock { $0.totalSeconds = total }
+        shared.withLockedValue { $0.totalSeconds = total }
         if code == CURLE_OK {
             if !headSettledOnLoop { deliverHead() }
             handOverMatched()
@@ -435,7 +436,7 @@ final class Transfer: @unchecked Sendable {
     }
 
     private func finishBody(_ end: Result<Void, UpstreamError>) {
-        shared.withLock { $0.finish(end) }
+        shared.withLockedValue { $0.finish(end) }
         scheduleWake()
     }
 
