@@ -110,7 +110,7 @@ let package = Package(
         .target(
             name: "Proxy",
             dependencies: [
-                "HLS", "Addressing", "Chaos", "Records", "JSON", "Upstream", "RuleLoading", "BundleFormat", "CertificateAuthority", logging,
+                "HLS", "Addressing", "Chaos", "Records", "Upstream", "RuleLoading", "BundleFormat", "CertificateAuthority", logging,
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOTLS", package: "swift-nio"),
                 .product(name: "NIOHTTP2", package: "swift-nio-http2"),
