@@ -155,8 +155,8 @@ let package = Package(
         // Package.swift against the sources: every import declared, the pure modules free of I/O.
         .testTarget(name: "ModuleGraphTests"),
         .testTarget(name: "ChaosTests", dependencies: ["Chaos", "HLS", "JSON", "Addressing"]),
-        .testTarget(name: "RecordsTests", dependencies: ["Records", "TestSupport"]),
-        .testTarget(name: "HARTests", dependencies: ["HAR", "BundleFormat", "Records", "Chaos", "TestSupport"]),
+        .testTarget(name: "RecordsTests", dependencies: ["Records", "Addressing", "TestSupport"]),
+        .testTarget(name: "HARTests", dependencies: ["HAR", "BundleFormat", "Records", "Chaos", "Addressing", "TestSupport"]),
         .testTarget(
             name: "RecordingTests",
             dependencies: [
@@ -175,7 +175,7 @@ let package = Package(
         ),
         .testTarget(name: "PlayersTests", dependencies: ["Players", "PlayerReports", "Chaos", "TestSupport", "DemoOrigin"]),
         .testTarget(name: "RunsTests", dependencies: ["Runs", "Verdicts", "Players", "PlayerReports", "Records", "Chaos", "Proxy", logging]),
-        .testTarget(name: "VerdictsTests", dependencies: ["Verdicts", "Chaos", "Records", "PlayerReports"]),
+        .testTarget(name: "VerdictsTests", dependencies: ["Verdicts", "Chaos", "Records", "Addressing", "PlayerReports"]),
         .testTarget(name: "UpstreamTests", dependencies: ["Upstream", "TestSupport"] + nio),
         .testTarget(name: "DemoOriginTests", dependencies: ["DemoOrigin", "HLS", "JSON", "TestSupport"] + nio),
         // Runs the built `hlschaos` binary: exit codes, messages, signals, reloads.
