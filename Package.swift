@@ -54,8 +54,9 @@ let package = Package(
         .target(name: "HLS", dependencies: ["JSON"]),
         // How requests name what they want: the proxy's URLs (sessions, presets, resource tags,
         // origins, the redirect hop), resource kinds, Range headers, and what a path, a content type
-        // or a body says a resource is. Pure: the one copy of the grammar every module reads.
-        .target(name: "Addressing"),
+        // or a body says a resource is, and what a URI in a playlist names (`ResourceTag.Kind(place)`,
+        // hence HLS). Pure: the one copy of the grammar every module reads.
+        .target(name: "Addressing", dependencies: ["HLS"]),
         // What a player run produced (`PlayerReport`) and the names of the built-in players: the
         // player vocabulary that scenarios, verdicts and drivers share. Pure: values only.
         .target(name: "PlayerReports"),
@@ -150,7 +151,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: nio, path: "Tests/TestSupport"),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "HLSTests", dependencies: ["HLS", "TestSupport"], resources: [.copy("Corpus")]),
-        .testTarget(name: "AddressingTests", dependencies: ["Addressing"]),
+        .testTarget(name: "AddressingTests", dependencies: ["Addressing", "HLS"]),
         .testTarget(name: "CertificateAuthorityTests", dependencies: ["CertificateAuthority", "TestSupport"]),
         // Package.swift against the sources: every import declared, the pure modules free of I/O.
         .testTarget(name: "ModuleGraphTests"),
