@@ -260,15 +260,15 @@ public final class StreamRecorder: Sendable {
             }
         }
         for variant in master.variants {
-            add(absolute[.variant]?[variant.index], role: "variant \(variant.index)", fetchesMedia: chosen.contains(variant.index))
+            add(absolute[.variant]?[variant.index], role: PlaylistRole.variant(variant.index), fetchesMedia: chosen.contains(variant.index))
         }
         for rendition in master.renditions where rendition.uri != nil {
             let picked = groups.contains(rendition.type.uppercased() + " " + rendition.groupID)
             if picked { plan.chosenRenditions.append("\(rendition.type) \(rendition.groupID) \(rendition.name)") }
-            add(renditionURLs[rendition.index], role: "\(rendition.type.lowercased()) \(rendition.name)", fetchesMedia: picked)
+            add(renditionURLs[rendition.index], role: PlaylistRole.rendition(rendition), fetchesMedia: picked)
         }
         for iFrame in master.iFrameVariants {
-            add(absolute[.iFrameVariant]?[iFrame.index], role: "I-frame \(iFrame.index)", fetchesMedia: false)
+            add(absolute[.iFrameVariant]?[iFrame.index], role: PlaylistRole.iFrameVariant(iFrame.index), fetchesMedia: false)
         }
         plan.playlists = targets.count
         var seeds: [MediaItem] = []
