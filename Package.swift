@@ -8,6 +8,11 @@ let nio: [Target.Dependency] = [
     .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
 ]
 let logging: Target.Dependency = .product(name: "Logging", package: "swift-log")
+/// Some of SwiftNIO's modules, by name: a target declares the ones its files import
+/// (ModuleGraphTests checks both ways).
+func swiftNIO(_ modules: String...) -> [Target.Dependency] {
+    modules.map { .product(name: $0, package: "swift-nio") }
+}
 
 let package = Package(
     name: "hlschaos",
@@ -42,8 +47,6 @@ let package = Package(
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
-        // OpenSSL's libcrypto (Debian: libssl-dev), for the SHA-256 names of recorded bodies.
-        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // Typed wrappers around libcurl's variadic C API and the multi-handle loop.
         .target(name: "CurlShim", dependencies: ["CCurl"]),
         // JSON where Foundation's coders fall short: a parser that keeps key order, duplicate keys
@@ -57,19 +60,32 @@ let package = Package(
         // or a body says a resource is, and what a URI in a playlist names (`ResourceTag.Kind(place)`,
         // hence HLS). Pure: the one copy of the grammar every module reads.
         .target(name: "Addressing", dependencies: ["HLS"]),
+        // Text put into XML or HTML (JUnit, run pages, the setup page, the Apple profile): the one
+        // escaper. Pure: the standard library only.
+        .target(name: "Markup"),
         // What a player run produced (`PlayerReport`) and the names of the built-in players: the
         // player vocabulary that scenarios, verdicts and drivers share. Pure: values only.
         .target(name: "PlayerReports"),
         // Rule schema, validation, matching, session clock, fault plans. Pure.
-        .target(name: "Chaos", dependencies: ["HLS", "JSON", "Addressing", "PlayerReports"]),
+        // Header syntax is swift-http-types' (values only, no I/O).
+        .target(
+            name: "Chaos",
+            dependencies: ["HLS", "JSON", "Addressing", "PlayerReports", .product(name: "HTTPTypes", package: "swift-http-types")]
+        ),
         // One record per request and what is read off records: the reaction report. Pure.
         .target(name: "Records", dependencies: ["JSON", "Addressing"]),
         // Async streaming HTTP client over libcurl.
-        .target(name: "Upstream", dependencies: ["CurlShim", logging, .product(name: "NIOCore", package: "swift-nio")]),
+        .target(
+            name: "Upstream",
+            dependencies: [
+                "CurlShim", .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"), .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
         // Embedded demo origin: bundled VOD media and a simulated live window.
         .target(
             name: "DemoOrigin",
-            dependencies: ["HLS", "Addressing", logging, .product(name: "NIOSSL", package: "swift-nio-ssl")] + nio,
+            dependencies: ["HLS", "Addressing", .product(name: "NIOSSL", package: "swift-nio-ssl")] + swiftNIO("NIOCore", "NIOHTTP1", "NIOPosix"),
             resources: [.copy("Media")]
         ),
         // Data files compiled into the binary, so that a copied binary has them: the EmbedFiles
@@ -80,23 +96,30 @@ let package = Package(
         .target(name: "Presets", exclude: ["rules/README.md", "rules/schema.json"], plugins: ["EmbedFiles"]),
         // The record bundle: its format, written as it goes (`BundleWriter`), read back and checked
         // (`RecordingBundle`), summarised, redacted, archived. What the proxy needs to record.
-        .target(name: "BundleFormat", dependencies: ["HLS", "Addressing", "Records", "CCrypto"]),
+        // The SHA-256 names of recorded bodies come from swift-crypto.
+        .target(name: "BundleFormat", dependencies: ["HLS", "Addressing", "Records", .product(name: "Crypto", package: "swift-crypto")]),
         // `hlschaos record`: follows a stream from its master (live reloads by RFC 8216) into a bundle.
-        .target(name: "Recorder", dependencies: ["BundleFormat", "HLS", "Addressing", "Upstream", "JSON"] + nio),
+        .target(name: "Recorder", dependencies: ["BundleFormat", "HLS", "Addressing", "Upstream", "JSON"] + swiftNIO("NIOCore")),
         // The replay origin: serves a bundle as the origin served it, in time, looped or sped up.
         .target(name: "Replay", dependencies: ["BundleFormat", "HLS", "Addressing", "Upstream", logging] + nio),
         // HAR 1.2 both ways: records exported as a HAR; a HAR imported as a bundle and a scenario.
         .target(name: "HAR", dependencies: ["BundleFormat", "Records", "Chaos", "HLS", "Addressing", "JSON"]),
+        // The rules in force (`RuleBook`): rule files, the built-in presets and a preset folder, read
+        // and re-read when they change; the engine of each preset combination a URL asks for.
+        .target(name: "RuleLoading", dependencies: ["Chaos", "Presets", logging, .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]),
         // Data plane: sessions, request classification, fault plans on the wire.
         .target(
             name: "Proxy",
             dependencies: [
-                "HLS", "Addressing", "Chaos", "Records", "JSON", "Upstream", "Presets", "BundleFormat", "CertificateAuthority", logging,
+                "HLS", "Addressing", "Chaos", "Records", "Upstream", "RuleLoading", "BundleFormat", "CertificateAuthority", logging,
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOTLS", package: "swift-nio"),
                 .product(name: "NIOHTTP2", package: "swift-nio-http2"),
             ] + nio
         ),
+        // The configuration file (`ConfigFile`): every key read and checked into one value with a part
+        // per owner (`AppSettings`: the data plane's, the rules', the control API's, logging, data folder).
+        .target(name: "AppConfiguration", dependencies: ["Proxy", "RuleLoading", "Addressing", "Chaos", "JSON", "Upstream"]),
         // Control plane: the control API on its own listener (Hummingbird), events, HAR, report, metrics.
         .target(
             name: "Control",
@@ -106,7 +129,6 @@ let package = Package(
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -116,10 +138,12 @@ let package = Package(
             plugins: ["EmbedFiles"]
         ),
         // The local certificate authority: a root made on first use and kept in a data folder, leaf
-        // certificates for host names and addresses on demand, the root as an Apple profile.
+        // certificates for host names and addresses on demand, the root as an Apple profile, and the
+        // device setup page that hands the root out (the proxy serves it on its own port).
         .target(
             name: "CertificateAuthority",
             dependencies: [
+                "Markup",
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
@@ -135,17 +159,17 @@ let package = Package(
         .target(
             name: "Runs",
             dependencies: [
-                "Proxy", "Addressing", "Chaos", "Records", "HAR", "Players", "PlayerReports", "Verdicts", "DemoOrigin", "Upstream",
-                "CertificateAuthority", .product(name: "NIOSSL", package: "swift-nio-ssl"), logging,
+                "Proxy", "RuleLoading", "Addressing", "Chaos", "Records", "HAR", "Players", "PlayerReports", "Verdicts", "DemoOrigin", "Upstream",
+                "CertificateAuthority", "Markup", .product(name: "NIOSSL", package: "swift-nio-ssl"), logging,
             ]
         ),
         .executableTarget(
             name: "hlschaos",
             dependencies: [
-                "HLS", "Addressing", "Chaos", "Upstream", "CurlShim", "Proxy", "DemoOrigin", "Control", "Players", "Runs",
-                "BundleFormat", "Recorder", "Replay", "HAR", "Records", "CertificateAuthority", logging,
+                "HLS", "Addressing", "Chaos", "Upstream", "CurlShim", "Proxy", "RuleLoading", "AppConfiguration", "DemoOrigin", "Control",
+                "Players", "Runs", "BundleFormat", "Recorder", "Replay", "HAR", "Records", "CertificateAuthority", logging,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ] + nio
+            ] + swiftNIO("NIOCore", "NIOPosix")
         ),
         // Loopback origin and helpers shared by the end-to-end test targets.
         .target(name: "TestSupport", dependencies: nio, path: "Tests/TestSupport"),
@@ -153,7 +177,8 @@ let package = Package(
         .testTarget(name: "HLSTests", dependencies: ["HLS", "TestSupport"], resources: [.copy("Corpus")]),
         .testTarget(name: "AddressingTests", dependencies: ["Addressing", "HLS"]),
         .testTarget(name: "CertificateAuthorityTests", dependencies: ["CertificateAuthority", "TestSupport"]),
-        // Package.swift against the sources: every import declared, the pure modules free of I/O.
+        // Package.swift against the sources: every import declared, every dependency imported, the
+        // pure modules free of I/O.
         .testTarget(name: "ModuleGraphTests"),
         .testTarget(name: "ChaosTests", dependencies: ["Chaos", "HLS", "JSON", "Addressing"]),
         .testTarget(name: "RecordsTests", dependencies: ["Records", "Addressing", "TestSupport"]),
@@ -161,37 +186,44 @@ let package = Package(
         .testTarget(
             name: "RecordingTests",
             dependencies: [
-                "BundleFormat", "Recorder", "Replay", "Records", "HLS", "Addressing", "Chaos", "TestSupport", "Proxy", "Upstream",
+                "BundleFormat", "Recorder", "Replay", "Records", "HLS", "Addressing", "TestSupport", "Proxy", "RuleLoading", "Upstream",
                 "Players", "DemoOrigin",
-            ] + nio
+            ] + swiftNIO("NIOPosix")
         ),
         // HAR import end to end: HARs exported by the proxy and saved by Chromium (hls.js), imported,
         // replayed on a fresh session of the real proxy in front of the demo origin.
         .testTarget(
             name: "HARImportTests",
             dependencies: [
-                "BundleFormat", "HAR", "Records", "Addressing", "Chaos", "Proxy", "Control", "DemoOrigin", "Upstream", "Players",
+                "BundleFormat", "HAR", "Records", "Addressing", "Chaos", "Proxy", "RuleLoading", "Control", "DemoOrigin", "Upstream", "Players",
                 "TestSupport",
-            ] + nio
+            ]
         ),
         .testTarget(name: "PlayersTests", dependencies: ["Players", "PlayerReports", "Chaos", "TestSupport", "DemoOrigin"]),
-        .testTarget(name: "RunsTests", dependencies: ["Runs", "Verdicts", "Players", "PlayerReports", "Records", "Chaos", "Proxy", logging]),
+        .testTarget(name: "RunsTests", dependencies: ["Runs", "Markup", "Verdicts", "Players", "PlayerReports", "Records", "Chaos", "Proxy", "RuleLoading", logging]),
         .testTarget(name: "VerdictsTests", dependencies: ["Verdicts", "Chaos", "Records", "Addressing", "PlayerReports"]),
-        .testTarget(name: "UpstreamTests", dependencies: ["Upstream", "TestSupport"] + nio),
-        .testTarget(name: "DemoOriginTests", dependencies: ["DemoOrigin", "HLS", "JSON", "TestSupport"] + nio),
+        .testTarget(name: "UpstreamTests", dependencies: ["Upstream", "TestSupport"] + swiftNIO("NIOCore")),
+        .testTarget(
+            name: "DemoOriginTests",
+            dependencies: ["DemoOrigin", "HLS", "JSON", "TestSupport"] + swiftNIO("NIOConcurrencyHelpers", "NIOCore", "NIOPosix")
+        ),
         // Runs the built `hlschaos` binary: exit codes, messages, signals, reloads.
         .testTarget(name: "CLITests", dependencies: ["TestSupport", "BundleFormat"]),
-        .testTarget(name: "RuleBookTests", dependencies: ["Proxy", "Presets", "Chaos", logging]),
+        .testTarget(name: "RuleBookTests", dependencies: ["RuleLoading", "Presets", "Chaos", logging]),
+        .testTarget(name: "AppConfigurationTests", dependencies: ["AppConfiguration", "Proxy", "RuleLoading"]),
         .testTarget(
             name: "ProxyTests",
             dependencies: [
-                "Proxy", "Addressing", "DemoOrigin", "Upstream", "HLS", "Chaos", "Records", "JSON", "BundleFormat", "Players", "TestSupport",
-                "CertificateAuthority", .product(name: "NIOSSL", package: "swift-nio-ssl"),
-            ] + nio
+                "Proxy", "RuleLoading", "Addressing", "DemoOrigin", "Upstream", "HLS", "Chaos", "Records", "JSON", "BundleFormat", "Players", "PlayerReports",
+                "TestSupport", "CertificateAuthority", .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ] + swiftNIO("NIOCore", "NIOHTTP1", "NIOPosix")
         ),
         .testTarget(
             name: "ControlTests",
-            dependencies: ["Control", "JSON", "Proxy", "Addressing", "CertificateAuthority", "DemoOrigin", "Upstream", "Chaos", "Records", "BundleFormat", "TestSupport"] + nio
+            dependencies: [
+                "Control", "JSON", "Proxy", "RuleLoading", "Addressing", "CertificateAuthority", "DemoOrigin", "Upstream", "Chaos", "Records",
+                "BundleFormat", "TestSupport",
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -11,7 +11,7 @@ set -euo pipefail
 level=${1:-build}
 here=$(cd "$(dirname "$0")/.." && pwd)
 
-apt_packages=(pkg-config libcurl4-openssl-dev libssl-dev)
+apt_packages=(pkg-config libcurl4-openssl-dev)
 case "$level" in
   build) ;;
   test) apt_packages+=(ffmpeg gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Markup
 
 /// An iOS/iPadOS/macOS/tvOS configuration profile (`.mobileconfig`: an XML property list,
 /// unsigned) with one payload, `com.apple.security.root`, that installs the CA's root. Its UUIDs
@@ -40,7 +41,7 @@ public enum AppleProfile {
             \t\t\t<key>PayloadDescription</key>
             \t\t\t<string>Adds the hlschaos root certificate</string>
             \t\t\t<key>PayloadDisplayName</key>
-            \t\t\t<string>\(escaped(commonName))</string>
+            \t\t\t<string>\(Markup.escape(commonName))</string>
             \t\t\t<key>PayloadIdentifier</key>
             \t\t\t<string>\(identifier).root</string>
             \t\t\t<key>PayloadType</key>
@@ -52,7 +53,7 @@ public enum AppleProfile {
             \t\t</dict>
             \t</array>
             \t<key>PayloadDescription</key>
-            \t<string>\(escaped(description))</string>
+            \t<string>\(Markup.escape(description))</string>
             \t<key>PayloadDisplayName</key>
             \t<string>hlschaos local CA \(shortFingerprint)…</string>
             \t<key>PayloadIdentifier</key>
@@ -98,10 +99,5 @@ public enum AppleProfile {
             rest = rest.dropFirst(52)
         }
         return lines.joined(separator: "\n")
-    }
-
-    private static func escaped(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;")
     }
 }

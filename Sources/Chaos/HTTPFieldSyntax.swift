@@ -1,31 +1,24 @@
-/// What the proxy accepts in a header it writes to a client. Rule files are checked with it when
-/// they load, origin headers on every response: NIO refuses to write a header that fails it, which
-/// would end the response with an error instead of a clear message.
+import HTTPTypes
+
+/// What the proxy accepts in a header it writes to a client: RFC 9110's field syntax as
+/// swift-http-types checks it, the one set of rules (rule files when they load, origin headers on
+/// every response, request headers before curl sends them). A header that fails it would end a
+/// response with an error from NIO instead of a clear message.
 public enum HTTPFieldSyntax {
     /// A field name (RFC 9110 §5.6.2 token): one or more of ALPHA, DIGIT and !#$%&'*+-.^_`|~
     public static func isToken(_ name: String) -> Bool {
-        var name = name
-        return name.withUTF8 { bytes in !bytes.isEmpty && bytes.allSatisfy(isTokenByte) }
+        HTTPField.Name(name) != nil
     }
 
-    /// A field value the proxy can write on one line: no CR, LF or NUL.
+    /// A field value (RFC 9110 §5.5): visible characters, spaces and tabs, neither at either end;
+    /// no CR, LF, NUL or other control character.
     public static func isFieldValue(_ value: String) -> Bool {
-        var value = value
-        return value.withUTF8 { bytes in !bytes.contains { $0 == 0x0d || $0 == 0x0a || $0 == 0 } }
+        HTTPField.isValidValue(value)
     }
 
     /// The characters a token may hold besides letters and digits, for error messages.
     public static let tokenSymbols = "!#$%&'*+-.^_`|~"
 
-    private static func isTokenByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-            UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"), UInt8(ascii: "'"),
-            UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"),
-            UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
-            return true
-        default:
-            return false
-        }
-    }
+    /// What a field value may hold, for error messages.
+    public static let valueRule = "visible characters, spaces and tabs (no line break, NUL or other control character, no space or tab at either end)"
 }

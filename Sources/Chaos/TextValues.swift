@@ -53,8 +53,7 @@ enum TextValues {
 }
 
 extension Duration {
-    /// Seconds as a Double (for arithmetic with media times and the proxy's configuration).
-    public var seconds: Double {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
-    }
+    /// Seconds as a Double (for arithmetic with media times and the proxy's configuration): the
+    /// standard library's `Duration / Duration`, named.
+    public var seconds: Double { self / .seconds(1) }
 }

@@ -78,7 +78,7 @@ extension TreeReader {
                             report(fieldPath, "duplicate header \"\(field.key)\"")
                         } else if let text = string(field.value, fieldPath, nonEmpty: false) {
                             if !HTTPFieldSyntax.isFieldValue(text) {
-                                report(fieldPath, "header values must not contain line breaks or NUL")
+                                report(fieldPath, "a header value is \(HTTPFieldSyntax.valueRule)")
                             } else {
                                 headers.append(HTTPHeaderField(name: field.key, value: text))
                             }
@@ -149,7 +149,7 @@ extension TreeReader {
         case "contentType":
             guard let text = string(value, path) else { return nil }
             guard HTTPFieldSyntax.isFieldValue(text) else {
-                report(path, "contentType must not contain line breaks or NUL")
+                report(path, "contentType is a header value: \(HTTPFieldSyntax.valueRule)")
                 return nil
             }
             return .contentType(text)

@@ -75,7 +75,7 @@ extension TreeReader {
             if key == "stream" { hint.stream = text } else { hint.flavour = text }
         }
         if let (value, valuePath) = members["for"], let duration = duration(value, valuePath) {
-            hint.seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+            hint.seconds = duration.seconds
         }
         if hint.stream == "live" || hint.stream == "steering", let flavour = hint.flavour, flavour == "byterange" {
             report(Self.child(path, "flavour"), "the demo's \(hint.stream ?? "live") stream has no \"byterange\" flavour (ts, fmp4, aes)")

@@ -199,7 +199,7 @@ struct ControlAPI: Sendable {
 
     func report(_ context: BasicRequestContext) throws -> Response {
         let id = try recordedSessionID(context)
-        return JSONOutput.response(proxy.report(session: id))
+        return JSONOutput.response(ReportAnswer(proxy.report(session: id)))
     }
 
     func eventStream(_ request: Request) throws -> Response {

@@ -56,7 +56,7 @@ public final class ControlServer: Sendable {
         let host = configuration.host.hasPrefix("[") ? String(configuration.host.dropFirst().dropLast()) : configuration.host
         let app = Application(
             router: router,
-            server: .http1(configuration: .init(idleTimeout: .nanoseconds(configuration.idleTimeout.nanosecondsClamped))),
+            server: .http1(configuration: .init(idleTimeout: TimeAmount(configuration.idleTimeout))),
             configuration: ApplicationConfiguration(
                 address: .hostname(host, port: configuration.port),
                 serverName: nil,
@@ -177,13 +177,5 @@ private final class BindSignal: Sendable {
             }
             if let settled { continuation.resume(with: settled) }
         }
-    }
-}
-
-extension Duration {
-    var nanosecondsClamped: Int64 {
-        let (seconds, attoseconds) = components
-        guard seconds < Int64.max / 1_000_000_000 else { return .max }
-        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }
 }

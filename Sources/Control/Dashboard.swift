@@ -1,34 +1,53 @@
 import Foundation
 import Hummingbird
 
-/// The dashboard page (`Dashboard/`: plain HTML, CSS and JS compiled into the binary) served at `/`.
+/// The dashboard page (`Dashboard/`: plain HTML, CSS and JavaScript modules compiled into the
+/// binary) served at `/`: every file of that folder at its path below it (`/chart/axes.js` is
+/// `Dashboard/chart/axes.js`), and `/` as `index.html`. A file added to the folder is served
+/// without a change here; one whose extension has no content type below is not served, and
+/// `DashboardFileTests` says which.
 enum Dashboard {
-    /// The files, by request path, with their content types. Nothing else is served.
-    static let files: [String: (name: String, type: String)] = [
-        "/": ("index.html", "text/html; charset=utf-8"),
-        "/index.html": ("index.html", "text/html; charset=utf-8"),
-        "/dashboard.js": ("dashboard.js", "text/javascript; charset=utf-8"),
-        "/api.js": ("api.js", "text/javascript; charset=utf-8"),
-        "/qr.js": ("qr.js", "text/javascript; charset=utf-8"),
-        "/dashboard.css": ("dashboard.css", "text/css; charset=utf-8"),
-        "/favicon.svg": ("favicon.svg", "image/svg+xml"),
+    static let folder = "Dashboard/"
+
+    /// Content types by file extension. Modules must be JavaScript (`text/javascript`): a browser
+    /// refuses a `<script type="module">` or an `import` answered with anything else.
+    static let contentTypes: [String: String] = [
+        "html": "text/html; charset=utf-8",
+        "js": "text/javascript; charset=utf-8",
+        "css": "text/css; charset=utf-8",
+        "svg": "image/svg+xml",
     ]
 
-    static func file(for path: String) -> (name: String, type: String)? { files[path] }
+    /// The files, by request path, with their content types and bytes. Nothing else is served.
+    static let files: [String: (name: String, type: String, bytes: [UInt8])] = {
+        var files: [String: (name: String, type: String, bytes: [UInt8])] = [:]
+        for file in EmbeddedFiles.files where file.path.hasPrefix(folder) {
+            let name = String(file.path.dropFirst(folder.count))
+            guard let type = contentType(of: name) else { continue }
+            files["/" + name] = (name, type, file.bytes)
+        }
+        files["/"] = files["/index.html"]
+        return files
+    }()
 
-    /// The files' bytes by name, compiled into the binary (the EmbedFiles plugin).
-    private static let contents: [String: [UInt8]] = Dictionary(uniqueKeysWithValues: EmbeddedFiles.files.compactMap { file in
-        file.path.hasPrefix("Dashboard/") ? (String(file.path.dropFirst("Dashboard/".count)), file.bytes) : nil
-    })
+    /// The dashboard's embedded files, by name below `Dashboard/`, served or not.
+    static var embeddedNames: [String] {
+        EmbeddedFiles.files.map(\.path).filter { $0.hasPrefix(folder) }.map { String($0.dropFirst(folder.count)) }
+    }
+
+    static func contentType(of name: String) -> String? {
+        guard let dot = name.lastIndex(of: ".") else { return nil }
+        return contentTypes[String(name[name.index(after: dot)...]).lowercased()]
+    }
+
+    static func file(for path: String) -> (name: String, type: String)? { files[path].map { ($0.name, $0.type) } }
 
     static func response(for path: String) throws -> Response {
-        guard let file = file(for: path), let bytes = contents[file.name] else {
-            throw APIError(.notFound, "no dashboard file at \(path)")
-        }
+        guard let file = files[path] else { throw APIError(.notFound, "no dashboard file at \(path)") }
         return Response(
             status: .ok,
             headers: [.contentType: file.type, .cacheControl: "no-cache"],
-            body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+            body: .init(byteBuffer: ByteBuffer(bytes: file.bytes)))
     }
 
     static func register(on router: Router<BasicRequestContext>) {

@@ -2,7 +2,8 @@ import Addressing
 import Foundation
 import Upstream
 
-/// Everything the data plane needs to run, already validated (see `ConfigFile` for the JSON form).
+/// Everything the data plane needs to run, already validated (the config file's part for the data
+/// plane: `AppSettings.proxy`).
 public struct ProxyConfiguration: Sendable {
     public var host: String = "0.0.0.0"
     public var port: Int = 8080
@@ -22,17 +23,6 @@ public struct ProxyConfiguration: Sendable {
     public var cors: Bool = true
     /// libcurl settings for origin fetches: connect and first-byte timeouts, pool size, TLS.
     public var upstream = UpstreamConfiguration()
-    /// Rule files (scenarios) applied to every session.
-    public var ruleFiles: [String] = []
-    /// Folder of extra presets (`*.json`): they add to the built-in presets (rules/ of the
-    /// repository, compiled in) and replace a built-in of the same name.
-    public var presetDirectory: String?
-    public var logLevel: String = "info"
-    /// The control API's address from the config file: nil when the key is absent (the default
-    /// address), `.some(nil)` when it is null (no control API).
-    public var control: String??
-    /// The bearer token the control API requires (config `controlToken`).
-    public var controlToken: String?
     /// Every request's record is appended to this file as JSON Lines (`--events FILE`).
     public var eventsFile: String?
     /// Past this size the events file is renamed to FILE.1 and a new one begins.
@@ -53,9 +43,6 @@ public struct ProxyConfiguration: Sendable {
     public var clients = ClientLimits()
     /// Caps on what the proxy keeps in memory (config.example.json gives the reasons).
     public var memory = MemoryLimits()
-    /// Where the local certificate authority and other state live (`--data-dir`, config `dataDir`);
-    /// nil: the default under the user's data home.
-    public var dataDirectory: String?
     /// Forward-proxy mode (`--forward`, config `forward`): devices whose proxy setting points here.
     public var forward = ForwardSettings()
     /// The HTTPS listener of the reverse proxy (`--https-port`, config `https`); nil: none.
@@ -113,10 +100,6 @@ public struct ProxyConfiguration: Sendable {
     public struct MemoryLimits: Sendable, Equatable {
         /// Live sessions; the least recently used one is forgotten to make room for a new one.
         public var maxSessions: Int = 10_000
-        /// Presets one URL may name (`/s/tv1+a+b+…`).
-        public var maxPresetsPerURL: Int = 8
-        /// Rule engines kept for distinct preset combinations (least recently used evicted).
-        public var engineCacheSize: Int = 256
         /// Playlist versions kept per session for `freeze` and `lag`, in bytes (oldest evicted).
         public var playlistHistoryBytes: Int = 4 * 1024 * 1024
         /// Rewritten playlists shared between sessions, in bytes (oldest evicted).

@@ -38,109 +38,86 @@ extension ProxyHandler {
         return header.hasPrefix("[") ? "[\(host)]" : String(host)
     }
 
-    /// The request's address in the proxy's grammar, or nil when a refusal has been sent.
-    func address(_ client: ClientChannel, target: String, draft: RecordDraft) async throws -> ProxyPath? {
+    /// The request's address in the proxy's grammar.
+    func address(_ client: ClientChannel, target: String) async throws(Refusal) -> ProxyPath {
         let head = client.requestHead
         switch client.way {
         case .intercepted(let tunnel, let identity, let scheme):
             guard target.utf8.first == UInt8(ascii: "/") else {
-                try await client.sendText(.badRequest, "hlschaos: inside a CONNECT tunnel a request target is a path, not \"\(target.prefix(200))\"")
-                return nil
+                throw Refusal(.badRequest, "hlschaos: inside a CONNECT tunnel a request target is a path, not \"\(target.prefix(200))\"")
             }
             if let host = head.headers.first(name: "host"), !Self.names(host: host, tunnel) {
-                try await client.sendText(
+                throw Refusal(
                     .misdirectedRequest,
                     "hlschaos: this connection was opened with CONNECT \(tunnel); ask for \(host.prefix(100)) through a CONNECT of its own")
-                return nil
             }
             let url = "\(scheme)://\(tunnel.authority)\(target)"
-            draft.url = url
-            return try await parsed(client) { () throws(ProxyPath.ParseError) in
+            client.request.asked(for: url)
+            return try parsed { () throws(ProxyPath.ParseError) in
                 try ProxyPath(forwarding: url, session: identity.session, presets: identity.presets)
             }
         case .direct where Self.isAbsoluteForm(target):
             guard let forwarding else {
-                try await client.sendText(
+                throw Refusal(
                     .badRequest,
                     "hlschaos: \"\(target.prefix(200))\" is a forward-proxy request, and forward mode is off; start hlschaos with --forward (config \"forward\": {\"enabled\": true}), or ask for a path such as /s/tv1/…")
-                return nil
             }
-            guard let identity = try await admit(client, forwarding) else { return nil }
-            draft.session = identity.session
-            guard let path = try await parsed(client, { () throws(ProxyPath.ParseError) in
+            let identity = try admit(client, forwarding)
+            let path = try parsed { () throws(ProxyPath.ParseError) in
                 try ProxyPath(forwarding: target, session: identity.session, presets: identity.presets)
-            }) else { return nil }
-            if let upstream = path.upstream,
-               let refusal = forwarding.refusal(host: upstream.host, port: upstream.port) {
-                try await client.sendText(.forbidden, "hlschaos: \(refusal)")
-                return nil
+            }
+            if let upstream = path.upstream, let refusal = forwarding.refusal(host: upstream.host, port: upstream.port) {
+                throw Refusal(.forbidden, "hlschaos: \(refusal)")
             }
             return path
         case .direct:
-            return try await parsed(client) { () throws(ProxyPath.ParseError) in try ProxyPath(parsing: target) }
+            return try parsed { () throws(ProxyPath.ParseError) in try ProxyPath(parsing: target) }
         }
     }
 
-    private func parsed(_ client: ClientChannel, _ parse: () throws(ProxyPath.ParseError) -> ProxyPath) async throws -> ProxyPath? {
-        do { return try parse() } catch {
-            try await client.sendText(.badRequest, "hlschaos: \(error)")
-            return nil
-        }
+    private func parsed(_ parse: () throws(ProxyPath.ParseError) -> ProxyPath) throws(Refusal) -> ProxyPath {
+        do { return try parse() } catch { throw Refusal(.badRequest, "hlschaos: \(error)") }
     }
 
-    /// The client's identity, or nil once a 407 or 400 has been sent.
-    private func admit(_ client: ClientChannel, _ forwarding: Forwarding) async throws -> ForwardAccess.Identity? {
+    /// The client's identity; a 407 or 400 otherwise. The session is the request's from here on.
+    private func admit(_ client: ClientChannel, _ forwarding: Forwarding) throws(Refusal) -> ForwardAccess.Identity {
         let ip = String(UpstreamLocation.host(ofAuthority: client.clientAddress))
         switch forwarding.access.decide(headers: client.requestHead.headers, clientIP: ip) {
         case .allowed(let identity):
+            client.request.admitted(session: identity.session)
             return identity
         case .needsCredentials(let message):
-            try await client.sendText(.proxyAuthenticationRequired, message, headers: ["proxy-authenticate": "Basic realm=\"hlschaos\""])
-            return nil
+            throw Refusal(.proxyAuthenticationRequired, message, headers: ["proxy-authenticate": "Basic realm=\"hlschaos\""])
         case .badUser(let message):
-            try await client.sendText(.badRequest, message)
-            return nil
+            throw Refusal(.badRequest, message)
         }
     }
 
     /// `CONNECT host:port`: intercepted (TLS terminated with a leaf of the local CA, requests through
-    /// the rules), tunnelled blind, or refused.
-    func connect(_ client: ClientChannel, _ draft: RecordDraft, _ forwarding: Forwarding) async throws -> Disposition {
+    /// the rules), tunnelled blind, or refused (the connection then closes after the refusal).
+    func connect(_ client: ClientChannel, _ forwarding: Forwarding) async throws -> Disposition {
         let tunnel: ConnectTarget
-        do { tunnel = try ConnectTarget(parsing: client.requestHead.uri) } catch {
-            try await client.sendText(.badRequest, "hlschaos: \(error)")
-            return .close
-        }
-        guard let identity = try await admit(client, forwarding) else { return .close }
-        draft.session = identity.session
+        do { tunnel = try ConnectTarget(parsing: client.requestHead.uri) } catch { throw Refusal(.badRequest, "hlschaos: \(error)") }
+        let identity = try admit(client, forwarding)
         if let refusal = forwarding.refusal(host: tunnel.host, port: tunnel.port) {
-            try await client.sendText(.forbidden, "hlschaos: \(refusal)")
-            return .close
+            throw Refusal(.forbidden, "hlschaos: \(refusal)")
         }
         if let tls = forwarding.tls, forwarding.intercepts(tunnel, allowlist: allowlist) {
             let context: NIOSSLContext
             do { context = try tls.interception(host: tunnel.host) } catch {
                 logger.error("cannot make a certificate", metadata: ["host": "\(tunnel.host)", "error": "\(error)"])
-                try await client.sendText(.internalServerError, "hlschaos: cannot make a certificate for \(tunnel.host): \(error)")
-                return .close
+                throw Refusal(.internalServerError, "hlschaos: cannot make a certificate for \(tunnel.host): \(error)")
             }
-            client.markAnswered(.ok)
+            client.request.answeredByConnection(.ok)
             return .switchConnection(.intercept(context, tunnel, identity))
         }
         guard forwarding.settings.tunnel else {
-            try await client.sendText(
+            throw Refusal(
                 .forbidden,
                 "hlschaos: \(tunnel) is not intercepted (forward.intercept) and forward.tunnel is false, so CONNECTs to other hosts are refused")
-            return .close
         }
-        let upstream: Channel
-        do {
-            upstream = try await openTunnel(to: tunnel, on: client.channel.eventLoop, forwarding: forwarding)
-        } catch let refusal as Refusal {
-            try await client.sendText(refusal.status, refusal.message)
-            return .close
-        }
-        client.markAnswered(.ok)
+        let upstream = try await openTunnel(to: tunnel, on: client.channel.eventLoop, forwarding: forwarding)
+        client.request.answeredByConnection(.ok)
         return .switchConnection(.tunnel(upstream))
     }
 
@@ -153,25 +130,20 @@ extension ProxyHandler {
                 try SocketAddress.makeAddressResolvingHost(tunnel.host, port: tunnel.port)
             }
         } catch {
-            throw Refusal(status: .badGateway, message: "hlschaos: cannot resolve \(tunnel.host): \(error)")
+            throw Refusal(.badGateway, "hlschaos: cannot resolve \(tunnel.host): \(error)")
         }
         if let ip = address.ipAddress, let refusal = forwarding.refusal(host: ip, port: tunnel.port) {
-            throw Refusal(status: .forbidden, message: "hlschaos: \(tunnel.host) resolves to \(ip): \(refusal)")
+            throw Refusal(.forbidden, "hlschaos: \(tunnel.host) resolves to \(ip): \(refusal)")
         }
         do {
             return try await ClientBootstrap(group: loop)
                 .channelOption(.socketOption(.tcp_nodelay), value: 1)
                 .channelOption(.autoRead, value: true)
-                .connectTimeout(Self.timeAmount(configuration.upstream.connectTimeout))
+                .connectTimeout(TimeAmount(configuration.upstream.connectTimeout))
                 .connect(to: address).get()
         } catch {
-            throw Refusal(status: .badGateway, message: "hlschaos: cannot connect to \(tunnel): \(error)")
+            throw Refusal(.badGateway, "hlschaos: cannot connect to \(tunnel): \(error)")
         }
-    }
-
-    static func timeAmount(_ duration: Duration) -> TimeAmount {
-        let (seconds, attoseconds) = duration.components
-        return .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
     }
 
     static func isAbsoluteForm(_ target: String) -> Bool {

@@ -6,6 +6,7 @@ import Logging
 import NIOCore
 import NIOHTTP1
 import Records
+import RuleLoading
 import Upstream
 
 /// Answers one client request: classify it, ask the rules for a fault plan, fetch upstream through
@@ -64,253 +65,278 @@ struct ProxyHandler: Sendable {
     }
 
     func handle(_ client: ClientChannel) async -> Disposition {
-        let draft = RecordDraft()
-        let disposition: Disposition
-        var ending = RequestRecord.Ending.complete
+        var disposition: Disposition
         do {
-            disposition = try await respond(client, draft)
-        } catch let error as ClientChannel.SecondResponse {
-            logger.error("bug: \(error)")
-            await client.close()
-            disposition = .close
-            ending = .closed
+            disposition = try await respond(client)
+        } catch let refusal as Refusal {
+            disposition = await answer(refusal, client)
         } catch {
-            // The client went away, its socket broke, or a fault closed the connection on purpose.
-            logger.debug("response ended early", metadata: ["uri": "\(client.requestHead.uri)", "error": "\(error)"])
-            disposition = .close
-            ending = client.channel.isActive ? .closed : .clientAbort
+            disposition = await failed(error, client)
         }
         #if !HLSCHAOS_WITHOUT_RECORDS  // defined only by Benchmarks/proxy/records-cost.sh, to measure what this costs
-        var record = draft.record(client: client, ending: ending)
+        var record = client.request.record(head: client.requestHead, client: client.clientAddress)
         records.emit(&record)
-        for capture in draft.captures { capture.finish(record, recorder: recorder) }
+        for capture in client.request.captures { capture.finish(record, recorder: recorder) }
         #endif
         await client.waitUntilWritten()
         if case .switchConnection = disposition { return disposition }
         return client.closesAfterResponse ? .close : disposition
     }
 
-    private func respond(_ client: ClientChannel, _ draft: RecordDraft) async throws -> Disposition {
+    /// The one place the proxy answers a request by itself: refusals, failed origins, injected statuses.
+    private func answer(_ refusal: Refusal, _ client: ClientChannel) async -> Disposition {
+        var headers = refusal.headers
+        if !headers.contains(name: "content-type") { headers.add(name: "content-type", value: "text/plain; charset=utf-8") }
+        headers.replaceOrAdd(name: "cache-control", value: "no-store")
+        do {
+            try await client.sendBody(refusal.body, status: refusal.status, headers: headers)
+            return .keepAlive
+        } catch {
+            return await failed(error, client)
+        }
+    }
+
+    private func failed(_ error: any Error, _ client: ClientChannel) async -> Disposition {
+        if let second = error as? RequestStateMachine.SecondResponse {
+            logger.error("bug: \(second)", metadata: ["uri": "\(client.requestHead.uri.prefix(200))"])
+            await client.close()
+            client.request.end(.closed)
+        } else {
+            // The client went away, its socket broke, or a fault closed the connection on purpose.
+            logger.debug("response ended early", metadata: ["uri": "\(client.requestHead.uri)", "error": "\(error)"])
+            client.request.failed(connectionOpen: client.channel.isActive)
+        }
+        return .close
+    }
+
+    private func respond(_ client: ClientChannel) async throws -> Disposition {
         let head = client.requestHead
         // NIO's decoder reads nothing after an upgrade request or a CONNECT (it expects another
         // protocol): the connection ends with this response, unless a CONNECT switches it.
         if head.method == .CONNECT || head.headers.contains(name: "upgrade") { client.closeAfterResponse() }
         if head.method == .CONNECT, let forwarding, case .direct = client.way {
-            return try await connect(client, draft, forwarding)
+            return try await connect(client, forwarding)
         }
         if head.method == .OPTIONS && configuration.cors {
             try await client.sendPreflight()
             return .keepAlive
         }
-        guard head.method == .GET || head.method == .HEAD else {
-            try await client.sendText(
-                .methodNotAllowed, "hlschaos proxies GET and HEAD only, not \(head.method.rawValue)",
-                headers: ["allow": "GET, HEAD"])
-            return .keepAlive
-        }
-        if let problem = Self.rangeProblem(head.headers) {
-            try await client.sendText(.badRequest, "hlschaos: \(problem)")
-            return .keepAlive
-        }
-        let target: String, hop: Int, path: ProxyPath
-        do {
-            (target, hop) = try RedirectHop.split(head.uri)
-        } catch {
-            try await client.sendText(.badRequest, "hlschaos: \(error)")
-            return .keepAlive
-        }
+        try Self.checkMethodAndRange(head)
+        let target: String, hop: Int
+        do { (target, hop) = try RedirectHop.split(head.uri) } catch { throw Refusal(.badRequest, "hlschaos: \(error)") }
         if case .direct = client.way, let setupPath = setupPagePath(target),
            try await setupPage.answer(path: setupPath, proxyHost: Self.hostOnly(head.headers.first(name: "host")), proxyPort: configuration.port, client: client) {
             return .keepAlive
         }
-        switch try await address(client, target: target, draft: draft) {
-        case .some(let addressed): path = addressed
-        case .none: return .keepAlive
+        var exchange = try await exchange(client, target: target, hop: hop)
+        try await classifyEntry(&exchange)
+        return try await serve(&exchange)
+    }
+
+    /// GET and HEAD only; the client's `Range` is forwarded to the origin and drives byte-range
+    /// rules, so it is checked at the edge: a malformed or overflowing range is answered with 400.
+    static func checkMethodAndRange(_ head: HTTPRequestHead) throws(Refusal) {
+        guard head.method == .GET || head.method == .HEAD else {
+            throw Refusal(.methodNotAllowed, "hlschaos proxies GET and HEAD only, not \(head.method.rawValue)", headers: ["allow": "GET, HEAD"])
         }
-        draft.session = path.session ?? SessionStore.defaultID
-        draft.tag = path.tag
-        let location: UpstreamLocation
-        switch resolve(path) {
-        case .success(let resolved): location = resolved
-        case .failure(let refusal):
-            try await client.sendText(refusal.status, refusal.message)
-            return .keepAlive
-        }
-        draft.captures = recorder.captures(session: draft.session, url: location.url, arrived: draft.time)
-        if !draft.captures.isEmpty { client.record(into: draft.captures) }
+        let values = head.headers["range"]
+        guard !values.isEmpty else { return }
+        guard values.count == 1 else { throw Refusal(.badRequest, "hlschaos: a request may carry one Range header, this one has \(values.count)") }
+        if case .invalid(let problem) = RangeHeader.parse(values[0]) { throw Refusal(.badRequest, "hlschaos: \(problem)") }
+    }
+
+    /// Everything the steps of one request share besides its state (`ClientChannel.request`).
+    struct Exchange {
+        let client: ClientChannel
+        let path: ProxyPath
+        let target: String
+        let hop: Int
+        var location: UpstreamLocation
+        let session: Session
+        /// The rules for this request: the URL's presets; the control and session layers are added
+        /// when the plan is made (`decide`), under the session's lock.
         var engine: RuleEngine
+        var prefetched: UpstreamResponse?
+        var prefetchedBody: ByteBuffer?
+
+        var tag: ResourceTag? { client.request.tag }
+        var plan: FaultPlan { client.request.plan }
+        var expectsPlaylist: Bool { tag.map { $0.kind == .media || $0.kind == .master } ?? false }
+    }
+
+    /// The request read in the proxy's grammar, resolved to its upstream, its presets and session found.
+    private func exchange(_ client: ClientChannel, target: String, hop: Int) async throws -> Exchange {
+        let path = try await address(client, target: target)
+        client.request.addressed(session: path.session, tag: path.tag)
+        let location = try resolve(path)
+        let captures = recorder.captures(session: client.request.session, url: location.url, arrived: client.request.arrived)
+        if !captures.isEmpty { client.request.recording(into: captures) }
+        let engine: RuleEngine
         do {
             engine = try rules.engine(presets: path.presets)
         } catch {
             let status: HTTPResponseStatus = if case .tooMany = error { .badRequest } else { .notFound }
-            try await client.sendText(status, error.description)
-            return .keepAlive
+            throw Refusal(status, error.description)
         }
-        let session = sessions.session(for: path.session)
-        let layers = [control.layer, session.memory.withLockedValue { $0.layer }].compactMap { $0 }
-        if !layers.isEmpty { engine = engine.inserting(layers, beforeLayer: 1) }
-        var exchange = Exchange(
-            client: client, draft: draft, path: path, target: target, hop: hop, location: location, session: session,
-            engine: engine, tag: path.tag)
-
-        // An entry URL (no tag): a media file by its extension; a playlist is fetched first, since
-        // only its content says master or media.
-        let pathExtension = exchange.tag == nil ? location.pathExtension ?? "" : ""
-        if exchange.tag == nil, ResourceGuess.mediaExtensions.contains(pathExtension) {
-            exchange.tag = ResourceTag(kind: .segment)
-        }
-        if exchange.tag == nil, ResourceGuess.playlistExtensions.contains(pathExtension) {
-            guard let fetched = try await fetchOrFail(exchange, expectsPlaylist: true) else { return .keepAlive }
-            exchange.prefetched = fetched
-            if (200..<300).contains(fetched.status) {
-                // A failed body has been answered (502/504): that is the one response to this request.
-                guard let body = try await collectOrFail(fetched, client: client, draft: draft) else { return .keepAlive }
-                exchange.prefetchedBody = body
-                exchange.tag = body.withUnsafeReadableBytes { ResourceTag(entryPlaylist: $0) }
-            }
-        }
-        return try await serve(&exchange)
+        return Exchange(
+            client: client, path: path, target: target, hop: hop, location: location,
+            session: sessions.session(for: path.session), engine: engine)
     }
 
-    /// Everything the steps of one request share.
-    struct Exchange {
-        var client: ClientChannel
-        var draft: RecordDraft
-        var path: ProxyPath
-        var target: String
-        var hop: Int
-        var location: UpstreamLocation
-        var session: Session
-        var engine: RuleEngine
-        var tag: ResourceTag?
-        var prefetched: UpstreamResponse?
-        var prefetchedBody: ByteBuffer?
-        var plan = FaultPlan()
+    /// An entry URL (no tag): a media file by its extension; a playlist is fetched first, since
+    /// only its content says master or media.
+    private func classifyEntry(_ exchange: inout Exchange) async throws {
+        guard exchange.tag == nil else { return }
+        let pathExtension = exchange.location.pathExtension ?? ""
+        if ResourceGuess.mediaExtensions.contains(pathExtension) {
+            exchange.client.request.classified(ResourceTag(kind: .segment))
+        } else if ResourceGuess.playlistExtensions.contains(pathExtension) {
+            let fetched = try await fetch(exchange, expectsPlaylist: true)
+            exchange.prefetched = fetched
+            if (200..<300).contains(fetched.status) {
+                let body = try await collect(fetched, exchange.client)
+                exchange.prefetchedBody = body
+                if let tag = body.withUnsafeReadableBytes({ ResourceTag(entryPlaylist: $0) }) { exchange.client.request.classified(tag) }
+            }
+        }
+    }
 
-        var expectsPlaylist: Bool { tag.map { $0.kind == .media || $0.kind == .master } ?? false }
+    /// The plan, made with the control and session layers, under one hold of the session's lock.
+    private func decide(_ exchange: inout Exchange, now: Duration) {
+        let head = exchange.client.requestHead
+        let (engine, plan) = exchange.session.memory.withLockedValue { state -> (RuleEngine, FaultPlan?) in
+            var engine = exchange.engine
+            let layers = [control.layer, state.layer].compactMap { $0 }
+            if !layers.isEmpty { engine = engine.inserting(layers, beforeLayer: 1) }
+            guard let tag = exchange.tag else { return (engine, nil) }
+            let facts = RequestFacts(tag: tag, session: exchange.session, catalog: state.catalog, head: head, upstream: exchange.location)
+            return (engine, engine.plan(for: facts, state: &state.rules, now: now))
+        }
+        exchange.engine = engine
+        if let plan { exchange.client.request.planned(plan) }
     }
 
     private func serve(_ exchange: inout Exchange) async throws -> Disposition {
-        let client = exchange.client
         let now = clock.now()
-        exchange.draft.tag = exchange.tag
-        if let tag = exchange.tag {
-            let facts = exchange.session.memory.withLockedValue {
-                RequestFacts(tag: tag, session: exchange.session, catalog: $0.catalog, head: client.requestHead, upstream: exchange.location)
-            }
-            exchange.plan = exchange.session.memory.withLockedValue { exchange.engine.plan(for: facts, state: &$0.rules, now: now) }
-            exchange.draft.plan = exchange.plan
-        }
+        decide(&exchange, now: now)
         let plan = exchange.plan
         if plan.content.contains(where: { $0.action == .ignoreDirectives }) {
-            exchange.location = exchange.location.with(
-                pathAndQuery: DeliveryDirectives.removed(from: exchange.location.pathAndQuery))
+            exchange.location = exchange.location.with(pathAndQuery: DeliveryDirectives.removed(from: exchange.location.pathAndQuery))
         }
         if let delay = plan.delay { try await Task.sleep(for: delay) }
-        if let answered = try await answerWithoutUpstream(exchange) {
+        if let own = OwnAnswer(plan: plan, target: exchange.target, hop: exchange.hop) {
             exchange.prefetched?.body.cancel()
-            return answered
+            return try await perform(own, exchange.client)
         }
-
         let response: UpstreamResponse
         if let prefetched = exchange.prefetched {
             response = prefetched
         } else {
-            guard let fetched = try await fetchOrFail(exchange, expectsPlaylist: exchange.expectsPlaylist) else { return .keepAlive }
-            response = fetched
+            response = try await fetch(exchange, expectsPlaylist: exchange.expectsPlaylist)
         }
         let succeeded = (200..<300).contains(response.status)
-        let isPlaylist = exchange.expectsPlaylist || ResourceGuess.isPlaylistContentType(response.header("content-type"))
-        if isPlaylist && succeeded {
-            var collected = exchange.prefetchedBody
-            if collected == nil { collected = try await collectOrFail(response, client: client, draft: exchange.draft) }
-            guard let upstreamBody = collected else { return .keepAlive }
-            let tag = exchange.tag ?? upstreamBody.withUnsafeReadableBytes { ResourceTag(entryPlaylist: $0) } ?? ResourceTag(kind: .media)
-            exchange.draft.tag = tag
-            let clientPath = String(Substring(exchange.target.utf8.prefix { $0 != UInt8(ascii: "?") }))
-            let result = PlaylistResponder(
-                request: exchange.path, clientPath: clientPath,
-                allowlist: allowlist, session: exchange.session,
-                recordsHistory: exchange.engine.needsPlaylistHistory, historyHorizon: exchange.engine.historyHorizon,
-                now: now, cache: rewrites,
-                historyNotice: historyNotice
-            ).respond(upstream: upstreamBody, effectiveURL: response.effectiveURL, tag: tag, steps: plan.content)
-            if result.isPlaylist, !exchange.draft.captures.isEmpty {
-                let served = RequestCapture.originView(
-                    of: Array(result.body.readableBytesView), clientPath: clientPath)
-                for capture in exchange.draft.captures { capture.playlist = served }
-            }
-            return try await sendBuffered(result.body, response: response, plan: plan, rewritten: result.isPlaylist, exchange: exchange)
+        if succeeded, exchange.expectsPlaylist || ResourceGuess.isPlaylistContentType(response.header("content-type")) {
+            return try await servePlaylist(response, exchange, now: now)
         }
         if let prefetched = exchange.prefetchedBody {
             // An entry .m3u8 that turned out not to be a playlist: its body has been read already.
-            return try await sendBuffered(prefetched, response: response, plan: plan, rewritten: false, exchange: exchange)
+            return try await sendBuffered(prefetched, response: response, rewritten: false, exchange.client)
         }
         if succeeded, exchange.tag?.kind == .steering {
-            guard let collected = try await collectOrFail(response, client: client, draft: exchange.draft) else { return .keepAlive }
-            let original = Array(collected.readableBytesView)
+            let original = try await Array(collect(response, exchange.client).readableBytesView)
             let manifest = SteeringManifestRewriter(request: exchange.path, allowlist: allowlist)
                 .rewrite(original, upstreamURL: response.effectiveURL, steps: plan.content)
-            return try await sendBuffered(ByteBuffer(bytes: manifest), response: response, plan: plan, rewritten: manifest != original, exchange: exchange)
+            return try await sendBuffered(ByteBuffer(bytes: manifest), response: response, rewritten: manifest != original, exchange.client)
         }
         if succeeded, !plan.content.isEmpty, let kind = exchange.tag?.resourceKind, kind == .key || kind == .sessionData {
-            guard let collected = try await collectOrFail(response, client: client, draft: exchange.draft) else { return .keepAlive }
+            let collected = try await collect(response, exchange.client)
             let damaged = ContentDamage.apply(plan.content, to: Array(collected.readableBytesView), kind: kind)
-            return try await sendBuffered(ByteBuffer(bytes: damaged), response: response, plan: plan, rewritten: true, exchange: exchange)
+            return try await sendBuffered(ByteBuffer(bytes: damaged), response: response, rewritten: true, exchange.client)
         }
-        return try await stream(response, plan: plan, exchange: exchange)
+        return try await stream(response, exchange.client)
+    }
+
+    /// A playlist: collected, learnt from, rewritten and damaged as planned (`PlaylistResponder`).
+    private func servePlaylist(_ response: UpstreamResponse, _ exchange: Exchange, now: Duration) async throws -> Disposition {
+        let client = exchange.client
+        var upstreamBody: ByteBuffer
+        if let prefetched = exchange.prefetchedBody { upstreamBody = prefetched } else { upstreamBody = try await collect(response, client) }
+        let tag = exchange.tag ?? upstreamBody.withUnsafeReadableBytes { ResourceTag(entryPlaylist: $0) } ?? ResourceTag(kind: .media)
+        client.request.classified(tag)
+        let clientPath = String(Substring(exchange.target.utf8.prefix { $0 != UInt8(ascii: "?") }))
+        let result = PlaylistResponder(
+            request: exchange.path, clientPath: clientPath,
+            allowlist: allowlist, session: exchange.session,
+            recordsHistory: exchange.engine.needsPlaylistHistory, historyHorizon: exchange.engine.historyHorizon,
+            now: now, cache: rewrites,
+            historyNotice: historyNotice
+        ).respond(upstream: upstreamBody, effectiveURL: response.effectiveURL, tag: tag, steps: exchange.plan.content)
+        if result.isPlaylist, !client.request.captures.isEmpty {
+            let served = RequestCapture.originView(of: Array(result.body.readableBytesView), clientPath: clientPath)
+            for capture in client.request.captures { capture.playlist = served }
+        }
+        return try await sendBuffered(result.body, response: response, rewritten: result.isPlaylist, client)
     }
 
     // MARK: - Faults answered by the proxy itself
 
-    private func answerWithoutUpstream(_ exchange: Exchange) async throws -> Disposition? {
-        let client = exchange.client
-        let plan = exchange.plan
-        switch plan.response {
-        case .status(let code, let extra, let body):
-            var headers = HTTPHeaders(extra.map { ($0.name, $0.value) })
-            headers.replaceOrAdd(name: "x-hlschaos-fault", value: Self.faultHeader(plan))
-            if let body {
-                try await client.sendBody(Array(body.utf8), status: HTTPResponseStatus(statusCode: code), headers: headers)
-            } else {
-                try await client.sendText(
-                    HTTPResponseStatus(statusCode: code), "hlschaos: \(code) injected by rule \(plan.responseRule?.description ?? "?")",
-                    headers: headers)
+    /// What a plan answers without the origin.
+    enum OwnAnswer {
+        case refuse(Refusal)
+        /// No answer, for a while (nil: until the client gives up).
+        case hang(Duration?)
+        case reset
+
+        init?(plan: FaultPlan, target: String, hop: Int) {
+            let rule = plan.responseRule?.description ?? "?"
+            let fault: HTTPHeaders = ["x-hlschaos-fault": ProxyHandler.faultHeader(plan)]
+            switch plan.response {
+            case .status(let code, let extra, let body):
+                var headers = HTTPHeaders(extra.map { ($0.name, $0.value) })
+                headers.replaceOrAdd(name: "x-hlschaos-fault", value: ProxyHandler.faultHeader(plan))
+                let status = HTTPResponseStatus(statusCode: code)
+                self = .refuse(body.map { Refusal(status, body: Array($0.utf8), headers: headers) }
+                    ?? Refusal(status, "hlschaos: \(code) injected by rule \(rule)", headers: headers))
+            case .hang(let duration):
+                self = .hang(duration)
+            case .reset(.beforeHeaders):
+                self = .reset
+            case .redirect(let status, let hops, let loop) where loop || hop < hops:
+                var headers = fault
+                headers.add(name: "location", value: RedirectHop.target(target, hop: loop ? (hop + 1) % 2 : hop + 1))
+                self = .refuse(Refusal(HTTPResponseStatus(statusCode: status), "hlschaos: redirect \(hop + 1) injected by rule \(rule)", headers: headers))
+            case .rejectRanges:
+                self = .refuse(Refusal(.notImplemented, "hlschaos: byte-range requests refused (501) by rule \(rule)", headers: fault))
+            default:
+                return nil
             }
-            return .keepAlive
+        }
+    }
+
+    private func perform(_ answer: OwnAnswer, _ client: ClientChannel) async throws -> Disposition {
+        switch answer {
+        case .refuse(let refusal):
+            throw refusal
         case .hang(let duration):
-            exchange.draft.ending = .hang
-            if let duration {
-                try await Task.sleep(for: duration)
-                await client.close()
-                return .close
+            client.request.end(.hang)
+            guard let duration else {
+                // Until the client gives up (the request task is cancelled when it disconnects).
+                while true { try await Task.sleep(for: .seconds(3600)) }
             }
-            // Until the client gives up (the request task is cancelled when it disconnects).
-            while true { try await Task.sleep(for: .seconds(3600)) }
-        case .reset(.beforeHeaders):
-            exchange.draft.ending = .reset
+            try await Task.sleep(for: duration)
+            await client.close()
+            return .close
+        case .reset:
+            client.request.end(.reset)
             await client.reset()
             return .close
-        case .redirect(let status, let hops, let loop) where loop || exchange.hop < hops:
-            let location = RedirectHop.target(exchange.target, hop: loop ? (exchange.hop + 1) % 2 : exchange.hop + 1)
-            try await client.sendText(
-                HTTPResponseStatus(statusCode: status), "hlschaos: redirect \(exchange.hop + 1) injected by rule \(plan.responseRule?.description ?? "?")",
-                headers: ["location": location, "x-hlschaos-fault": Self.faultHeader(plan)])
-            return .keepAlive
-        case .rejectRanges:
-            try await client.sendText(
-                .notImplemented, "hlschaos: byte-range requests refused (501) by rule \(plan.responseRule?.description ?? "?")",
-                headers: ["x-hlschaos-fault": Self.faultHeader(plan)])
-            return .keepAlive
-        default:
-            return nil
         }
     }
 
     // MARK: - Upstream
 
-    private func fetchOrFail(_ exchange: Exchange, expectsPlaylist: Bool) async throws -> UpstreamResponse? {
-        let head = exchange.client.requestHead
+    private func fetch(_ exchange: Exchange, expectsPlaylist: Bool) async throws -> UpstreamResponse {
+        let client = exchange.client
         // A blocking reload may be held by the origin for up to three target durations: the
         // timeouts start counting after that.
         let hold = expectsPlaylist && BlockingReload.asksToBlock(exchange.location.pathAndQuery)
@@ -318,8 +344,8 @@ struct ProxyHandler: Sendable {
         let url = exchange.location.url
         let request = UpstreamRequest(
             url: url,
-            method: head.method == .HEAD && !expectsPlaylist ? .head : .get,
-            headers: HeaderPolicy.upstreamRequestHeaders(from: head.headers, isPlaylist: expectsPlaylist),
+            method: client.isHEAD && !expectsPlaylist ? .head : .get,
+            headers: HeaderPolicy.upstreamRequestHeaders(from: client.requestHead.headers, isPlaylist: expectsPlaylist),
             followRedirects: true,
             decodeContent: expectsPlaylist,
             totalTimeout: expectsPlaylist ? .milliseconds(Int64(configuration.playlistTimeout * 1000)) + (hold ?? .zero) : nil,
@@ -330,41 +356,30 @@ struct ProxyHandler: Sendable {
             // A playlist that has not changed since it was last rewritten is compared where it
             // arrives, not copied (the rewrite cache then finds the very buffer it holds).
             expectedBody: expectsPlaylist ? rewrites.expectedUpstream(for: url) : nil)
-        exchange.draft.upstream = RequestRecord.Upstream(url: url)
+        client.request.fetching(url)
         do {
             let response = try await upstream.fetch(request)
-            exchange.draft.upstream?.status = response.status
-            exchange.draft.upstream?.connect = response.timings.connect
-            exchange.draft.upstream?.firstByte = response.timings.firstByte
-            exchange.draft.upstreamBody = response.body
-            if response.effectiveURL != url { exchange.draft.upstream?.url = response.effectiveURL }
+            client.request.upstreamAnswered(response)
             return response
         } catch {
-            exchange.draft.upstream?.error = error.description
-            try await sendUpstreamFailure(error, client: exchange.client)
-            return nil
+            throw upstreamFailed(error, client)
         }
     }
 
-    private func collectOrFail(_ response: UpstreamResponse, client: ClientChannel, draft: RecordDraft) async throws -> ByteBuffer? {
+    private func collect(_ response: UpstreamResponse, _ client: ClientChannel) async throws -> ByteBuffer {
         do {
             return try await response.body.collectBuffer(upTo: configuration.maxPlaylistBytes)
         } catch {
-            draft.upstream?.error = error.description
-            try await sendUpstreamFailure(error, client: client)
-            return nil
+            throw upstreamFailed(error, client)
         }
     }
 
-    private func sendUpstreamFailure(_ error: UpstreamError, client: ClientChannel) async throws {
-        if case .cancelled = error { throw CancellationError() }
-        if case .refusedAddress = error {
-            try await client.sendText(.forbidden, "hlschaos: \(error)")
-            return
+    private func upstreamFailed(_ error: UpstreamError, _ client: ClientChannel) -> any Error {
+        let thrown = client.request.upstreamFailed(error)
+        if case .refusedAddress = error {} else if thrown is Refusal {
+            logger.info("upstream failed", metadata: ["uri": "\(client.requestHead.uri)", "error": "\(error)"])
         }
-        let status: HTTPResponseStatus = error.isTimeout ? .gatewayTimeout : .badGateway
-        logger.info("upstream failed", metadata: ["uri": "\(client.requestHead.uri)", "error": "\(error)"])
-        try await client.sendText(status, "hlschaos: upstream \(error.isTimeout ? "timed out" : "failed"): \(error)")
+        return thrown
     }
 
     // MARK: - Responses
@@ -381,8 +396,8 @@ struct ProxyHandler: Sendable {
     }
 
     /// A body the proxy holds whole (a rewritten playlist, a damaged key).
-    private func sendBuffered(_ body: ByteBuffer, response: UpstreamResponse, plan: FaultPlan, rewritten: Bool, exchange: Exchange) async throws -> Disposition {
-        let client = exchange.client
+    private func sendBuffered(_ body: ByteBuffer, response: UpstreamResponse, rewritten: Bool, _ client: ClientChannel) async throws -> Disposition {
+        let plan = client.request.plan
         var headers = responseHeaders(response, plan: plan, rewritten: rewritten)
         // A 204 or 304 has no body (RFC 9110 §15.3.5, §15.4.5): what a rule's damage made of its
         // empty one is not sent, or the client would read it as the start of the next response.
@@ -393,29 +408,21 @@ struct ProxyHandler: Sendable {
         }
         headers.replaceOrAdd(name: "content-length", value: String(body.readableBytes))
         try await client.sendHead(HTTPResponseStatus(statusCode: response.status), headers: headers)
-        if client.isHEAD {
-            try await client.sendEnd()
-            return .keepAlive
-        }
         var shaper = BodyShaper(plan.response, contentLength: body.readableBytes)
-        if shaper.isPassthrough {
+        if client.isHEAD || shaper.isPassthrough {
             try await client.sendBody(body, end: true)
             return .keepAlive
         }
         var outcome = try await shaper.send(Array(body.readableBytesView), to: client)
         if outcome == .more { outcome = try await shaper.finish(client: client) }
-        if outcome == .cut {
-            exchange.draft.ending = shaper.reset ? .reset : .truncated
-            return .close
-        }
+        if outcome == .cut { return cut(shaper, client) }
         try await client.sendEnd()
         return .keepAlive
     }
 
     /// Passes a response through as it arrives; the transfer pauses while the client is slow.
-    private func stream(_ response: UpstreamResponse, plan: FaultPlan, exchange: Exchange) async throws -> Disposition {
-        let client = exchange.client
-        let headers = responseHeaders(response, plan: plan, rewritten: false)
+    private func stream(_ response: UpstreamResponse, _ client: ClientChannel) async throws -> Disposition {
+        let headers = responseHeaders(response, plan: client.request.plan, rewritten: false)
         // Without a length an HTTP/1.0 client can only find the end of the body by the close.
         if !headers.contains(name: "content-length"), client.requestHead.version.major == 1, client.requestHead.version.minor == 0 { client.closeAfterResponse() }
         try await client.sendHead(HTTPResponseStatus(statusCode: response.status), headers: headers)
@@ -425,7 +432,7 @@ struct ProxyHandler: Sendable {
             return .keepAlive
         }
         let contentLength = headers.first(name: "content-length").flatMap(Int.init).flatMap { $0 >= 0 ? $0 : nil }
-        var shaper = BodyShaper(plan.response, contentLength: contentLength)
+        var shaper = BodyShaper(client.request.plan.response, contentLength: contentLength)
         do {
             for try await chunk in response.body {
                 if shaper.isPassthrough {
@@ -435,38 +442,30 @@ struct ProxyHandler: Sendable {
                     if last { return .keepAlive }
                 } else if try await shaper.send(Array(chunk.readableBytesView), to: client) == .cut {
                     response.body.cancel()
-                    exchange.draft.ending = shaper.reset ? .reset : .truncated
-                    return .close
+                    return cut(shaper, client)
                 }
             }
         } catch let error as UpstreamError {
-            if case .cancelled = error { throw CancellationError() }
-            // Headers are out; the only honest signal left is a connection that ends early.
-            logger.info("upstream body failed", metadata: ["uri": "\(client.requestHead.uri)", "error": "\(error)"])
-            exchange.draft.upstream?.error = error.description
-            exchange.draft.ending = .truncated
-            await client.close()
-            return .close
+            switch client.request.upstreamBodyFailed(error) {
+            case .cancelled: throw CancellationError()
+            case .closeConnection:
+                logger.info("upstream body failed", metadata: ["uri": "\(client.requestHead.uri)", "error": "\(error)"])
+                await client.close()
+                return .close
+            }
         } catch {
             response.body.cancel()
             throw error
         }
-        if try await shaper.finish(client: client) == .cut {
-            exchange.draft.ending = shaper.reset ? .reset : .truncated
-            return .close
-        }
+        if try await shaper.finish(client: client) == .cut { return cut(shaper, client) }
         try await client.sendEnd()
         return .keepAlive
     }
 
-    /// The client's `Range` is forwarded to the origin and drives byte-range rules, so it is checked
-    /// at the edge: a malformed or overflowing range is the client's mistake, answered with 400.
-    static func rangeProblem(_ headers: HTTPHeaders) -> String? {
-        let values = headers["range"]
-        guard !values.isEmpty else { return nil }
-        guard values.count == 1 else { return "a request may carry one Range header, this one has \(values.count)" }
-        if case .invalid(let problem) = RangeHeader.parse(values[0]) { return problem }
-        return nil
+    /// A body a fault cut short: the connection is gone (FIN or RST).
+    private func cut(_ shaper: BodyShaper, _ client: ClientChannel) -> Disposition {
+        client.request.end(shaper.reset ? .reset : .truncated)
+        return .close
     }
 
     static func faultHeader(_ plan: FaultPlan) -> String {
@@ -475,38 +474,31 @@ struct ProxyHandler: Sendable {
 
     // MARK: - Resolution
 
-    struct Refusal: Error {
-        var status: HTTPResponseStatus
-        var message: String
-    }
-
-    private func resolve(_ path: ProxyPath) -> Result<UpstreamLocation, Refusal> {
+    private func resolve(_ path: ProxyPath) throws(Refusal) -> UpstreamLocation {
         switch path.route {
         case .origin(let name, let pathAndQuery):
-            if let location = configuration.resolve(origin: name, pathAndQuery: pathAndQuery) {
-                return .success(location)
-            }
+            if let location = configuration.resolve(origin: name, pathAndQuery: pathAndQuery) { return location }
             if let name {
                 let known = configuration.origins.keys.sorted().joined(separator: ", ")
-                return .failure(Refusal(
-                    status: .notFound,
-                    message: "no origin named \"\(name)\" in the configuration (configured: \(known.isEmpty ? "none" : known))"))
+                throw Refusal(
+                    .notFound,
+                    "no origin named \"\(name)\" in the configuration (configured: \(known.isEmpty ? "none" : known))")
             }
-            return .failure(Refusal(
-                status: .notFound,
-                message: "no default origin: start hlschaos with --upstream URL, or ask for /@<origin>/… with an origin from the configuration"))
+            throw Refusal(
+                .notFound,
+                "no default origin: start hlschaos with --upstream URL, or ask for /@<origin>/… with an origin from the configuration")
         case .forward(_, let location):
-            return .success(location)  // forward clients were let in by ForwardAccess
+            return location  // forward clients were let in by ForwardAccess
         case .rewritten(_, let location):
             guard allowlist.allows(location) else {
                 let full = allowlist.isFull
                     ? "; note that the list of hosts learned from playlists is full (\(allowlist.learnedLimit), config \"maxLearnedHosts\"), so hosts named by playlists since then are refused too"
                     : ""
-                return .failure(Refusal(
-                    status: .forbidden,
-                    message: "\(location.authority) is not a configured origin and no playlist fetched through hlschaos pointed to it; hlschaos is not an open relay (add it to \"origins\" in the configuration)\(full)"))
+                throw Refusal(
+                    .forbidden,
+                    "\(location.authority) is not a configured origin and no playlist fetched through hlschaos pointed to it; hlschaos is not an open relay (add it to \"origins\" in the configuration)\(full)")
             }
-            return .success(location)
+            return location
         }
     }
 }

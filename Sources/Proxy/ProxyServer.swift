@@ -7,6 +7,7 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import NIOSSL
+import RuleLoading
 import Upstream
 
 /// The data plane: an HTTP/1.1 server whose every request goes through `ProxyHandler`.
@@ -83,13 +84,7 @@ public final class ProxyServer: Sendable {
             configuration: configuration, upstream: upstream, sessions: sessions,
             allowlist: allowlist, rules: rules, clock: clock, records: records, control: control, recorder: recorder,
             forwarding: forwarding,
-            setupPage: SetupPage(
-                root: certificates.map {
-                    SetupPage.Root(
-                        pem: $0.rootPEM, der: $0.rootDER, mobileconfig: AppleProfile.mobileconfig(for: $0), fingerprint: $0.fingerprintSHA256,
-                        commonName: $0.commonName)
-                },
-                forward: configuration.forward.enabled),
+            setupPage: SetupPage(content: DeviceSetupPage(root: certificates.map(DeviceSetupPage.Root.init), forward: configuration.forward.enabled)),
             ownPorts: ownPorts, logger: logger)
         let setup = ConnectionSetup(handler: handler, registry: connections, cors: configuration.cors, limits: limits, tls: tls)
         let channel = try await listen(host: configuration.host, port: configuration.port, group: group, flag: "--port") { channel in

@@ -6,51 +6,9 @@ import NIOHTTP1
 import Records
 import Upstream
 
-/// The record of one request while it is being answered: each step of `ProxyHandler` writes what
-/// it learnt (session, resource, plan, upstream outcome, how a fault ended the response), and
-/// `ClientChannel` counts what the client was actually sent. Turned into a `RequestRecord` once,
-/// when the response ends. Touched only by the request's own task.
-final class RecordDraft: @unchecked Sendable {
-    let time = Date()
-    let started = ContinuousClock.now
-    var session = SessionStore.defaultID
-    var tag: ResourceTag?
-    var plan = FaultPlan()
-    var upstream: RequestRecord.Upstream?
-    /// The upstream body, for curl's total time once it has ended.
-    var upstreamBody: UpstreamBody?
-    /// Set where a fault or a failure ends the response in a way of its own.
-    var ending: RequestRecord.Ending?
-    /// The URL the device asked for when the request target alone does not say it (inside an
-    /// intercepted CONNECT the target is a path on the tunnel's host).
-    var url: String?
-    /// The recordings this request goes into (usually none).
-    var captures: [RequestCapture] = []
-
-    /// The record as it stands (its id is given by `RecordLog.emit`).
-    func record(client: ClientChannel, ending fallback: RequestRecord.Ending) -> RequestRecord {
-        let head = client.requestHead
-        let sent = client.progress
-        var upstream = upstream
-        if let total = upstreamBody?.totalSeconds { upstream?.total = total }
-        var requestHeaders: [RequestRecord.Header] = []
-        if let range = head.headers.first(name: "range") { requestHeaders.append(.init("range", range)) }
-        if let agent = head.headers.first(name: "user-agent") { requestHeaders.append(.init("user-agent", agent)) }
-        return RequestRecord(
-            id: 0, time: time, session: session, client: client.clientAddress,
-            method: head.method.rawValue, path: url ?? head.uri,
-            kind: tag?.resourceKind, variant: tag?.variant, rendition: tag?.rendition,
-            iFrameVariant: tag?.iFrameVariant, copy: tag?.backup == true ? "backup" : nil, msn: tag?.msn, part: tag?.part,
-            pathway: tag?.pathway, upstream: upstream,
-            matchedRules: plan.matchedRules.map(\.description),
-            decidingRules: .init(
-                response: plan.responseRule?.description, delay: plan.delayRule?.description,
-                content: plan.content.map(\.rule.description)),
-            actions: Self.actions(plan), status: sent.status, bytesSent: sent.bodyBytes,
-            ending: ending ?? fallback, duration: (ContinuousClock.now - started).seconds,
-            requestHeaders: requestHeaders, responseHeaders: sent.headers, httpVersion: Self.versionName(head.version))
-    }
-
+/// How the data plane's values are written in a record: the plan's actions, the HTTP version,
+/// the client's address. The record itself is made by `RequestStateMachine.record`.
+enum RecordDraft {
     /// The plan as the record's actions, each with its deciding rule: the delay, the response's
     /// action, the content changes in file order.
     static func actions(_ plan: FaultPlan) -> [RequestRecord.Action] {

@@ -1,119 +1,22 @@
+import CertificateAuthority
 import NIOHTTP1
 
-/// The device setup page on the proxy's own port (`/hlschaos/setup`), reachable before the local
-/// CA is trusted: the root certificate in three forms, and how to install it and set the proxy on
-/// each platform. The CA's private key is never served.
+/// Answers the device setup page's paths (`/hlschaos/…`) on the proxy's own listener; what the page
+/// holds comes from `DeviceSetupPage`.
 struct SetupPage: Sendable {
-    /// What a device installs: the root (PEM, DER), an Apple configuration profile, and the root's
-    /// SHA-256 fingerprint to compare with what the device shows.
-    struct Root: Sendable {
-        var pem: String
-        var der: [UInt8]
-        var mobileconfig: [UInt8]
-        var fingerprint: String
-        var commonName: String
-    }
-
-    static let prefix = "/hlschaos/"
-    let root: Root?
-    let forward: Bool
+    static let prefix = DeviceSetupPage.prefix
+    let content: DeviceSetupPage
 
     /// Answers a request for one of the page's paths; false when `path` is not one of them.
     func answer(path: String, proxyHost: String?, proxyPort: Int, client: ClientChannel) async throws -> Bool {
         let bare = path.prefix { $0 != "?" }
         guard bare.hasPrefix(Self.prefix) else { return false }
-        switch bare.dropFirst(Self.prefix.count) {
-        case "setup", "setup/", "":
-            try await client.sendBody(Array(html(proxyHost: proxyHost, proxyPort: proxyPort).utf8), status: .ok, headers: ["content-type": "text/html; charset=utf-8"])
-        case "ca.pem" where root != nil:
-            try await send(Array(root!.pem.utf8), type: "application/x-pem-file", name: "hlschaos-ca.pem", client: client)
-        case "ca.crt" where root != nil:
-            try await send(root!.der, type: "application/x-x509-ca-cert", name: "hlschaos-ca.crt", client: client)
-        case "hlschaos.mobileconfig" where root != nil:
-            try await send(root!.mobileconfig, type: "application/x-apple-aspen-config", name: "hlschaos.mobileconfig", client: client)
-        default:
-            try await client.sendText(.notFound, "hlschaos: no such setup file; the setup page is \(Self.prefix)setup")
+        guard let file = content.file(named: bare.dropFirst(Self.prefix.count), proxyHost: proxyHost, proxyPort: proxyPort) else {
+            throw Refusal(.notFound, "hlschaos: no such setup file; the setup page is \(DeviceSetupPage.path)")
         }
+        var headers: HTTPHeaders = ["content-type": file.contentType]
+        if let name = file.attachmentName { headers.add(name: "content-disposition", value: "attachment; filename=\"\(name)\"") }
+        try await client.sendBody(file.body, status: .ok, headers: headers)
         return true
-    }
-
-    private func send(_ body: [UInt8], type: String, name: String, client: ClientChannel) async throws {
-        try await client.sendBody(body, status: .ok, headers: ["content-type": type, "content-disposition": "attachment; filename=\"\(name)\""])
-    }
-
-    func html(proxyHost: String?, proxyPort: Int) -> String {
-        let host = Self.escape(proxyHost ?? "<this machine's address>")
-        let rootPart: String
-        if let root {
-            rootPart = """
-            <h2>1. Install the hlschaos root certificate</h2>
-            <p>Certificate: <b>\(Self.escape(root.commonName))</b><br>SHA-256 fingerprint: <code>\(Self.escape(root.fingerprint))</code><br>
-            Compare it with what the device shows before you trust it. It was made on this machine and is trusted only by devices you install it on.</p>
-            <ul class="files">
-            <li><a href="/hlschaos/hlschaos.mobileconfig">hlschaos.mobileconfig</a> — iPhone, iPad, Mac (configuration profile)</li>
-            <li><a href="/hlschaos/ca.crt">ca.crt</a> — Android, Windows, Apple TV (DER)</li>
-            <li><a href="/hlschaos/ca.pem">ca.pem</a> — curl, ffmpeg, Firefox, Linux (PEM)</li>
-            </ul>
-            <h3>iPhone and iPad</h3>
-            <ol><li>Open this page in <b>Safari</b> and tap <i>hlschaos.mobileconfig</i>; allow the download.</li>
-            <li>Settings → General → VPN &amp; Device Management → <i>hlschaos</i> → Install.</li>
-            <li>Settings → General → About → Certificate Trust Settings → turn on full trust for the hlschaos root. Without this step apps refuse its certificates.</li></ol>
-            <h3>Mac</h3>
-            <ol><li>Download <i>hlschaos.mobileconfig</i>, open System Settings → Privacy &amp; Security → Profiles, and install it.</li>
-            <li>In Keychain Access, open the hlschaos certificate and set <i>When using this certificate</i> to <i>Always Trust</i>.</li></ol>
-            <h3>Android</h3>
-            <ol><li>Download <i>ca.crt</i>; Settings → Security → Encryption &amp; credentials → Install a certificate → CA certificate.</li>
-            <li>Since Android 7, apps trust user-installed CAs only when they opt in. In a debug build of your app, add <code>res/xml/network_security_config.xml</code>:
-            <pre>&lt;network-security-config&gt;
-              &lt;debug-overrides&gt;
-                &lt;trust-anchors&gt;
-                  &lt;certificates src="user" /&gt;
-                &lt;/trust-anchors&gt;
-              &lt;/debug-overrides&gt;
-            &lt;/network-security-config&gt;</pre>
-            and reference it with <code>android:networkSecurityConfig="@xml/network_security_config"</code> on <code>&lt;application&gt;</code> in the manifest. Chrome on Android trusts user CAs without this.</li></ol>
-            <h3>Apple TV</h3>
-            <p>tvOS installs profiles through Apple Configurator on a Mac (the Apple TV paired over the network): add <i>hlschaos.mobileconfig</i> to the Apple TV, then turn on full trust under Settings → General → About → Certificate Trust Settings. Set the proxy under Settings → Network → (your network) → Configure Proxy.</p>
-            <h3>Desktop browsers</h3>
-            <p>Chrome and Edge use the system store (install the certificate there; on Linux, Chrome reads the NSS database: <code>certutil -d sql:$HOME/.pki/nssdb -A -t "C,," -n hlschaos -i ca.pem</code>). Firefox has its own: Settings → Privacy &amp; Security → Certificates → View Certificates → Authorities → Import.</p>
-            """
-        } else {
-            rootPart = "<p>TLS interception is off, so there is no certificate to install.</p>"
-        }
-        let proxyPart = forward
-            ? """
-            <h2>2. Point the device's proxy at hlschaos</h2>
-            <p>Server <b>\(host)</b>, port <b>\(proxyPort)</b>. On iOS: Settings → Wi-Fi → ⓘ → Configure Proxy → Manual. On Android: Wi-Fi → the network → Edit → Advanced → Proxy → Manual. On a Mac: System Settings → Network → Details → Proxies (web and secure web proxy).</p>
-            <p>A proxy user name picks the session and presets, for example <code>tv1</code> or <code>tv1+status-503</code>. Without one, the device's session is named after its address (<code>ip-192-168-1-20</code>), which the dashboard can rename.</p>
-            """
-            : "<p>Forward mode is off: start hlschaos with <code>--forward</code> so that devices can use it as their proxy.</p>"
-        return """
-            <!doctype html>
-            <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>hlschaos device setup</title>
-            <style>body{font:16px/1.5 system-ui,sans-serif;max-width:46em;margin:1em auto;padding:0 1em;color:#222}code,pre{background:#f3f3f3;padding:0 .2em}pre{padding:.5em;overflow:auto}.files li{margin:.3em 0}</style>
-            </head><body>
-            <h1>Set up a device for hlschaos</h1>
-            <p>hlschaos sits between the device and the stream's servers and makes documented failures happen on demand. Do the steps once per device.</p>
-            \(rootPart)
-            \(proxyPart)
-            <h2>3. Play</h2>
-            <p>Start the app as usual. Its stream requests appear in the hlschaos dashboard under the device's session; the presets and rules apply to them.</p>
-            </body></html>
-            """
-    }
-
-    static func escape(_ text: String) -> String {
-        var out = ""
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            default: out.append(character)
-            }
-        }
-        return out
     }
 }

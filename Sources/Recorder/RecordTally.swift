@@ -44,8 +44,3 @@ public final class RecordTally: Sendable {
         }
     }
 }
-
-extension Duration {
-    /// Seconds as a Double, for exchanges' timings.
-    var inSeconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
-}

@@ -69,7 +69,7 @@ struct StreamFetcher: Sendable {
         let clock = ContinuousClock.now
         tally.started()
         defer { tally.ended() }
-        func elapsed() -> Double { (ContinuousClock.now - clock).inSeconds }
+        func elapsed() -> Double { (ContinuousClock.now - clock) / .seconds(1) }
 
         let response: UpstreamResponse
         do {

@@ -80,7 +80,7 @@ public final class ReplayOrigin: Sendable {
     /// Where the schedule is now (nil before the first request).
     public func position(at instant: ContinuousClock.Instant = .now) -> (seconds: Double, loop: Int)? {
         guard let start = state.withLockedValue({ $0.start }) else { return nil }
-        let position = clock.position(afterElapsed: replaySeconds(instant - start))
+        let position = clock.position(afterElapsed: (instant - start) / .seconds(1))
         return (position.seconds, position.loop)
     }
 
@@ -104,7 +104,7 @@ public final class ReplayOrigin: Sendable {
                 if state.start == nil { state.start = instant }
                 return state.start!
             }
-            let position = clock.position(afterElapsed: replaySeconds(instant - start))
+            let position = clock.position(afterElapsed: (instant - start) / .seconds(1))
             let isPlaylist = catalog.isPlaylist(address)
             var index: Int
             var wait = 0.0
@@ -406,9 +406,4 @@ public struct ReplayAnswer: Sendable {
                       ("Access-Control-Allow-Origin", "*")],
             body: body, ending: .complete, headAfter: 0, endAfter: 0, exchange: exchange)
     }
-}
-
-/// Seconds of a duration as a Double.
-func replaySeconds(_ duration: Duration) -> Double {
-    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
 }

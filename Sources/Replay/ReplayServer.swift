@@ -130,7 +130,7 @@ public final class ReplayServer: Sendable {
         guard let status = answer.status else {
             // No head was recorded: hold as long as the recording waited, then break off.
             try await Task.sleep(until: at(answer.endAfter), clock: .continuous)
-            if answer.ending == .reset { await reset(channel) } else { try? await channel.close() }
+            if answer.ending == .reset { await channel.closeWithReset() } else { try? await channel.close() }
             return false
         }
         var headers = HTTPHeaders(answer.headers)
@@ -178,19 +178,11 @@ public final class ReplayServer: Sendable {
             if !keepAlive { try? await channel.close() }
             return keepAlive
         case .reset:
-            await reset(channel)
+            await channel.closeWithReset()
         case .truncated, .timeout, .failed:
             // What was written is flushed (the writes above waited for it); the end never comes.
             try? await channel.close()
         }
         return false
-    }
-
-    /// Closes with a TCP RST instead of a FIN (SO_LINGER with a zero timeout).
-    private static func reset(_ channel: any Channel) async {
-        if let socket = channel as? SocketOptionProvider {
-            _ = try? await socket.setSoLinger(linger(l_onoff: 1, l_linger: 0)).get()
-        }
-        try? await channel.close()
     }
 }

@@ -1,3 +1,5 @@
+import Markup
+
 /// A self-contained HTML page (inline CSS, no script, nothing fetched): the `--html` report of a
 /// run and the matrix page.
 enum HTMLPage {

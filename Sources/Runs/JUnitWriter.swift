@@ -1,4 +1,5 @@
 import Foundation
+import Markup
 import Records
 
 /// JUnit XML as CI systems read it (GitHub Actions reporters, GitLab, Jenkins): one `testsuite` per

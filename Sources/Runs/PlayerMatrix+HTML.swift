@@ -1,3 +1,4 @@
+import Markup
 import Records
 
 extension PlayerMatrix {

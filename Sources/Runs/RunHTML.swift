@@ -1,3 +1,4 @@
+import Markup
 import Records
 
 /// The `--html` page of a run: one row per scenario × player with the verdict, the observed

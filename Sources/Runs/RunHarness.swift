@@ -6,6 +6,7 @@ import Logging
 import NIOSSL
 import Players
 import Proxy
+import RuleLoading
 import Upstream
 
 /// The proxy (and, for demo streams, the demo origin) a run plays through, on loopback ports of its

@@ -1,4 +1,5 @@
 import CurlShim
+import NIOConcurrencyHelpers
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -48,7 +49,7 @@ public enum AddressRefusal: Int32, Equatable, Sendable {
 /// curl thread's reads).
 final class AddressPolicy: @unchecked Sendable {
     let pointer: OpaquePointer
-    private let adding = Locked(())
+    private let adding = NIOLock()
 
     init(_ configuration: AddressGuard) throws(UpstreamError) {
         if let bad = configuration.ownPorts.first(where: { !(1...65535).contains($0) }) {
@@ -65,7 +66,7 @@ final class AddressPolicy: @unchecked Sendable {
     /// process here reaches: one proxy, one HTTPS and one control listener).
     func addOwnPort(_ port: Int) {
         guard (1...65535).contains(port) else { return }
-        adding.withLock { _ in _ = cs_address_policy_add_port(pointer, Int32(port)) }
+        adding.withLock { _ = cs_address_policy_add_port(pointer, Int32(port)) }
     }
 
     func hasOwnPort(_ port: Int) -> Bool { cs_address_policy_has_port(pointer, Int32(port)) != 0 }

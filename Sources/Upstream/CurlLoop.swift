@@ -1,4 +1,5 @@
 import CurlShim
+import NIOConcurrencyHelpers
 import Foundation
 import Synchronization
 #if canImport(Glibc)
@@ -24,7 +25,7 @@ final class CurlLoop: @unchecked Sendable {
     }
 
     private let multi: UnsafeMutableRawPointer
-    private let queue = Locked(Queue())
+    private let queue = NIOLockedValueBox(Queue())
     /// Written to wake the curl thread. Not curl_multi_wakeup: that must not run once the thread
     /// has cleaned the multi handle up, so it had to be called under the queue's lock, and the
     /// system call inside the lock made the event loops and the curl thread wait for each other
@@ -95,7 +96,7 @@ final class CurlLoop: @unchecked Sendable {
     /// (the queue was not empty). False when the loop has shut down.
     @discardableResult
     func enqueue(_ command: Command) -> Bool {
-        let (accepted, wake) = queue.withLock { queue -> (Bool, Bool) in
+        let (accepted, wake) = queue.withLockedValue { queue -> (Bool, Bool) in
             guard !queue.closed else { return (false, false) }
             queue.commands.append(command)
             return (true, queue.commands.count == 1)
@@ -113,7 +114,7 @@ final class CurlLoop: @unchecked Sendable {
     /// Cancels every transfer, stops the thread and waits for it to finish.
     func shutdown() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let (finishedAlready, wake) = queue.withLock { queue -> (Bool, Bool) in
+            let (finishedAlready, wake) = queue.withLockedValue { queue -> (Bool, Bool) in
                 if queue.finished { return (true, false) }
                 queue.shutdownWaiters.append(continuation)
                 guard !queue.closed else { return (false, false) }
@@ -147,7 +148,7 @@ final class CurlLoop: @unchecked Sendable {
         var running: Int32 = 0
         while true {
             var commands: [Command] = []
-            queue.withLock { swap(&commands, &$0.commands) }
+            queue.withLockedValue { swap(&commands, &$0.commands) }
             var stop = false
             for command in commands {
                 switch command {
@@ -177,8 +178,8 @@ final class CurlLoop: @unchecked Sendable {
         transfer.startNs = cs_monotonic_ns()
         let code = curl_multi_add_handle(multi, transfer.handle)
         guard code == CURLM_OK else {
+            // Never in the multi: the transfer's deinit releases the handle.
             transfer.fail(.setup("curl_multi_add_handle failed (\(code.rawValue)) for \(transfer.url)"))
-            transfer.releaseHandle()
             return
         }
         active[transfer.handle] = transfer
@@ -193,26 +194,30 @@ final class CurlLoop: @unchecked Sendable {
     /// Takes the transfer out of the multi handle now. With an error, the transfer fails with it.
     private func remove(_ transfer: Transfer, error: UpstreamError?) {
         guard isActive(transfer) else { return }
-        active.removeValue(forKey: transfer.handle)
-        activeCount.store(active.count, ordering: .relaxed)
-        _ = curl_multi_remove_handle(multi, transfer.handle)
         if let error { transfer.fail(error) }
-        transfer.releaseHandle(reusable: false)
+        detach(transfer, finished: nil)
     }
 
     private func collectFinished() {
         var handle: UnsafeMutableRawPointer? = nil
         var code = CURLE_OK
         while cs_multi_next_done(multi, &handle, &code) == 1 {
-            guard let handle, let transfer = active.removeValue(forKey: handle) else { continue }
-            activeCount.store(active.count, ordering: .relaxed)
-            _ = curl_multi_remove_handle(multi, handle)
-            transfer.completed(code, nowNs: cs_monotonic_ns())
-            // A failed transfer (a name that does not resolve, say) can leave state behind that
-            // curl_easy_reset does not clear, as a removed one does (see `releaseHandle`): the next
-            // CURLOPT_BUFFERSIZE on the handle failed. Only a handle that finished cleanly is reused.
-            transfer.releaseHandle(reusable: code == CURLE_OK)
+            guard let handle, let transfer = active[handle] else { continue }
+            detach(transfer, finished: code)
         }
+    }
+
+    /// The one way out of the multi handle: the transfer leaves `active`, curl lets go of the
+    /// handle, a finished transfer reports how it ended, and the handle is released. Only a handle
+    /// whose transfer finished cleanly is reused: one taken out early (a cancel, a deadline), or a
+    /// failed one (a name that does not resolve, say), can leave state behind that curl_easy_reset
+    /// does not clear, and the next CURLOPT_BUFFERSIZE on the handle failed (see `releaseHandle`).
+    private func detach(_ transfer: Transfer, finished code: CURLcode?) {
+        active.removeValue(forKey: transfer.handle)
+        activeCount.store(active.count, ordering: .relaxed)
+        _ = curl_multi_remove_handle(multi, transfer.handle)
+        if let code { transfer.completed(code, nowNs: cs_monotonic_ns()) }
+        transfer.releaseHandle(reusable: code == CURLE_OK)
     }
 
     /// Fails transfers whose head is overdue; returns the poll timeout until the next deadline.
@@ -246,14 +251,14 @@ final class CurlLoop: @unchecked Sendable {
 
     private func tearDown() {
         var leftover: [Command] = []
-        queue.withLock { queue in
+        queue.withLockedValue { queue in
             queue.closed = true
             swap(&leftover, &queue.commands)
         }
         for command in leftover {
             if case let .add(transfer) = command {
+                // Never in the multi: the transfer's deinit releases the handle.
                 transfer.fail(.setup("the upstream client is shut down (\(transfer.url))"))
-                transfer.releaseHandle()
             }
         }
         for transfer in Array(active.values) { remove(transfer, error: .cancelled) }
@@ -261,7 +266,7 @@ final class CurlLoop: @unchecked Sendable {
         wakeConsumers()
         _ = curl_multi_cleanup(multi)
         handles.close()
-        let waiters = queue.withLock { queue -> [CheckedContinuation<Void, Never>] in
+        let waiters = queue.withLockedValue { queue -> [CheckedContinuation<Void, Never>] in
             queue.finished = true
             defer { queue.shutdownWaiters = [] }
             return queue.shutdownWaiters

@@ -1,4 +1,6 @@
 import CurlShim
+import HTTPTypes
+import NIOConcurrencyHelpers
 import NIOCore
 #if canImport(Glibc)
 import Glibc
@@ -31,6 +33,8 @@ final class Transfer: @unchecked Sendable {
     /// Guarded transfers only: the policy and the refusal the callbacks record.
     private let addressGuard: UnsafeMutablePointer<cs_address_guard>?
     private var parser = ResponseHeadParser()
+    /// Whether the handle may go back to the pool when it is released; see `releaseHandle`.
+    private var handleReusable = true
     private var handleReleased = false
     /// The head was delivered or the fetch failed: header lines now are trailers.
     private(set) var headSettledOnLoop = false
@@ -45,23 +49,10 @@ final class Transfer: @unchecked Sendable {
     private var expected: ByteBuffer?
     private var matched = 0
 
-    private struct Shared {
-        var headWaiter: HeadContinuation?
-        /// Received and not yet taken, in order; a callback's bytes join the last chunk when they fit.
-        var chunks: [ByteBuffer] = []
-        var bufferedBytes = 0
-        var paused = false
-        var pauseCount = 0
-        var end: Result<Void, UpstreamError>?
-        var bodyWaiter: ChunkContinuation?
-        var cancelled = false
-        var totalSeconds: Double?
-    }
-
-    private let shared = Locked(Shared())
+    /// What the curl thread and the consumer share (`TransferHandOver`), under a lock.
+    private typealias HandOver = TransferHandOver<HeadContinuation, ChunkContinuation>
+    private let shared = NIOLockedValueBox(HandOver())
     private static let allocator = ByteBufferAllocator()
-    /// The smallest chunk a body's bytes are gathered in; curl's later pieces join it while it has room.
-    private static let minimumChunkCapacity = 64 * 1024
 
     init(request: UpstreamRequest, configuration: UpstreamConfiguration, loop: CurlLoop) throws(UpstreamError) {
         guard let handle = loop.handles.take() else { throw .setup("curl_easy_init failed for \(request.url)") }
@@ -88,13 +79,14 @@ final class Transfer: @unchecked Sendable {
         do {
             try configure(request, configuration)
         } catch {
-            releaseHandle(reusable: false)
+            // A class whose init throws with every property set is deinitialised: deinit frees it.
+            handleReusable = false
             throw error
         }
     }
 
     deinit {
-        releaseHandle()
+        releaseHandle(reusable: handleReusable)
         errorBuffer.deallocate()
         addressGuard?.deallocate()
     }
@@ -182,10 +174,9 @@ final class Transfer: @unchecked Sendable {
     }
 
     private static func validateHeader(name: String, value: String, url: String) throws(UpstreamError) {
-        let badName = name.isEmpty || name.utf8.contains { $0 <= 0x20 || $0 == UInt8(ascii: ":") || $0 == 0x7f }
-        if badName { throw .setup("invalid request header name \"\(name.oneLine)\" for \(url)") }
-        if value.utf8.contains(where: { $0 == 0x0d || $0 == 0x0a || $0 == 0 }) {
-            throw .setup("request header \(name) contains a line break or NUL for \(url)")
+        if HTTPField.Name(name) == nil { throw .setup("invalid request header name \"\(name.oneLine)\" for \(url)") }
+        if !HTTPField.isValidValue(value) {
+            throw .setup("request header \(name) has a control character, or a space at either end, for \(url)")
         }
     }
 
@@ -197,8 +188,10 @@ final class Transfer: @unchecked Sendable {
         return appended
     }
 
-    /// Returns the easy handle to the pool, or frees it when it is not `reusable`. Called by the
-    /// curl thread after curl_multi_remove_handle, or by deinit for a transfer that never reached it.
+    /// Returns the easy handle to the pool, or frees it when it is not `reusable`. Called in two
+    /// places only: by the curl thread once the handle is out of the multi (`CurlLoop.detach`), and
+    /// by deinit for a transfer that never reached the multi (its handle is clean unless setting it
+    /// up failed).
     ///
     /// A transfer taken out before curl finished it is not reusable: libcurl (7.88) allocates the
     /// receive buffer before a transfer waits for a connection slot, and removing it there leaves
@@ -218,11 +211,7 @@ final class Transfer: @unchecked Sendable {
     func start() async -> Result<UpstreamResponse, UpstreamError> {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: HeadContinuation) in
-                let proceed = shared.withLock { state -> Bool in
-                    guard !state.cancelled else { return false }
-                    state.headWaiter = continuation
-                    return true
-                }
+                let proceed = shared.withLockedValue { $0.awaitHead(continuation) }
                 guard proceed else {
                     continuation.resume(returning: .failure(.cancelled))
                     return
@@ -251,37 +240,18 @@ final class Transfer: @unchecked Sendable {
 
     /// Parks `waiter` until bytes or the end arrive; false (not parked) when they already have.
     private func park(_ waiter: ChunkContinuation) -> Bool {
-        shared.withLock { state in
-            guard state.chunks.isEmpty, state.end == nil else { return false }
-            state.bodyWaiter = waiter
-            return true
-        }
+        shared.withLockedValue { $0.park(waiter) }
     }
 
     /// True once the origin has sent the whole body and the consumer has taken every byte: the
     /// chunk just taken was the last one (lets the proxy send it and the end in one write).
     var isDrained: Bool {
-        shared.withLock { state in
-            guard state.chunks.isEmpty, case .success = state.end else { return false }
-            return true
-        }
+        shared.withLockedValue { $0.isDrained }
     }
 
     /// Buffered bytes, or the end of the body, or nil when neither has arrived.
     private func takeReady() -> Result<ByteBuffer?, UpstreamError>? {
-        let (result, unpause) = shared.withLock { state -> (Result<ByteBuffer?, UpstreamError>?, Bool) in
-            if !state.chunks.isEmpty {
-                let chunk = state.chunks.removeFirst()
-                state.bufferedBytes -= chunk.readableBytes
-                let unpause = state.paused && !state.cancelled
-                state.paused = false
-                return (.success(chunk), unpause)
-            }
-            if let end = state.end {
-                return (end.map { nil }, false)
-            }
-            return (nil, false)
-        }
+        let (result, unpause) = shared.withLockedValue { $0.take() }
         if unpause { loop.enqueue(.unpause(self)) }
         return result
     }
@@ -289,23 +259,14 @@ final class Transfer: @unchecked Sendable {
     /// Stops the transfer now: waiters get `.cancelled`, the curl thread removes the handle, which
     /// closes (or returns to the pool) the origin connection.
     func cancel() {
-        let (head, body, wasRunning) = shared.withLock { state -> (HeadContinuation?, ChunkContinuation?, Bool) in
-            guard !state.cancelled else { return (nil, nil, false) }
-            state.cancelled = true
-            state.chunks = []
-            state.bufferedBytes = 0
-            let wasRunning = state.end == nil
-            if wasRunning { state.end = .failure(.cancelled) }
-            defer { state.headWaiter = nil; state.bodyWaiter = nil }
-            return (state.headWaiter, state.bodyWaiter, wasRunning)
-        }
-        head?.resume(returning: .failure(.cancelled))
-        body?.resume()
-        if wasRunning { loop.enqueue(.remove(self)) }
+        guard let cancellation = shared.withLockedValue({ $0.cancel() }) else { return }
+        cancellation.head?.resume(returning: .failure(.cancelled))
+        cancellation.body?.resume()
+        if cancellation.removeFromMulti { loop.enqueue(.remove(self)) }
     }
 
-    var bufferedByteCount: Int { shared.withLock { $0.bufferedBytes } }
-    var pauseCount: Int { shared.withLock { $0.pauseCount } }
+    var bufferedByteCount: Int { shared.withLockedValue { $0.bufferedBytes } }
+    var pauseCount: Int { shared.withLockedValue { $0.pauseCount } }
 
     // MARK: curl thread
 
@@ -316,12 +277,7 @@ final class Transfer: @unchecked Sendable {
             pendingHead = nil
             settleHead(head)
         }
-        let waiter = shared.withLock { state -> ChunkContinuation? in
-            guard state.bodyWaiter != nil, !state.chunks.isEmpty || state.end != nil else { return nil }
-            defer { state.bodyWaiter = nil }
-            return state.bodyWaiter
-        }
-        waiter?.resume()
+        shared.withLockedValue { $0.takeBodyWaiterIfReady() }?.resume()
     }
 
     private func scheduleWake() {
@@ -329,11 +285,7 @@ final class Transfer: @unchecked Sendable {
     }
 
     private func settleHead(_ result: Result<UpstreamResponse, UpstreamError>) {
-        let waiter = shared.withLock { state -> HeadContinuation? in
-            defer { state.headWaiter = nil }
-            return state.headWaiter
-        }
-        waiter?.resume(returning: result)
+        shared.withLockedValue { $0.takeHeadWaiter() }?.resume(returning: result)
     }
 
     private func onHeaderLine(_ line: UnsafeRawBufferPointer) -> Int {
@@ -380,26 +332,7 @@ final class Transfer: @unchecked Sendable {
     private func onBody(_ bytes: UnsafeRawBufferPointer) -> Int {
         if !headSettledOnLoop { deliverHead() }
         if expected != nil, matchesExpected(bytes) { return bytes.count }
-        enum Action { case abort, pause, buffered(wake: Bool) }
-        let action = shared.withLock { state -> Action in
-            if state.cancelled { return .abort }
-            if state.bufferedBytes >= highWatermark {
-                state.paused = true
-                state.pauseCount += 1
-                return .pause
-            }
-            state.bufferedBytes += bytes.count
-            let last = state.chunks.count - 1
-            if last >= 0, state.chunks[last].writableBytes >= bytes.count {
-                state.chunks[last].writeBytes(bytes)
-            } else {
-                var chunk = Self.allocator.buffer(capacity: max(bytes.count, Self.minimumChunkCapacity))
-                chunk.writeBytes(bytes)
-                state.chunks.append(chunk)
-            }
-            return .buffered(wake: state.bodyWaiter != nil)
-        }
-        switch action {
+        switch shared.withLockedValue({ $0.received(bytes, highWatermark: highWatermark, allocator: Self.allocator) }) {
         case .abort: return 0
         case .pause: return cs_writefunc_pause()
         case .buffered(let wake):
@@ -422,7 +355,7 @@ final class Transfer: @unchecked Sendable {
         }
         expected = nil
         if matched > 0 {
-            var chunk = Self.allocator.buffer(capacity: max(matched + bytes.count, Self.minimumChunkCapacity))
+            var chunk = Self.allocator.buffer(capacity: max(matched + bytes.count, HandOver.minimumChunkCapacity))
             chunk.writeBytes(body.readableBytesView.prefix(matched))
             handOver(chunk)
         }
@@ -442,13 +375,7 @@ final class Transfer: @unchecked Sendable {
     /// (the chunk alone can pass the watermark), and a paused transfer whose consumer was not told
     /// of this chunk would never be taken from and unpaused.
     private func handOver(_ chunk: ByteBuffer) {
-        let wake = shared.withLock { state -> Bool in
-            guard !state.cancelled else { return false }
-            state.chunks.append(chunk)
-            state.bufferedBytes += chunk.readableBytes
-            return state.bodyWaiter != nil
-        }
-        if wake { scheduleWake() }
+        if shared.withLockedValue({ $0.handOver(chunk) }) { scheduleWake() }
     }
 
     /// Microseconds from curl as seconds; nil for 0 (not reached, or nothing to do: a reused connection).
@@ -457,12 +384,12 @@ final class Transfer: @unchecked Sendable {
     }
 
     /// curl's total time for the transfer, once it has ended (any thread).
-    var totalSeconds: Double? { shared.withLock { $0.totalSeconds } }
+    var totalSeconds: Double? { shared.withLockedValue { $0.totalSeconds } }
 
     /// curl reported the transfer finished (CURLMSG_DONE); the handle is already out of the multi.
     func completed(_ code: CURLcode, nowNs: UInt64) {
         let total = Self.seconds(handle.curlInfoOff(CURLINFO_TOTAL_TIME_T))
-        shared.withLock { $0.totalSeconds = total }
+        shared.withLockedValue { $0.totalSeconds = total }
         if code == CURLE_OK {
             if !headSettledOnLoop { deliverHead() }
             handOverMatched()
@@ -509,9 +436,7 @@ final class Transfer: @unchecked Sendable {
     }
 
     private func finishBody(_ end: Result<Void, UpstreamError>) {
-        shared.withLock { state in
-            if state.end == nil { state.end = end }
-        }
+        shared.withLockedValue { $0.finish(end) }
         scheduleWake()
     }
 

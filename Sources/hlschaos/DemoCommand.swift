@@ -1,4 +1,5 @@
 import Addressing
+import AppConfiguration
 import ArgumentParser
 import DemoOrigin
 import Foundation
@@ -20,17 +21,18 @@ struct DemoCommand: AsyncParsableCommand {
     var originPort: Int = 0
 
     func run() async throws {
-        var configuration = try options.configuration()
-        let logger = makeLogger(configuration.logLevel)
+        var settings = try options.settings()
+        let logger = makeLogger(settings.logLevel)
         let origin: DemoOriginServer
         do {
             origin = try await DemoOriginServer.start(origin: DemoOrigin(), host: "127.0.0.1", port: originPort)
         } catch {
             throw CLIError("cannot start the demo origin: \(error)")
         }
-        configuration.defaultOrigin = UpstreamLocation(absolute: origin.baseURL)
-        var runner = ProxyRunner(configuration: configuration, logger: logger, verbose: options.verbose)
-        runner.control = try options.controlSetting(configuration)
+        settings.proxy.defaultOrigin = UpstreamLocation(absolute: origin.baseURL)
+        let configuration = settings.proxy
+        var runner = ProxyRunner(settings: settings, logger: logger, verbose: options.verbose)
+        runner.control = try options.controlSetting(settings.control)
         try await runner.run { server, control in
             // Written unbuffered: through a pipe (tee, CI logs) print() would hold the URLs until exit.
             let banner = Self.banner(

@@ -1,4 +1,5 @@
 @preconcurrency import Dispatch
+import AppConfiguration
 import CertificateAuthority
 import Control
 import Foundation
@@ -6,12 +7,15 @@ import Logging
 import NIOCore
 import NIOPosix
 import Proxy
+import RuleLoading
 import Synchronization
 import Upstream
 
 /// Runs the data plane until SIGINT or SIGTERM, then lets in-flight responses finish and returns.
 struct ProxyRunner {
-    var configuration: ProxyConfiguration
+    /// The config file and flags: each part goes to its owner (data plane, rules, CA, control API).
+    var settings: AppSettings
+    var configuration: ProxyConfiguration { settings.proxy }
     var logger: Logger
     /// Every request on the terminal, not only faults and session starts.
     var verbose = false
@@ -22,10 +26,7 @@ struct ProxyRunner {
     func run(started: (ProxyServer, ControlServer?) -> Void = { _, _ in }) async throws {
         let rules: RuleBook
         do {
-            rules = try RuleBook(
-                ruleFiles: configuration.ruleFiles, presetDirectory: configuration.presetDirectory,
-                maxPresetsPerURL: configuration.memory.maxPresetsPerURL,
-                engineCacheCapacity: configuration.memory.engineCacheSize, logger: logger)
+            rules = try RuleBook(settings: settings.rules, logger: logger)
         } catch {
             throw CLIError("rules not loaded:\n\(error)")
         }
@@ -96,7 +97,7 @@ extension ProxyRunner {
     /// certificate of the user's): made on first use under the data folder.
     private func loadCertificateAuthority() throws -> LocalCA? {
         guard configuration.needsCertificates else { return nil }
-        let directory = LocalCA.directory(inDataDirectory: configuration.dataDirectory ?? LocalCA.defaultDataDirectory)
+        let directory = LocalCA.directory(inDataDirectory: settings.dataDirectory ?? LocalCA.defaultDataDirectory)
         let ca: LocalCA
         do { ca = try LocalCA.loadOrCreate(directory: directory) } catch {
             throw CLIError("the local certificate authority could not be loaded: \(error)")

@@ -1,4 +1,5 @@
 import Addressing
+import AppConfiguration
 import ArgumentParser
 import Foundation
 import Logging
@@ -61,17 +62,18 @@ struct ReplayCommand: AsyncParsableCommand {
         } catch {
             throw CLIError(error.description)
         }
-        var configuration = try options.configuration()
-        let logger = makeLogger(configuration.logLevel)
+        var settings = try options.settings()
+        let logger = makeLogger(settings.logLevel)
         let server: ReplayServer
         do {
             server = try await ReplayServer.start(origin: origin, host: "127.0.0.1", port: originPort, logger: logger)
         } catch {
             throw CLIError("cannot start the replay origin on 127.0.0.1:\(originPort): \(error)")
         }
-        configuration.defaultOrigin = UpstreamLocation(absolute: server.baseURL)
-        var runner = ProxyRunner(configuration: configuration, logger: logger, verbose: options.verbose)
-        runner.control = try options.controlSetting(configuration)
+        settings.proxy.defaultOrigin = UpstreamLocation(absolute: server.baseURL)
+        let configuration = settings.proxy
+        var runner = ProxyRunner(settings: settings, logger: logger, verbose: options.verbose)
+        runner.control = try options.controlSetting(settings.control)
         do {
             try await runner.run { proxy, control in
                 let banner = Self.banner(

@@ -4,6 +4,7 @@ import Foundation
 import Logging
 import Players
 import Proxy
+import RuleLoading
 
 /// What `run` and `matrix` share: their exit codes, the preset book, the players and scenarios
 /// named on the command line, durations.
@@ -37,7 +38,7 @@ enum ScenarioArguments {
         guard let duration = commandLineDuration(text), duration > .zero else {
             throw CLIError("\(option) \(text): give a duration such as 60s, 2m or 90")
         }
-        return Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        return duration.seconds
     }
 
     /// Runs `body` for the command `name`: its code on success; a `CLIError` printed as

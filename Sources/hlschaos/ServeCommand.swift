@@ -1,4 +1,5 @@
 import Addressing
+import AppConfiguration
 import ArgumentParser
 import Foundation
 import Logging
@@ -19,13 +20,14 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup var options: ProxyOptions
 
     func run() async throws {
-        let configuration = try options.configuration()
+        let settings = try options.settings()
+        let configuration = settings.proxy
         guard configuration.defaultOrigin != nil || !configuration.origins.isEmpty || configuration.forward.enabled else {
             throw CLIError("no origin to proxy: give --upstream URL, --origin NAME=URL, or a --config file with \"upstream\" or \"origins\" (or --forward, for devices whose proxy setting points here)")
         }
-        let logger = makeLogger(configuration.logLevel)
-        var runner = ProxyRunner(configuration: configuration, logger: logger, verbose: options.verbose)
-        runner.control = try options.controlSetting(configuration)
+        let logger = makeLogger(settings.logLevel)
+        var runner = ProxyRunner(settings: settings, logger: logger, verbose: options.verbose)
+        runner.control = try options.controlSetting(settings.control)
         try await runner.run { server, control in
             let entry = configuration.defaultOrigin.map { "\($0.url) as http://<this machine>:\(server.port)/" } ?? ""
             logger.info("hlschaos listening on \(configuration.host):\(server.port) \(entry)")
@@ -113,20 +115,37 @@ struct ProxyOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Where hlschaos keeps its local certificate authority (default: $XDG_DATA_HOME/hlschaos, else ~/.local/share/hlschaos).", valueName: "DIR"))
     var dataDir: String?
 
-    /// The control API to start: flags, then HLSCHAOS_CONTROL_TOKEN, then the default address.
-    func controlSetting(_ configuration: ProxyConfiguration) throws -> ControlOptions.Setting {
-        try control.setting(fileListen: configuration.control, fileToken: configuration.controlToken)
+    /// The control API to start: flags, then HLSCHAOS_CONTROL_TOKEN, then the config file's part,
+    /// then the default address.
+    func controlSetting(_ file: AppSettings.ControlSettings) throws -> ControlOptions.Setting {
+        try control.setting(fileListen: file.listen, fileToken: file.token)
     }
 
-    func configuration() throws -> ProxyConfiguration {
-        var configuration = ProxyConfiguration()
+    /// The config file's settings (`--config`), each part with its flags put over it.
+    func settings() throws -> AppSettings {
+        var settings = AppSettings()
         if let config {
             do {
-                configuration = try ConfigFile.load(path: config)
+                settings = try ConfigFile.load(path: config)
             } catch {
                 throw CLIError(String(describing: error))
             }
         }
+        try apply(to: &settings.proxy)
+        if !ruleFiles.isEmpty { settings.rules.ruleFiles = ruleFiles }
+        if let presets { settings.rules.presetDirectory = presets }
+        if let dataDir { settings.dataDirectory = dataDir }
+        if let logLevel {
+            guard Logger.Level(rawValue: logLevel) != nil else {
+                throw CLIError("--log-level \"\(logLevel)\" is not one of trace, debug, info, notice, warning, error")
+            }
+            settings.logLevel = logLevel
+        }
+        return settings
+    }
+
+    /// The data plane's flags over the file's part.
+    private func apply(to configuration: inout ProxyConfiguration) throws {
         if let upstream {
             guard let location = UpstreamLocation(absolute: upstream) else {
                 throw CLIError("--upstream \"\(upstream)\" is not an absolute http(s) URL, for example https://cdn.example.com/live")
@@ -148,8 +167,6 @@ struct ProxyOptions: ParsableArguments {
             guard (0...65535).contains(port) else { throw CLIError("--port \(port) is not a port number (0–65535)") }
             configuration.port = port
         }
-        if !ruleFiles.isEmpty { configuration.ruleFiles = ruleFiles }
-        if let presets { configuration.presetDirectory = presets }
         if let events { configuration.eventsFile = events }
         if let record { configuration.recordPath = record }
         if recordRedact { configuration.recordRedact = true }
@@ -160,18 +177,11 @@ struct ProxyOptions: ParsableArguments {
             configuration.recordMaxBytes = bytes
         }
         try applyTLSOptions(to: &configuration)
-        if let logLevel {
-            guard Logger.Level(rawValue: logLevel) != nil else {
-                throw CLIError("--log-level \"\(logLevel)\" is not one of trace, debug, info, notice, warning, error")
-            }
-            configuration.logLevel = logLevel
-        }
-        return configuration
     }
 }
 
 extension ProxyOptions {
-    /// --forward, --intercept, --https-port, --tls-cert, --tls-key, --data-dir over the file's settings.
+    /// --forward, --intercept, --https-port, --tls-cert, --tls-key, --resolve, --upstream-ca-file over the file's settings.
     func applyTLSOptions(to configuration: inout ProxyConfiguration) throws {
         if forward { configuration.forward.enabled = true }
         if !intercept.isEmpty {
@@ -180,7 +190,6 @@ extension ProxyOptions {
             }
             configuration.forward.intercept += intercept
         }
-        if let dataDir { configuration.dataDirectory = dataDir }
         if let upstreamCAFile { configuration.upstream.extraCAFile = upstreamCAFile }
         for entry in resolve {
             // HOST:PORT:ADDRESS, the address possibly an IPv6 literal in brackets.

@@ -55,13 +55,9 @@ enum CLI {
 
         /// Waits until `text` shows up in stdout or stderr.
         func waitForOutput(containing text: String, timeout: TimeInterval = 30) async -> Bool {
-            let deadline = Date().addingTimeInterval(timeout)
-            while Date() < deadline {
-                if stdout.contains(text) || stderr.contains(text) { return true }
-                if !process.isRunning { return stdout.contains(text) || stderr.contains(text) }
-                try? await Task.sleep(for: .milliseconds(100))
-            }
-            return false
+            func said() -> Bool { stdout.contains(text) || stderr.contains(text) }
+            _ = await eventually(timeout: .seconds(timeout)) { said() || !process.isRunning }
+            return said()
         }
 
         func signal(_ number: Int32) { kill(process.processIdentifier, number) }
@@ -71,12 +67,9 @@ enum CLI {
         /// once its line is whole: output arrives in pieces, and another line may say "listening"
         /// first.
         func port(after text: String, timeout: TimeInterval = 30) async -> Int? {
-            let deadline = Date().addingTimeInterval(timeout)
-            while true {
-                if let port = Self.port(in: stdout, after: text) ?? Self.port(in: stderr, after: text) { return port }
-                guard Date() < deadline, process.isRunning else { return nil }
-                try? await Task.sleep(for: .milliseconds(50))
-            }
+            func said() -> Int? { Self.port(in: stdout, after: text) ?? Self.port(in: stderr, after: text) }
+            _ = await eventually(timeout: .seconds(timeout)) { said() != nil || !process.isRunning }
+            return said()
         }
 
         private static func port(in output: String, after text: String) -> Int? {
@@ -88,8 +81,7 @@ enum CLI {
         }
 
         func wait(timeout: TimeInterval) async -> Result {
-            let deadline = Date().addingTimeInterval(timeout)
-            while process.isRunning && Date() < deadline { try? await Task.sleep(for: .milliseconds(50)) }
+            _ = await eventually(timeout: .seconds(timeout)) { !process.isRunning }
             if process.isRunning { process.terminate() }
             process.waitUntilExit()
             await out.waitForEnd()

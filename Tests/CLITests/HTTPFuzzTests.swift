@@ -55,13 +55,11 @@ private enum FuzzProcess {
         process.standardOutput = out.pipe
         process.standardError = err.pipe
         try process.run()
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline { try? await Task.sleep(for: .milliseconds(200)) }
-        let timedOut = process.isRunning
+        let timedOut = await !eventually(timeout: .seconds(timeout), interval: .milliseconds(200)) { !process.isRunning }
         if timedOut {
+            // SIGINT first (the fuzzer reports what it found so far), SIGTERM after 3 s.
             process.interrupt()
-            try? await Task.sleep(for: .seconds(3))
-            if process.isRunning { process.terminate() }
+            if await !eventually(timeout: .seconds(3), { !process.isRunning }) { process.terminate() }
         }
         process.waitUntilExit()
         await out.waitForEnd()

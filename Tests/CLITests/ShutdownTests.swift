@@ -12,9 +12,7 @@ import TestSupport
 
     /// Waits up to `seconds` for the process to exit; kills it (and reports) if it did not.
     static func exited(_ proxy: CLI.Running, within seconds: Double) async -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while proxy.process.isRunning && Date() < deadline { try? await Task.sleep(for: .milliseconds(50)) }
-        if proxy.process.isRunning {
+        if await !eventually(timeout: .seconds(seconds), { !proxy.process.isRunning }) {
             kill(proxy.process.processIdentifier, SIGKILL)
             proxy.process.waitUntilExit()
             return false

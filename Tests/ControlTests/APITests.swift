@@ -387,6 +387,15 @@ import TestSupport
             #expect(report.object?["requests"] as? Int == 2)
             #expect(report.object?["failures"] as? [Int] == [ids[1]])
             #expect((report.object?["verdict"] as? String)?.isEmpty == false)
+            // The findings in words, as the dashboard shows them: the fault names its resource and status.
+            let words = try #require(report.object?["words"] as? [String: Any])
+            #expect((words["outcome"] as? String)?.isEmpty == false)
+            let findings = try #require(words["findings"] as? [[String: Any]])
+            #expect(findings.first?["label"] as? String == "first fault")
+            let fault = findings.first?["words"] as? String ?? ""
+            #expect(fault.hasPrefix("the media playlist of variant ") && fault.contains(" → 500"), "\(fault)")
+            #expect(findings.first?["records"] as? [Int] == [ids[1]])
+            #expect(findings.contains { $0["label"] as? String == "failed" && $0["records"] as? [Int] == [ids[1]] })
 
             // Records outlive the session: a forgotten session's events are still there.
             #expect(try await api.delete("/api/sessions/ev").status == 204)

@@ -5,6 +5,7 @@ import Control
 import DemoOrigin
 import Foundation
 import Proxy
+import RuleLoading
 import TestSupport
 import Upstream
 

@@ -80,13 +80,9 @@ final class BackgroundProcess: @unchecked Sendable {
     /// Waits (without blocking a thread) until it exits; its exit status, or nil when it was still
     /// running after `seconds` (it is then killed).
     func wait(seconds: Double) async throws -> Int32? {
-        let deadline = Date().addingTimeInterval(seconds)
-        while process.isRunning {
-            guard Date() < deadline else {
-                terminate()
-                return nil
-            }
-            try await Task.sleep(for: .milliseconds(100))
+        guard await eventually(timeout: .seconds(seconds), { !process.isRunning }) else {
+            terminate()
+            return nil
         }
         process.waitUntilExit()
         await out.waitForEnd()

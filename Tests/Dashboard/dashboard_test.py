@@ -10,7 +10,9 @@ on this machine reaches it; the session's device URL is <proxy>/s/<session>/), i
 origin (`hlschaos demo`) or any origin that has --stream-path.
 
 What it checks, through the page:
- 1. the page loads and lists sessions; a session created from the page's form gets selected;
+ 0. the page loads as ES modules (dashboard.js and the modules it imports, chart/ too), each
+    answered as text/javascript, with no error in the browser console;
+ 1. the page lists sessions; a session created from the page's form gets selected;
  2. its device URL is shown, and the QR code on the page decodes (zbar) to exactly that URL;
     with forward mode or an HTTPS listener (GET /api/setup), the "Set up a device" QR code decodes
     to the setup page's URL, the Devices panel lists every device the API lists, and a device
@@ -19,9 +21,14 @@ What it checks, through the page:
     panel and the setup QR code are hidden;
  3. while a player runs (this script fetches the master playlist, a media playlist and segments
     through the device URL with urllib), its requests appear in the request table and the lanes;
+    the timeline draws its parts: a lane for the variant played and one for the rest, bands,
+    segment ticks, playlist rings, the time axis;
  4. applying --preset from the page changes what the proxy serves: the segment the preset's first
     rule targets (status-503: segments 8-10 of the highest variant) answers that status, and the
-    page shows the faulted request (status, fault mark) and a verdict;
+    page shows the faulted request (status, fault mark) and a verdict; hovering the request's flag
+    shows its tooltip (id, status, the record's action words), the table shows the action words,
+    a click on the flag opens the request's detail, and the report's outcome and findings are the
+    words GET /api/sessions/{id}/report serves (`words`);
  5. clearing the session's rules from the page makes the proxy serve that segment normally again;
  6. the browser console has no error.
 Screenshots go to --screenshots (default /tmp/hlschaos-dashboard-test). Exits 0 when every check
@@ -37,6 +44,7 @@ import argparse, json, os, re, sys, threading, time, urllib.error, urllib.parse,
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.select import Select
 
@@ -226,6 +234,117 @@ class Player(threading.Thread):
 
 # ------------------------------------------------------------------ the page
 
+def severe_console_entries(driver):
+    """The browser console's errors since the last call (Chromium's log is read once)."""
+    return [e for e in driver.get_log("browser") if e.get("level") == "SEVERE"]
+
+
+def check_modules(driver, url, checks):
+    """Step 0: the page is ES modules (dashboard.js and what it imports, subfolders too), each
+    answered as JavaScript, and loading them left no error in the console."""
+    loaded = driver.execute_script("""
+      return performance.getEntriesByType('resource').map(e => e.name).filter(n => n.endsWith('.js'));""")
+    entry = driver.execute_script("return document.querySelector('script[type=module]')?.getAttribute('src')")
+    if entry != "dashboard.js":
+        raise Failure(f"the page's entry is {entry!r}, expected <script type=module src=dashboard.js>")
+    names = sorted(urllib.parse.urlsplit(u).path.lstrip("/") for u in loaded)
+    if "dashboard.js" not in names or not any("/" in n for n in names) or len(names) < 10:
+        raise Failure(f"the modules the page loaded are not the dashboard's: {names}")
+    for name in names:
+        status, headers, _ = fetch(urllib.parse.urljoin(url, name))
+        ctype = {k.lower(): v for k, v in headers.items()}.get("content-type", "")
+        if status != 200 or not ctype.startswith("text/javascript"):
+            raise Failure(f"module {name} answered {status} {ctype!r}; a browser runs modules only as text/javascript")
+    errors = severe_console_entries(driver)
+    if errors:
+        raise Failure("loading the modules left errors in the console:\n" + "\n".join(f"    {e['message']}" for e in errors))
+    checks.ok(f"the page loaded as {len(names)} ES modules, each answered as text/javascript "
+              f"({', '.join(n for n in names if '/' in n)} in a subfolder), console clean")
+
+
+def check_chart_parts(driver, variant, timeout, checks):
+    """Step 3b: the timeline's parts for a session with requests: a lane per variant played and
+    one for the rest, bands, segment ticks, playlist rings, a time axis."""
+    def parts():
+        return driver.execute_script("""
+          const chart = document.querySelector('#lane-chart svg');
+          if (!chart) return null;
+          const all = sel => chart.querySelectorAll(sel).length;
+          return {lanes: [...chart.querySelectorAll('.lane-bg')].map(l => l.dataset.lane),
+                  bands: all('rect.band'), ticks: all('path.ticks'), rings: all('path.pl'),
+                  axis: [...chart.querySelectorAll('text:not(.lane-label):not(.lane-sub)')].map(t => t.textContent)};""")
+    found = wait_for(f"the timeline's lanes (v{variant}, other), bands, ticks, rings and axis", lambda: (
+        lambda p: p if p and f"v{variant}" in p["lanes"] and "other" in p["lanes"] and p["bands"] and p["ticks"]
+        and p["rings"] and "0s" in p["axis"] else None)(parts()), timeout)
+    checks.ok(f"the timeline draws its parts: lanes {found['lanes']}, {found['bands']} band(s), "
+              f"{found['ticks']} tick path(s), {found['rings']} ring path(s), axis {found['axis'][:3]}…")
+
+
+def action_words(actions):
+    """A record's actions as words: typed ({kind, rule, …, words}) or, before them, strings."""
+    return [a["words"] if isinstance(a, dict) else a for a in actions]
+
+
+def hover_mark(driver, record_id, timeout):
+    """Moves the pointer onto the fault flag of `record_id` (the live chart is drawn again every
+    second, so the flag is found again until the move lands); returns the tooltip's text."""
+    def hovered():
+        mark = driver.find_element(By.CSS_SELECTOR, f'#lane-chart .mark[data-id="{record_id}"]')
+        ActionChains(driver).move_to_element(mark).perform()
+        return driver.execute_script("const t = document.querySelector('#lane-chart .chart-tip'); return t && !t.hidden && t.textContent")
+    return wait_for(f"the tooltip of the flag of request #{record_id}", hovered, timeout)
+
+
+def check_fault_in_chart_table_and_report(driver, url, token, sid, target_status, timeout, checks):
+    """Step 4b: the faulted request as the API records it, shown by the flag's tooltip, the table's
+    action cell, the request detail, and the report's findings in the API's words."""
+    status, page = api_json(url, "GET", f"api/sessions/{urllib.parse.quote(sid)}/events", token)
+    faulted = [r for r in (page or {}).get("records", []) if r.get("status") == target_status and r.get("actions")]
+    if status != 200 or not faulted:
+        raise Failure(f"GET /api/sessions/{sid}/events answered {status} without a faulted {target_status}")
+    record = faulted[-1]
+    rid, words = record["id"], action_words(record["actions"])
+    tip = hover_mark(driver, rid, timeout)
+    lines = tip.splitlines()
+    if f"#{rid}" not in lines[0] or not any(l.startswith(f"status {target_status} ") for l in lines) or ", ".join(words) not in lines:
+        raise Failure(f"the tooltip of request #{rid} reads {tip!r}; expected its id, status {target_status} and a line of its actions' words {words}")
+    checks.ok(f"hovering the fault flag of #{rid} shows its tooltip: {tip.splitlines()[:2]} …")
+    cell = driver.execute_script(f"return document.querySelector('#records-body tr.rec[data-id=\"{rid}\"] .action')?.textContent")
+    if cell != ", ".join(words):
+        raise Failure(f"the table's action cell of #{rid} reads {cell!r}, expected the record's action words {words}")
+    driver.execute_script(f"document.querySelector('#lane-chart .mark[data-id=\"{rid}\"]').dispatchEvent(new MouseEvent('click', {{bubbles: true}}))")
+    detail = wait_for(f"the detail of request #{rid} opened by a click on its flag", lambda: driver.execute_script(
+        f"return document.querySelector('#records-body tr.detail[data-detail-for=\"{rid}\"]')?.textContent"), timeout)
+    if not all(w in detail for w in words):
+        raise Failure(f"the detail of #{rid} does not show its actions {words}: {detail!r}")
+    checks.ok(f"the table shows #{rid}'s actions ({', '.join(words)}); a click on its flag opened its detail")
+
+    def shown_and_served():
+        _, report = api_json(url, "GET", f"api/sessions/{urllib.parse.quote(sid)}/report", token)
+        served = (report or {}).get("words") or {}
+        page_findings = driver.execute_script("""
+          return [...document.querySelectorAll('#findings li[data-label]')].map(li => ({
+            label: li.dataset.label, words: li.querySelector('.f-words').textContent}));""")
+        want = [{"label": f["label"], "words": f["words"]} for f in served.get("findings", []) if f.get("tone") != "note"]
+        badge = driver.find_element(By.ID, "outcome").text.strip().lower()
+        return served if want and page_findings == want and badge == served.get("outcome", "").lower() else None
+    served = wait_for("the report's findings on the page in the words GET …/report serves", shown_and_served, timeout + 10)
+    if not any(f["label"] == "first fault" and f.get("records") for f in served["findings"]):
+        raise Failure(f"the report's words have no first fault with its request: {served['findings']}")
+    checks.ok(f"the report shows the API's words: “{served['outcome']}”, "
+              + "; ".join(f"{f['label']}: {f['words']}" for f in served["findings"][:2]))
+
+
+def click(driver, element_id, timeout):
+    """Clicks a control, scrolled into view first (a click on a flag scrolls the table to its row)."""
+    def clicked():
+        element = driver.find_element(By.ID, element_id)
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center', behavior: 'instant'})", element)
+        element.click()
+        return True
+    wait_for(f"a click on #{element_id}", clicked, timeout)
+
+
 def page_rows(driver):
     return driver.execute_script("""
       return [...document.querySelectorAll('#records-body tr.rec')].map(tr => ({
@@ -384,6 +503,7 @@ def main():
         wait_for("the page to load its sessions (html[data-ready]; does the control API need --token?)",
                  lambda: driver.execute_script("return document.documentElement.dataset.ready === '1'"), timeout)
         checks.ok("page loaded and asked the API for sessions")
+        check_modules(driver, url, checks)
 
         # 1. A session created from the page.
         field = driver.find_element(By.ID, "new-session-id")
@@ -443,6 +563,7 @@ def main():
         wait_for(f"all {played} requests in the table", lambda: len(page_rows(driver)) >= played, timeout)
         wait_for("a variant lane in the chart", lambda: driver.find_elements(By.CSS_SELECTOR, "#lane-chart svg .lane-label"), timeout)
         checks.ok(f"all {played} requests listed, lanes drawn")
+        check_chart_parts(driver, player.variant[0], timeout, checks)
         driver.save_screenshot(os.path.join(args.screenshots, "1-records.png"))
 
         # 4. A preset applied from the page changes what the proxy serves.
@@ -468,10 +589,11 @@ def main():
             return ['none', 'error', 'clean'].includes(box.dataset.outcome) ? null : document.getElementById('verdict-text').textContent;"""),
             timeout + 10)
         checks.ok(f"the page shows the faulted request, a fault mark and the verdict: “{verdict}”")
+        check_fault_in_chart_table_and_report(driver, url, args.token, sid, target_status, timeout, checks)
         driver.save_screenshot(os.path.join(args.screenshots, "2-fault.png"))
 
         # 5. Clearing the session's rules from the page.
-        driver.find_element(By.ID, "s-clear").click()
+        click(driver, "s-clear", timeout)
         wait_for("the session's scenario to clear",
                  lambda: driver.find_element(By.ID, "s-scenario").get_attribute("data-scenario") == "", timeout)
         status, _, _ = fetch(player.segments[target_msn])
@@ -481,12 +603,11 @@ def main():
         time.sleep(1.0)  # lets the last record and report requests settle before reading the console
 
         # 6. No console error.
-        logs = driver.get_log("browser")
+        errors = severe_console_entries(driver)
         console_checked = True
-        errors = [e for e in logs if e.get("level") == "SEVERE"]
         if errors:
             raise Failure("the browser console has errors:\n" + "\n".join(f"    {e['message']}" for e in errors))
-        checks.ok(f"no error in the browser console ({len(logs)} messages)")
+        checks.ok("no error in the browser console")
         driver.save_screenshot(os.path.join(args.screenshots, "3-cleared.png"))
     except Failure as failure:
         try:

@@ -172,7 +172,8 @@ def decide(sid, kind, variant, msn):
         name, rules = scenario_rules(scenario)
         for rule in rules:
             if rule_matches(rule.get("match", {}), kind, variant, msn) and "status" in rule.get("action", {}):
-                return rule["action"]["status"], [f"{name}/{rule['id']}"], [f"status {rule['action']['status']}"]
+                status = rule["action"]["status"]
+                return status, [f"{name}/{rule['id']}"], [typed("status", f"{name}/{rule['id']}", f"status {status}", status=status)]
     return None, [], []
 
 
@@ -217,6 +218,11 @@ def as_problems(problems):
     return out
 
 
+def typed(kind, rule, words, **values):
+    """A record's action as the proxy writes it: {kind, rule, <typed values>, words}."""
+    return {"kind": kind, "rule": rule, **values, "words": words}
+
+
 # ------------------------------------------------------------------ report (a rough imitation)
 
 def words(r):
@@ -238,6 +244,32 @@ def resource(r):
     return {k: r.get(k) for k in ("kind", "variant", "rendition", "copy", "msn", "part")} | {"path": r["path"].split("?")[0]}
 
 
+OUTCOME_WORDS = {"clean": "clean", "continued": "kept playing", "recovered": "recovered", "unrecovered": "still failing", "gaveUp": "gave up"}
+
+
+def report_words(rep):
+    """`words` of the report: a rough imitation of Sources/Control/ReportWords.swift."""
+    findings = []
+    for label, key in (("first fault", "firstFault"), ("first failure", "firstFailure")):
+        i = rep.get(key)
+        if i and not (key == "firstFailure" and rep.get("firstFault", {}).get("record") == i["record"]):
+            acts = [a["words"] if isinstance(a, dict) else a for a in i["actions"] if not (isinstance(a, dict) and a.get("kind") == "status")]
+            findings.append({"label": label, "words": f"{words(i['resource'])} → {i['status'] or 'no response'}" + (f" · {', '.join(acts)}" if acts else ""),
+                             "time": i["time"], "records": [i["record"]]})
+    if rep["switches"]:
+        n = len(rep["switches"])
+        findings.append({"label": f"{n} switch{'es' if n > 1 else ''}", "words": ", then ".join(f"{sw['direction']} to variant {sw['to']}" for sw in rep["switches"][:3]),
+                         "time": rep["switches"][0]["time"], "records": [sw["records"][-1] for sw in rep["switches"][:3]]})
+    for x in rep["retries"][:3]:
+        findings.append({"label": "retried", "words": f"{words(x['resource'])} {x['retries']} times → {'succeeded' if x['succeeded'] else 'never succeeded'}", "records": x["records"]})
+    if rep.get("stop"):
+        findings.append({"label": "stop", "words": f"{rep['stop']['kind']}, idle {rep['stop']['idle']} s", "time": rep["stop"]["time"], "records": rep["stop"]["records"]})
+    if rep["failures"]:
+        findings.append({"label": "failed", "words": f"{len(rep['failures'])} requests", "records": rep["failures"]})
+    findings += [{"label": "", "words": note, "records": [], "tone": "note"} for note in rep["notes"]]
+    return {"outcome": OUTCOME_WORDS.get(rep["outcome"], rep["outcome"]), "findings": findings}
+
+
 def report(sid):
     s = SESSIONS[sid]
     recs = sorted(s["records"], key=lambda r: (r["time"], r["id"]))
@@ -245,6 +277,7 @@ def report(sid):
            "skipped": [], "failures": [r["id"] for r in recs if failed(r)], "notes": [], "outcome": "clean", "verdict": ""}
     if not recs:
         rep["verdict"] = "No requests."
+        rep["words"] = report_words(rep)
         return rep
     t = lambda r: datetime.fromisoformat(r["time"].replace("Z", "+00:00")).timestamp()
     incident = lambda r: {"record": r["id"], "time": r["time"], "resource": resource(r), "status": r.get("status"), "ending": r["ending"], "actions": r["actions"]}
@@ -322,6 +355,7 @@ def report(sid):
         rep["verdict"] += " Finished at the last segment."
     if rep["switches"]:
         rep["notes"].append("Up/down decided by variant index (no bandwidths given): assumes the master lists variants from lowest to highest bandwidth.")
+    rep["words"] = report_words(rep)
     return rep
 
 
@@ -381,7 +415,7 @@ def live_player(sid):
         if v == 2 and msn % 20 in (8, 9, 10):
             rule = "flaky-cdn/top-503-burst"
             add_record(sid, now_t + 0.1, path=seg_path(sid, v, msn, True), kind="segment", variant=v, msn=msn, status=503, bytesSent=58,
-                       duration=0.004, actions=["status 503"], matchedRules=[rule], decidingRules={"response": rule, "content": []},
+                       duration=0.004, actions=[typed("status", rule, "status 503", status=503)], matchedRules=[rule], decidingRules={"response": rule, "content": []},
                        responseHeaders=[{"name": "retry-after", "value": "2"}, {"name": "x-hlschaos-fault", "value": rule}])
             attempt += 1
             if attempt >= 2:
@@ -391,7 +425,7 @@ def live_player(sid):
         rule = "flaky-cdn/mid-slow"
         add_record(sid, now_t + 0.1, path=seg_path(sid, v, msn, True), kind="segment", variant=v, msn=msn,
                    bytesSent=[63356, 120508, 149836][v] + random.randint(-9000, 9000), duration=(1.5 if delay else 0.05) + random.random() * 0.1,
-                   actions=["delay 1.5s"] if delay else [], matchedRules=[rule] if delay else [],
+                   actions=[typed("delay", rule, "delay 1.5 s", seconds=1.5)] if delay else [], matchedRules=[rule] if delay else [],
                    decidingRules={"delay": rule, "content": []} if delay else {"content": []})
         msn += 1
         if v == 1 and msn >= down_until:
@@ -414,7 +448,8 @@ def start_simulation():
 
     def reset_pattern(msn, v, attempt):
         if msn >= 8:
-            return (200, "reset", 50000, ["reset after 50000 bytes"], "reset-mid-segment/top-msn8-10-reset")
+            rule = "reset-mid-segment/top-msn8-10-reset"
+            return (200, "reset", 50000, [typed("reset", rule, "reset after 50000 bytes", bytes=50000)], rule)
         return None
 
     simulate_history("qa-phone", now - 180, None, 12, lambda msn, v, a: None)

@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 import TestSupport
@@ -6,10 +7,10 @@ import TestSupport
 
 /// A clock the tests move by hand.
 final class TestClock: Sendable {
-    private let current: Locked<Date>
+    private let current: NIOLockedValueBox<Date>
 
     init(_ start: Date = Date(timeIntervalSince1970: 1_800_000_000)) {
-        current = Locked(start)
+        current = NIOLockedValueBox(start)
     }
 
     var now: Date { current.withLockedValue { $0 } }
@@ -44,7 +45,7 @@ struct WireError: Error, CustomStringConvertible {
 enum RawHTTPClient {
     private final class Collector: ChannelInboundHandler, Sendable {
         typealias InboundIn = ByteBuffer
-        let received = Locked<[UInt8]>([])
+        let received = NIOLockedValueBox<[UInt8]>([])
         let done: EventLoopPromise<[UInt8]>
 
         init(done: EventLoopPromise<[UInt8]>) { self.done = done }
@@ -177,12 +178,16 @@ struct ToolRun {
         DispatchQueue.global().asyncAfter(deadline: .now() + 120, execute: watchdog)
         defer { watchdog.cancel() }
         // Read both pipes before waiting so a chatty tool never blocks on a full pipe.
-        let errData = Locked(Data())
-        let errReader = Thread { errData.withLockedValue { $0 = err.fileHandleForReading.readAllRetryingInterrupts() } }
-        errReader.start()
+        let errData = NIOLockedValueBox(Data())
+        let errRead = DispatchGroup()
+        errRead.enter()
+        Thread {
+            errData.withLockedValue { $0 = err.fileHandleForReading.readAllRetryingInterrupts() }
+            errRead.leave()
+        }.start()
         let outData = out.fileHandleForReading.readAllRetryingInterrupts()
         process.waitUntilExit()
-        while !errReader.isFinished { Thread.sleep(forTimeInterval: 0.01) }
+        errRead.wait()
         return ToolRun(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
                        stderr: String(decoding: errData.withLockedValue { $0 }, as: UTF8.self))
     }
@@ -201,20 +206,6 @@ enum BundledMedia {
             throw WireError(description: "no bundled file \(relative)")
         }
         return data
-    }
-}
-
-/// A value behind a lock, for the few bits of shared state in tests.
-final class Locked<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-
-    init(_ value: Value) { self.value = value }
-
-    func withLockedValue<T>(_ body: (inout Value) throws -> T) rethrows -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
     }
 }
 

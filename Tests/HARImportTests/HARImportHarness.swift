@@ -4,6 +4,7 @@ import Control
 import DemoOrigin
 import Foundation
 import Proxy
+import RuleLoading
 import Records
 import TestSupport
 import Upstream
@@ -109,10 +110,8 @@ final class HARImportHarness: Sendable {
 
     /// The session's records once `count` of them are in (records are emitted as responses end).
     func records(_ session: String, count: Int) async throws -> [RequestRecord] {
-        for _ in 0..<300 {
-            let records = proxy.control.records(session: session)
-            if records.count >= count { return records }
-            try await Task.sleep(for: .milliseconds(30))
+        if await eventually({ proxy.control.records(session: session).count >= count }) {
+            return proxy.control.records(session: session)
         }
         throw HarnessError("session \(session) has \(proxy.control.records(session: session).count) records, expected \(count)")
     }

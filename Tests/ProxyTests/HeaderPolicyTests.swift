@@ -24,10 +24,11 @@ import Testing
     @Test func headersThatAreNotValidHTTPAreDroppedAndNamed() {
         let upstream: [(name: String, value: String)] = [
             ("X-Caf\u{e9}", "1"), ("Bad Name", "2"), ("X-Split", "a\rb"), ("", "4"), ("X-Good", "caf\u{e9}"),
+            ("X-Bell", "a\u{7}b"), ("X-Tab", "a\tb"),
         ]
         let (headers, invalid) = HeaderPolicy.clientResponseHeaders(from: upstream, isPlaylist: false)
-        #expect(headers.map(\.name) == ["X-Good"])
-        #expect(invalid == ["X-Caf\u{e9}", "Bad Name", "X-Split", ""])
+        #expect(headers.map(\.name) == ["X-Good", "X-Tab"])
+        #expect(invalid == ["X-Caf\u{e9}", "Bad Name", "X-Split", "", "X-Bell"], "NIO refuses to write a control character but tab")
     }
 
     @Test func requestHeadersForwardedUpstream() {

@@ -126,7 +126,7 @@ import TestSupport
                 if let ending { return (connection.readUntilClosed().bytes, ending) }
                 line += 1
                 connection.sendRaw(Array("X-Still-Sending-\(line): v\r\n".utf8))
-                usleep(2_000)
+                usleep(2_000)  // the pace of a client that keeps sending (what is tested), not a wait
             }
         }
         let headEnd = RawHTTPConnection.find(Array("\r\n\r\n".utf8), in: body).map { $0 + 4 } ?? 0

@@ -4,6 +4,7 @@ import Chaos
 import DemoOrigin
 import Foundation
 import Proxy
+import RuleLoading
 import TestSupport
 import Upstream
 

@@ -15,11 +15,9 @@ import TestSupport
     /// Waits for the record of the request to `path` (records are emitted when the response ends;
     /// up to 10 s, since a loaded CI machine can be slow to get there).
     static func record(_ proxy: ProxyHarness, _ path: String) async -> RequestRecord? {
-        for _ in 0..<333 {
-            if let found = proxy.server.control.records(session: nil).last(where: { $0.path == path }) { return found }
-            try? await Task.sleep(for: .milliseconds(30))
-        }
-        return nil
+        func found() -> RequestRecord? { proxy.server.control.records(session: nil).last { $0.path == path } }
+        _ = await eventually { found() != nil }
+        return found()
     }
 
     @Test func everyRequestLeavesARecordOfWhatTheClientGot() async throws {
@@ -87,9 +85,9 @@ import TestSupport
             }
             var kept: [RequestRecord] = []
             func ours() -> Int { kept.count { $0.session.hasPrefix("c") } }  // not the fixture's own
-            for _ in 0..<333 where ours() < 320 {
+            _ = await eventually {
                 kept = proxy.server.control.records(session: nil)
-                try await Task.sleep(for: .milliseconds(30))
+                return ours() >= 320
             }
             #expect(ours() == 320)
             let total = kept.count
@@ -135,7 +133,7 @@ import TestSupport
         for n in 0..<5 { #expect(try await proxy.get("/v0/seg\(n).ts").status == 200) }
         #expect(try await proxy.get("/missing.ts").status == 404)
         // A record is emitted once its response is written, so the client can be done before it is.
-        for _ in 0..<333 where proxy.server.control.snapshot().recordsKept < 6 { try await Task.sleep(for: .milliseconds(30)) }
+        _ = await eventually { proxy.server.control.snapshot().recordsKept >= 6 }
         proxy.server.control.flushRecords()
         let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
         #expect(lines.count == 6)

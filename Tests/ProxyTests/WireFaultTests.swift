@@ -142,26 +142,29 @@ import TestSupport
 
     /// A truncate promises its bytes, then a FIN. A client slower than the proxy (most of the body
     /// still in the proxy's buffers when the cut comes) must get every byte up to the cut and a clean
-    /// end, not a body shortened by whatever the proxy had not yet handed to the socket.
+    /// end, not a body shortened by whatever the proxy had not yet handed to the socket. The client
+    /// reads nothing until the proxy has stopped for it: its socket and buffers full, curl paused,
+    /// and so the origin waiting (its body is larger than every buffer on the way).
     @Test func aSlowClientGetsEveryByteUpToTheCutThenAFIN() async throws {
-        let size = 2_500_000, cut = 2_000_000
+        let size = 64_000_000, cut = 2_000_000
         let rules = Self.scenario(#"{"id": "cut", "match": {"kind": "segment", "msn": 4}, "action": {"truncate": {"afterBytes": \#(cut)}}}"#)
         try await Self.withFixture(rules) { proxy, origin in
             origin.route("/v0/seg4.ts", .generated(size: size))
             let path = HLSFixture.segmentPath(port: origin.port, variant: 0, msn: 4)
             let port = proxy.port
             let request = Array("GET \(path) HTTP/1.1\r\nHost: proxy\r\n\r\n".utf8)
-            let received: (bytes: [UInt8], ending: RawHTTPConnection.Response.Ending) = try await RawHTTP.run {
+            let before = origin.heldBackCount
+            let connection = try await RawHTTP.run {
                 let connection = try RawHTTPConnection(port: port, readTimeout: 20, receiveBuffer: 4096)
-                defer { connection.close() }
                 connection.sendRaw(request)
-                // Slower than the proxy throughout: its socket stays full, the rest waits in its buffers.
-                Thread.sleep(forTimeInterval: 0.5)
-                while true {
-                    let (_, ending) = connection.readSome(limit: 32 * 1024)
-                    if ending != nil { break }
-                    Thread.sleep(forTimeInterval: 0.002)
-                }
+                return connection
+            }
+            defer { connection.close() }
+            let stopped = await eventually { origin.heldBackCount > before }
+            try #require(stopped, "the proxy never stopped for a client that reads nothing")
+            // Then small reads: the proxy stays ahead, the rest waiting in its buffers.
+            let received = try await RawHTTP.run {
+                while connection.readSome(limit: 4096).ending == nil {}
                 return connection.readUntilClosed()
             }
             let (bytes, ending) = received

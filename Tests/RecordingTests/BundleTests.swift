@@ -22,6 +22,12 @@ import Testing
     @Test func sha256IsTheOneSha256sumPrints() {
         #expect(SHA256Hasher.hex(of: Array("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
         #expect(SHA256Hasher.hex(of: [UInt8]()) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        // A body received in pieces (FIPS 180-2's two-block message, split mid-block) names the same file.
+        let message = Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8)
+        let hasher = SHA256Hasher()
+        hasher.update(message[..<5])
+        message[5...].withUnsafeBytes { hasher.update($0) }
+        #expect(hasher.finish() == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
     }
 
     @Test(arguments: [false, true])

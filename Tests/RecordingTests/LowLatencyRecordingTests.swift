@@ -23,9 +23,7 @@ import TestSupport
         let entry = server.baseURL + "/ll/master.m3u8"
         let settings = StreamRecorder.Settings(entry: entry, duration: .seconds(60), variants: try .parse("bottom"))
         let (_, bundle, _) = try await StreamRecorderTests.record(settings) { recorder in
-            while recorder.tally.counts.playlistLoads < playlistLoads {
-                try? await Task.sleep(for: .milliseconds(100))
-            }
+            _ = await eventually(timeout: .seconds(60)) { recorder.tally.counts.playlistLoads >= playlistLoads }
             recorder.stop("enough playlist loads for the test")
         }
         try await server.shutdown()

@@ -4,6 +4,7 @@ import Foundation
 import HLS
 import Players
 import Proxy
+import RuleLoading
 import Records
 import BundleFormat
 import Recorder
@@ -66,9 +67,9 @@ import Upstream
         while ContinuousClock.now - started < .seconds(25) {
             if let text = try? await RawHTTP.get(port: replayPort, "/live/ts/v0/index.m3u8", readTimeout: 5).text,
                let sequence = ReplayFixtures.mediaSequence(text), sequence != seen.last?.sequence {
-                seen.append((sequence, (ContinuousClock.now - started).seconds))
+                seen.append((sequence, (ContinuousClock.now - started) / .seconds(1)))
             }
-            try await Task.sleep(for: .milliseconds(100))
+            try await Task.sleep(for: .milliseconds(100))  // the sampling rate of the schedule under test, not a wait
         }
         let reports = await [ffmpegReport, hlsjsReport]
         _ = try stack.proxy.control.stopRecording(session: nil)

@@ -16,65 +16,67 @@ import TestSupport
     func aVODIsServedAsRecordedWithOtherHostsPointedHere(archive: Bool) async throws {
         let bundle = try ReplayFixtures.vod(archive: archive)
         let server = try await ReplayFixtures.start(bundle)
-        defer { Task { await server.shutdown() } }
-        #expect(!server.origin.isLive)
-        #expect(server.origin.entryPath == "/vod/master.m3u8")
+        try await withTeardown { await server.shutdown() } run: {
+            #expect(!server.origin.isLive)
+            #expect(server.origin.entryPath == "/vod/master.m3u8")
 
-        let master = try await server.get("/vod/master.m3u8")
-        #expect(master.status == 200)
-        #expect(master.text.contains("\n/_host/media.test/vod/v0/index.m3u8\n"), "\(master.text)")
-        #expect(!master.text.contains("http://media.test"), "absolute URIs on recorded hosts lead back to the replay origin")
-        #expect(master.header("content-type") == "application/vnd.apple.mpegurl")
-        #expect(master.header("x-hlschaos-replay")?.hasPrefix("line 1,") == true)
+            let master = try await server.get("/vod/master.m3u8")
+            #expect(master.status == 200)
+            #expect(master.text.contains("\n/_host/media.test/vod/v0/index.m3u8\n"), "\(master.text)")
+            #expect(!master.text.contains("http://media.test"), "absolute URIs on recorded hosts lead back to the replay origin")
+            #expect(master.header("content-type") == "application/vnd.apple.mpegurl")
+            #expect(master.header("x-hlschaos-replay")?.hasPrefix("line 1,") == true)
 
-        let media = try await server.get("/_host/media.test/vod/v0/index.m3u8")
-        #expect(media.status == 200)
-        #expect(media.text == ReplayFixtures.vodMedia, "relative URIs keep their bytes")
+            let media = try await server.get("/_host/media.test/vod/v0/index.m3u8")
+            #expect(media.status == 200)
+            #expect(media.text == ReplayFixtures.vodMedia, "relative URIs keep their bytes")
 
-        // The segment was recorded with a token; asked without it (or with another) it is found by path.
-        for target in ["/_host/media.test/vod/v0/seg-0.ts", "/_host/media.test/vod/v0/seg-0.ts?token=new", "/_host/media.test/vod/v0/seg-0.ts?token=abc"] {
-            let segment = try await server.get(target)
-            #expect(segment.status == 200 && segment.body == ReplayFixtures.segmentBytes(0), "\(target)")
-            #expect(segment.header("content-length") == "3000")
+            // The segment was recorded with a token; asked without it (or with another) it is found by path.
+            for target in ["/_host/media.test/vod/v0/seg-0.ts", "/_host/media.test/vod/v0/seg-0.ts?token=new", "/_host/media.test/vod/v0/seg-0.ts?token=abc"] {
+                let segment = try await server.get(target)
+                #expect(segment.status == 200 && segment.body == ReplayFixtures.segmentBytes(0), "\(target)")
+                #expect(segment.header("content-length") == "3000")
+            }
+            // A path of the only other host, asked without its /_host/ prefix, is found too.
+            #expect(try await server.get("/vod/v0/seg-0.ts").body == ReplayFixtures.segmentBytes(0))
+
+            // A range of a body recorded whole.
+            let range = try await server.get("/_host/media.test/vod/v0/seg-0.ts", headers: [("Range", "bytes=10-19")])
+            #expect(range.status == 206)
+            #expect(range.body == Array(ReplayFixtures.segmentBytes(0)[10...19]))
+            #expect(range.header("content-range") == "bytes 10-19/3000")
+            let outside = try await server.get("/_host/media.test/vod/v0/seg-0.ts", headers: [("Range", "bytes=5000-")])
+            #expect(outside.status == 416)
         }
-        // A path of the only other host, asked without its /_host/ prefix, is found too.
-        #expect(try await server.get("/vod/v0/seg-0.ts").body == ReplayFixtures.segmentBytes(0))
-
-        // A range of a body recorded whole.
-        let range = try await server.get("/_host/media.test/vod/v0/seg-0.ts", headers: [("Range", "bytes=10-19")])
-        #expect(range.status == 206)
-        #expect(range.body == Array(ReplayFixtures.segmentBytes(0)[10...19]))
-        #expect(range.header("content-range") == "bytes 10-19/3000")
-        let outside = try await server.get("/_host/media.test/vod/v0/seg-0.ts", headers: [("Range", "bytes=5000-")])
-        #expect(outside.status == 416)
     }
 
     @Test func recordedFailuresRecurInOrderThenTheLastAnswerRepeats() async throws {
         let server = try await ReplayFixtures.start(try ReplayFixtures.vod())
-        defer { Task { await server.shutdown() } }
-        let target = "/_host/media.test/vod/v0/seg-503.ts"
-        let first = try await server.get(target)
-        #expect(first.status == 503)
-        #expect(first.header("retry-after") == "2")
-        #expect(first.text == "try again later\n")
-        let second = try await server.get(target)
-        #expect(second.status == 200 && second.body == ReplayFixtures.segmentBytes(1))
-        let third = try await server.get(target)
-        #expect(third.status == 200 && third.body == ReplayFixtures.segmentBytes(1))
+        try await withTeardown { await server.shutdown() } run: {
+            let target = "/_host/media.test/vod/v0/seg-503.ts"
+            let first = try await server.get(target)
+            #expect(first.status == 503)
+            #expect(first.header("retry-after") == "2")
+            #expect(first.text == "try again later\n")
+            let second = try await server.get(target)
+            #expect(second.status == 200 && second.body == ReplayFixtures.segmentBytes(1))
+            let third = try await server.get(target)
+            #expect(third.status == 200 && third.body == ReplayFixtures.segmentBytes(1))
 
-        // Keep-alive and pipelining: three requests in one write on one connection, answered in order.
-        let port = server.port
-        let pipelined = try await RawHTTP.run {
-            let connection = try RawHTTPConnection(port: port, readTimeout: 30)
-            defer { connection.close() }
-            return try connection.pipeline(["/vod/master.m3u8", "/_host/media.test/vod/v0/seg-0.ts", "/vod/master.m3u8?again"])
+            // Keep-alive and pipelining: three requests in one write on one connection, answered in order.
+            let port = server.port
+            let pipelined = try await RawHTTP.run {
+                let connection = try RawHTTPConnection(port: port, readTimeout: 30)
+                defer { connection.close() }
+                return try connection.pipeline(["/vod/master.m3u8", "/_host/media.test/vod/v0/seg-0.ts", "/vod/master.m3u8?again"])
+            }
+            #expect(pipelined.map(\.status) == [200, 200, 200])
+            #expect(pipelined[1].body == ReplayFixtures.segmentBytes(0))
+            #expect(pipelined[2].text.hasPrefix("#EXTM3U"))
+            // HEAD: the head of the GET answer, no body.
+            let head = try await RawHTTP.get(port: port, "/_host/media.test/vod/v0/seg-0.ts", method: "HEAD")
+            #expect(head.status == 200 && head.header("content-length") == "3000" && head.body.isEmpty)
         }
-        #expect(pipelined.map(\.status) == [200, 200, 200])
-        #expect(pipelined[1].body == ReplayFixtures.segmentBytes(0))
-        #expect(pipelined[2].text.hasPrefix("#EXTM3U"))
-        // HEAD: the head of the GET answer, no body.
-        let head = try await RawHTTP.get(port: port, "/_host/media.test/vod/v0/seg-0.ts", method: "HEAD")
-        #expect(head.status == 200 && head.header("content-length") == "3000" && head.body.isEmpty)
     }
 
     @Test func aSlowAnswerIsPacedAsRecordedAndFasterWithSpeed() async throws {
@@ -105,26 +107,27 @@ import TestSupport
 
     @Test func truncatedResetAndTimedOutAnswersEndAsRecorded() async throws {
         let server = try await ReplayFixtures.start(try ReplayFixtures.vod())
-        defer { Task { await server.shutdown() } }
-        let cut = try await server.get("/_host/media.test/vod/v0/cut.ts")
-        #expect(cut.status == 200)
-        #expect(cut.ending == .shortRead(expected: 2000))
-        #expect(cut.body == Array(ReplayFixtures.segmentBytes(3).prefix(800)))
+        try await withTeardown { await server.shutdown() } run: {
+            let cut = try await server.get("/_host/media.test/vod/v0/cut.ts")
+            #expect(cut.status == 200)
+            #expect(cut.ending == .shortRead(expected: 2000))
+            #expect(cut.body == Array(ReplayFixtures.segmentBytes(3).prefix(800)))
 
-        await #expect(throws: RawHTTPConnection.Failure.resetBeforeHead) {
-            _ = try await server.get("/_host/media.test/vod/v0/reset.ts")
+            await #expect(throws: RawHTTPConnection.Failure.resetBeforeHead) {
+                _ = try await server.get("/_host/media.test/vod/v0/reset.ts")
+            }
+
+            let start = Date()
+            await #expect(throws: RawHTTPConnection.Failure.closedBeforeHead) {
+                _ = try await server.get("/_host/media.test/vod/v0/hang.ts")
+            }
+            let held = Date().timeIntervalSince(start)
+            // Recorded 1 s; a hold that never ended would be the client's read timeout instead.
+            #expect(held >= 0.95 && held < 20, "held for \(held) s (recorded 1 s)")
+
+            // The connection breaks; the next request on a new one is served.
+            #expect(try await server.get("/vod/master.m3u8").status == 200)
         }
-
-        let start = Date()
-        await #expect(throws: RawHTTPConnection.Failure.closedBeforeHead) {
-            _ = try await server.get("/_host/media.test/vod/v0/hang.ts")
-        }
-        let held = Date().timeIntervalSince(start)
-        // Recorded 1 s; a hold that never ended would be the client's read timeout instead.
-        #expect(held >= 0.95 && held < 20, "held for \(held) s (recorded 1 s)")
-
-        // The connection breaks; the next request on a new one is served.
-        #expect(try await server.get("/vod/master.m3u8").status == 200)
     }
 
     @Test func shutdownEndsIdleAndHeldConnectionsAtOnce() async throws {
@@ -147,7 +150,7 @@ import TestSupport
         // Shutdown must not wait for the held answer (a minute) nor for the idle client (ever).
         let endedInTime = await withTaskGroup(of: Bool.self) { group in
             group.addTask { await server.shutdown(); return true }
-            group.addTask { try? await Task.sleep(for: .seconds(20)); return false }
+            group.addTask { try? await Task.sleep(for: .seconds(20)); return false }  // the bound under test
             let first = await group.next() ?? false
             if !first { idle.close() }  // so that the shutdown can end, when the hold does
             group.cancelAll()
@@ -162,33 +165,34 @@ import TestSupport
 
     @Test func aRequestTheBundleCannotAnswerGets404SayingWhatIsMissing() async throws {
         let server = try await ReplayFixtures.start(try ReplayFixtures.vod())
-        defer { Task { await server.shutdown() } }
-        let missing = try await server.get("/_host/media.test/vod/v0/seg-9.ts")
-        #expect(missing.status == 404)
-        #expect(missing.header("content-type")?.hasPrefix("text/plain") == true)
-        let text = missing.text
-        #expect(text.contains("not in the recording: GET http://media.test/vod/v0/seg-9.ts"), "\(text)")
-        #expect(text.contains("Nearest recorded URLs:") && text.contains("http://media.test/vod/v0/seg-0.ts?token=abc"), "\(text)")
-        #expect(text.contains("served at /_host/media.test/vod/v0/"), "\(text)")
-        #expect(text.contains("The entry is http://cdn.test/vod/master.m3u8, served at /vod/master.m3u8"), "\(text)")
+        try await withTeardown { await server.shutdown() } run: {
+            let missing = try await server.get("/_host/media.test/vod/v0/seg-9.ts")
+            #expect(missing.status == 404)
+            #expect(missing.header("content-type")?.hasPrefix("text/plain") == true)
+            let text = missing.text
+            #expect(text.contains("not in the recording: GET http://media.test/vod/v0/seg-9.ts"), "\(text)")
+            #expect(text.contains("Nearest recorded URLs:") && text.contains("http://media.test/vod/v0/seg-0.ts?token=abc"), "\(text)")
+            #expect(text.contains("served at /_host/media.test/vod/v0/"), "\(text)")
+            #expect(text.contains("The entry is http://cdn.test/vod/master.m3u8, served at /vod/master.m3u8"), "\(text)")
 
-        let bodiless = try await ReplayFixtures.start(try ReplayFixtures.bundle { writer in
-            try writer.append(Exchange(at: 0, url: "http://cdn.test/a.ts", status: 200, headers: [.init("Content-Length", "1234")]))
-        })
-        let noBody = try await bodiless.get("/a.ts")
-        await bodiless.shutdown()
-        #expect(noBody.status == 404 && noBody.text.contains("was recorded (HTTP 200, 1234 bytes) without its body"), "\(noBody.text)")
+            let bodiless = try await ReplayFixtures.start(try ReplayFixtures.bundle { writer in
+                try writer.append(Exchange(at: 0, url: "http://cdn.test/a.ts", status: 200, headers: [.init("Content-Length", "1234")]))
+            })
+            let noBody = try await bodiless.get("/a.ts")
+            await bodiless.shutdown()
+            #expect(noBody.status == 404 && noBody.text.contains("was recorded (HTTP 200, 1234 bytes) without its body"), "\(noBody.text)")
 
-        let ranged = try await server.get("/vod/nothing.m3u8")
-        #expect(ranged.status == 404 && ranged.text.contains("http://cdn.test/vod/nothing.m3u8"))
+            let ranged = try await server.get("/vod/nothing.m3u8")
+            #expect(ranged.status == 404 && ranged.text.contains("http://cdn.test/vod/nothing.m3u8"))
 
-        // A segment past the end of a live recording: the nearest are the last ones recorded.
-        let live = try await ReplayFixtures.start(try ReplayFixtures.live(versions: 3))
-        let late = try await live.get("/_host/media.test/seg/seg-999.ts")
-        await live.shutdown()
-        let listed = late.text.split(separator: "\n").filter { $0.hasPrefix("  http") }.map { $0.split(separator: " ")[0] }
-        #expect(listed == ["http://media.test/seg/seg-104.ts", "http://media.test/seg/seg-103.ts", "http://media.test/seg/seg-102.ts",
-                           "http://media.test/seg/seg-101.ts", "http://media.test/seg/seg-100.ts"], "\(late.text)")
+            // A segment past the end of a live recording: the nearest are the last ones recorded.
+            let live = try await ReplayFixtures.start(try ReplayFixtures.live(versions: 3))
+            let late = try await live.get("/_host/media.test/seg/seg-999.ts")
+            await live.shutdown()
+            let listed = late.text.split(separator: "\n").filter { $0.hasPrefix("  http") }.map { $0.split(separator: " ")[0] }
+            #expect(listed == ["http://media.test/seg/seg-104.ts", "http://media.test/seg/seg-103.ts", "http://media.test/seg/seg-102.ts",
+                               "http://media.test/seg/seg-101.ts", "http://media.test/seg/seg-100.ts"], "\(late.text)")
+        }
     }
 
     @Test func aVODPlaylistGivesItsFinalVersionWithItsRecordedFailuresInOrder() async throws {
@@ -200,14 +204,15 @@ import TestSupport
             try writer.append(Exchange(at: 4, url: "http://cdn.test/index.m3u8", status: 200, body: try writer.storeBody(Array(final.utf8)), kind: "media"))
         }
         let server = try await ReplayFixtures.start(bundle)
-        defer { Task { await server.shutdown() } }
-        #expect(!server.origin.isLive, "every media playlist ended")
-        var answers: [String] = []
-        for _ in 0..<4 {
-            let response = try await server.get("/index.m3u8")
-            answers.append(response.status == 200 ? (response.text == final ? "final" : response.text) : String(response.status))
+        try await withTeardown { await server.shutdown() } run: {
+            #expect(!server.origin.isLive, "every media playlist ended")
+            var answers: [String] = []
+            for _ in 0..<4 {
+                let response = try await server.get("/index.m3u8")
+                answers.append(response.status == 200 ? (response.text == final ? "final" : response.text) : String(response.status))
+            }
+            #expect(answers == ["final", "503", "final", "final"])
         }
-        #expect(answers == ["final", "503", "final", "final"])
     }
 
     @Test func byteRangesAreMatchedAsRecordedOrCutFromALargerRecordedRange() async throws {
@@ -221,19 +226,20 @@ import TestSupport
                 headers: [.init("Content-Range", "bytes 500-999/1000")], body: try writer.storeBody(Array(file[500..<1000]))))
         }
         let server = try await ReplayFixtures.start(bundle)
-        defer { Task { await server.shutdown() } }
-        let recorded = try await server.get("/all.ts", headers: [("Range", "bytes=500-999")])
-        #expect(recorded.status == 206 && recorded.body == Array(file[500..<1000]))
-        #expect(recorded.header("content-range") == "bytes 500-999/1000")
-        let inside = try await server.get("/all.ts", headers: [("Range", "bytes=100-199")])
-        #expect(inside.status == 206 && inside.body == Array(file[100...199]))
-        #expect(inside.header("content-range") == "bytes 100-199/1000")
-        let tail = try await server.get("/all.ts", headers: [("Range", "bytes=900-")])
-        #expect(tail.status == 206 && tail.body == Array(file[900...]))
-        let across = try await server.get("/all.ts", headers: [("Range", "bytes=400-599")])
-        #expect(across.status == 404 && across.text.contains("the byte range bytes=400-599 was not recorded"), "\(across.text)")
-        let whole = try await server.get("/all.ts")
-        #expect(whole.status == 404 && whole.text.contains("recorded only as byte ranges (bytes=0-499, bytes=500-999)"), "\(whole.text)")
+        try await withTeardown { await server.shutdown() } run: {
+            let recorded = try await server.get("/all.ts", headers: [("Range", "bytes=500-999")])
+            #expect(recorded.status == 206 && recorded.body == Array(file[500..<1000]))
+            #expect(recorded.header("content-range") == "bytes 500-999/1000")
+            let inside = try await server.get("/all.ts", headers: [("Range", "bytes=100-199")])
+            #expect(inside.status == 206 && inside.body == Array(file[100...199]))
+            #expect(inside.header("content-range") == "bytes 100-199/1000")
+            let tail = try await server.get("/all.ts", headers: [("Range", "bytes=900-")])
+            #expect(tail.status == 206 && tail.body == Array(file[900...]))
+            let across = try await server.get("/all.ts", headers: [("Range", "bytes=400-599")])
+            #expect(across.status == 404 && across.text.contains("the byte range bytes=400-599 was not recorded"), "\(across.text)")
+            let whole = try await server.get("/all.ts")
+            #expect(whole.status == 404 && whole.text.contains("recorded only as byte ranges (bytes=0-499, bytes=500-999)"), "\(whole.text)")
+        }
     }
 
     // MARK: - Live: the schedule, --from, --speed, --loop
@@ -248,20 +254,16 @@ import TestSupport
         var text: String
     }
 
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-    }
-
     /// Reads the playlist every 0.25 s until `seconds` after `reference`.
     static func readings(_ server: ReplayServer, _ target: String, since reference: ContinuousClock.Instant, for seconds: Double) async throws -> [Reading] {
-        func elapsed() -> Double { Self.seconds(ContinuousClock.now - reference) }
+        func elapsed() -> Double { (ContinuousClock.now - reference) / .seconds(1) }
         var seen: [Reading] = []
         while elapsed() < seconds {
             let sent = elapsed()
             let response = try await server.get(target)
             let msn = try #require(ReplayFixtures.mediaSequence(response.text))
             seen.append(Reading(sent: sent, received: elapsed(), msn: msn, text: response.text))
-            try await Task.sleep(for: .milliseconds(250))
+            try await Task.sleep(for: .milliseconds(250))  // the sampling rate of the schedule under test, not a wait
         }
         return seen
     }
@@ -278,54 +280,56 @@ import TestSupport
 
     @Test func aLiveRecordingAdvancesOnItsRecordedSchedule() async throws {
         let server = try await ReplayFixtures.start(try ReplayFixtures.live(versions: 6, interval: 1))
-        defer { Task { await server.shutdown() } }
-        #expect(server.origin.isLive)
-        let reference = ContinuousClock.now
-        let master = try await server.get("/live/master.m3u8")  // the schedule starts here
-        let lead = Self.seconds(ContinuousClock.now - reference)
-        #expect(master.status == 200)
-        let seen = try await Self.readings(server, "/live/v0/index.m3u8", since: reference, for: 4.6)
-        let msns = seen.map(\.msn)
-        #expect(msns.first.map { Self.allowedMSNs(seen[0], first: 100, last: 105, lead: lead).contains($0) } == true, "\(msns)")
-        #expect(msns == msns.sorted(), "never goes back: \(msns)")
-        // Version n arrived at n seconds (10 ms early).
-        for reading in seen {
-            let allowed = Self.allowedMSNs(reading, first: 100, last: 105, lead: lead)
-            #expect(allowed.contains(reading.msn), "sent at \(reading.sent) s, answered by \(reading.received) s: MSN \(reading.msn), expected \(allowed)")
-        }
-        #expect(msns.last! > msns.first!, "the playlist advanced: \(msns)")
-        // Segments on the other host are pointed here and served byte for byte.
-        let text = try #require(seen.last?.text)
-        #expect(text.contains("/_host/media.test/seg/seg-\(msns.last!).ts"), "\(text)")
-        let segment = try await server.get("/_host/media.test/seg/seg-\(msns.last!).ts")
-        #expect(segment.body == ReplayFixtures.segmentBytes(msns.last!))
+        try await withTeardown { await server.shutdown() } run: {
+            #expect(server.origin.isLive)
+            let reference = ContinuousClock.now
+            let master = try await server.get("/live/master.m3u8")  // the schedule starts here
+            let lead = (ContinuousClock.now - reference) / .seconds(1)
+            #expect(master.status == 200)
+            let seen = try await Self.readings(server, "/live/v0/index.m3u8", since: reference, for: 4.6)
+            let msns = seen.map(\.msn)
+            #expect(msns.first.map { Self.allowedMSNs(seen[0], first: 100, last: 105, lead: lead).contains($0) } == true, "\(msns)")
+            #expect(msns == msns.sorted(), "never goes back: \(msns)")
+            // Version n arrived at n seconds (10 ms early).
+            for reading in seen {
+                let allowed = Self.allowedMSNs(reading, first: 100, last: 105, lead: lead)
+                #expect(allowed.contains(reading.msn), "sent at \(reading.sent) s, answered by \(reading.received) s: MSN \(reading.msn), expected \(allowed)")
+            }
+            #expect(msns.last! > msns.first!, "the playlist advanced: \(msns)")
+            // Segments on the other host are pointed here and served byte for byte.
+            let text = try #require(seen.last?.text)
+            #expect(text.contains("/_host/media.test/seg/seg-\(msns.last!).ts"), "\(text)")
+            let segment = try await server.get("/_host/media.test/seg/seg-\(msns.last!).ts")
+            #expect(segment.body == ReplayFixtures.segmentBytes(msns.last!))
 
-        // After the end (the recording lasts 6 s): the last version stays.
-        let late = server.origin.answer(method: "GET", target: "/live/v0/index.m3u8", headers: [], at: .now + .seconds(60))
-        #expect(ReplayFixtures.mediaSequence(String(decoding: late.body, as: UTF8.self)) == 105)
+            // After the end (the recording lasts 6 s): the last version stays.
+            let late = server.origin.answer(method: "GET", target: "/live/v0/index.m3u8", headers: [], at: .now + .seconds(60))
+            #expect(ReplayFixtures.mediaSequence(String(decoding: late.body, as: UTF8.self)) == 105)
+        }
     }
 
     @Test func fromAndSpeedMoveTheSchedule() async throws {
         let bundle = try ReplayFixtures.live(versions: 8, interval: 1)
         let server = try await ReplayFixtures.start(bundle, ReplayOptions(from: 3, speed: 2))
-        defer { Task { await server.shutdown() } }
-        // The first reading starts the schedule: the others are timed from its answer.
-        let seen = try await Self.readings(server, "/live/v0/index.m3u8", since: .now, for: 1.6)
-        #expect(seen.first?.msn == 103, "--from 3 starts at the version of second 3: \(seen.map(\.msn))")
-        let started = try #require(seen.first)
-        for reading in seen.dropFirst() {
-            let fromStart = Reading(sent: reading.sent - started.received, received: reading.received - started.sent, msn: reading.msn, text: "")
-            let allowed = Self.allowedMSNs(fromStart, first: 103, last: 107, rate: 2)
-            #expect(allowed.contains(reading.msn), "MSN \(reading.msn), expected \(allowed) at 2×")
+        try await withTeardown { await server.shutdown() } run: {
+            // The first reading starts the schedule: the others are timed from its answer.
+            let seen = try await Self.readings(server, "/live/v0/index.m3u8", since: .now, for: 1.6)
+            #expect(seen.first?.msn == 103, "--from 3 starts at the version of second 3: \(seen.map(\.msn))")
+            let started = try #require(seen.first)
+            for reading in seen.dropFirst() {
+                let fromStart = Reading(sent: reading.sent - started.received, received: reading.received - started.sent, msn: reading.msn, text: "")
+                let allowed = Self.allowedMSNs(fromStart, first: 103, last: 107, rate: 2)
+                #expect(allowed.contains(reading.msn), "MSN \(reading.msn), expected \(allowed) at 2×")
+            }
+            // Without the network: at 2× the version of second 3 + 2t is served t seconds in.
+            let origin = try ReplayOrigin(bundle: try RecordingBundle.open(bundle.path), options: ReplayOptions(from: 3, speed: 2))
+            let start = ContinuousClock.now
+            let msns = [0.0, 0.6, 1.1, 1.6, 10].map { seconds in
+                ReplayFixtures.mediaSequence(String(decoding: origin.answer(
+                    method: "GET", target: "/live/v0/index.m3u8", headers: [], at: start + .milliseconds(Int64(seconds * 1000))).body, as: UTF8.self))
+            }
+            #expect(msns == [103, 104, 105, 106, 107])
         }
-        // Without the network: at 2× the version of second 3 + 2t is served t seconds in.
-        let origin = try ReplayOrigin(bundle: try RecordingBundle.open(bundle.path), options: ReplayOptions(from: 3, speed: 2))
-        let start = ContinuousClock.now
-        let msns = [0.0, 0.6, 1.1, 1.6, 10].map { seconds in
-            ReplayFixtures.mediaSequence(String(decoding: origin.answer(
-                method: "GET", target: "/live/v0/index.m3u8", headers: [], at: start + .milliseconds(Int64(seconds * 1000))).body, as: UTF8.self))
-        }
-        #expect(msns == [103, 104, 105, 106, 107])
     }
 
     /// Without the network: the playlist as served at given instants of the schedule.
@@ -371,8 +375,10 @@ import TestSupport
         let recorded = ReplayFixtures.segmentBytes(100 + (third.mediaSequence - 100) % 6)
         #expect(origin.answer(method: "GET", target: uri, headers: [], at: start + .seconds(5)).body == recorded)
         let server = try await ReplayFixtures.start(bundle, ReplayOptions(loop: true))
-        defer { Task { await server.shutdown() } }
-        #expect(try await server.get(uri).body == recorded)
+        try await withTeardown { await server.shutdown() } run: {
+            let served = try await server.get(uri).body
+            #expect(served == recorded)
+        }
     }
 
     @Test func eachPassReplaysTheRecordedFailuresAgain() throws {

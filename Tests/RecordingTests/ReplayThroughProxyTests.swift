@@ -3,6 +3,7 @@ import Foundation
 import HLS
 import Players
 import Proxy
+import RuleLoading
 import BundleFormat
 import Replay
 import Testing

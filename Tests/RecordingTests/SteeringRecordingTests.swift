@@ -36,50 +36,52 @@ import TestSupport
 
     @Test func theSteeringManifestIsReloadedAtItsTTLFromItsReloadURIAndSessionDataIsFetchedOnce() async throws {
         let origin = try await Self.origin(live: true)
-        defer { Task { try? await origin.shutdown() } }
-        // Until the origin has seen two reloads, not for a fixed time: a starved test process still
-        // gets the recording it checks. At most a minute.
-        let settings = StreamRecorder.Settings(entry: origin.baseURL + "/master.m3u8", duration: .seconds(60))
-        let (ending, bundle, recorder) = try await StreamRecorderTests.record(settings) { recorder in
-            _ = await origin.waitUntil(timeout: .seconds(60)) { $0.requestLog.filter { $0.path == "/steer/reload.json" }.count >= 2 }
-            recorder.stop("two reloads of the steering manifest")
+        try await withTeardown { try? await origin.shutdown() } run: {
+            // Until the origin has seen two reloads, not for a fixed time: a starved test process still
+            // gets the recording it checks. At most a minute.
+            let settings = StreamRecorder.Settings(entry: origin.baseURL + "/master.m3u8", duration: .seconds(60))
+            let (ending, bundle, recorder) = try await StreamRecorderTests.record(settings) { recorder in
+                _ = await origin.waitUntil(timeout: .seconds(60)) { $0.requestLog.filter { $0.path == "/steer/reload.json" }.count >= 2 }
+                recorder.stop("two reloads of the steering manifest")
+            }
+            defer { try? FileManager.default.removeItem(atPath: bundle.location) }
+            #expect(ending == .stopped("two reloads of the steering manifest"))
+
+            let steering = bundle.exchanges.filter { $0.kind == "steering" }
+            #expect(steering.first?.url == origin.baseURL + "/steer/manifest.json")
+            #expect(steering.dropFirst().allSatisfy { $0.url == origin.baseURL + "/steer/reload.json?session=7" }, "\(steering.map(\.url))")
+            #expect(steering.count >= 2, "the manifest, then its reloads: \(steering.map(\.at))")
+            for (earlier, later) in zip(steering, steering.dropFirst()) {
+                #expect(later.at - earlier.at >= 0.95, "TTL 1: \(earlier.at) then \(later.at)")
+            }
+            #expect(steering.allSatisfy { $0.status == 200 && $0.ending == .complete })
+            #expect(try bundle.body(of: try #require(steering.last)) == Array(#"{"VERSION": 1, "TTL": 1, "PATHWAY-PRIORITY": ["b", "a"]}"#.utf8))
+
+            let sessionData = bundle.exchanges.filter { $0.kind == "sessionData" }
+            #expect(sessionData.map(\.url) == [origin.baseURL + "/info.json"])
+            #expect(recorder.tally.counts.mediaFetches >= 2, "session data and segments are media fetches")
+
+            // A steering client asks with its own query (_HLS_pathway, _HLS_throughput): it gets the
+            // recorded manifests in the order they were recorded.
+            let replay = try ReplayOrigin(bundle: bundle)
+            _ = replay.answer(method: "GET", target: "/master.m3u8", headers: [])
+            let first = replay.answer(method: "GET", target: "/steer/manifest.json?_HLS_pathway=a&_HLS_throughput=5000000", headers: [])
+            #expect(first.status == 200 && String(decoding: first.body, as: UTF8.self).contains(#""RELOAD-URI": "reload.json?session=7""#))
+            let reload = replay.answer(method: "GET", target: "/steer/reload.json?session=7&_HLS_pathway=a&_HLS_throughput=5000000", headers: [])
+            #expect(reload.status == 200 && String(decoding: reload.body, as: UTF8.self).contains(#"["b", "a"]"#))
         }
-        defer { try? FileManager.default.removeItem(atPath: bundle.location) }
-        #expect(ending == .stopped("two reloads of the steering manifest"))
-
-        let steering = bundle.exchanges.filter { $0.kind == "steering" }
-        #expect(steering.first?.url == origin.baseURL + "/steer/manifest.json")
-        #expect(steering.dropFirst().allSatisfy { $0.url == origin.baseURL + "/steer/reload.json?session=7" }, "\(steering.map(\.url))")
-        #expect(steering.count >= 2, "the manifest, then its reloads: \(steering.map(\.at))")
-        for (earlier, later) in zip(steering, steering.dropFirst()) {
-            #expect(later.at - earlier.at >= 0.95, "TTL 1: \(earlier.at) then \(later.at)")
-        }
-        #expect(steering.allSatisfy { $0.status == 200 && $0.ending == .complete })
-        #expect(try bundle.body(of: try #require(steering.last)) == Array(#"{"VERSION": 1, "TTL": 1, "PATHWAY-PRIORITY": ["b", "a"]}"#.utf8))
-
-        let sessionData = bundle.exchanges.filter { $0.kind == "sessionData" }
-        #expect(sessionData.map(\.url) == [origin.baseURL + "/info.json"])
-        #expect(recorder.tally.counts.mediaFetches >= 2, "session data and segments are media fetches")
-
-        // A steering client asks with its own query (_HLS_pathway, _HLS_throughput): it gets the
-        // recorded manifests in the order they were recorded.
-        let replay = try ReplayOrigin(bundle: bundle)
-        _ = replay.answer(method: "GET", target: "/master.m3u8", headers: [])
-        let first = replay.answer(method: "GET", target: "/steer/manifest.json?_HLS_pathway=a&_HLS_throughput=5000000", headers: [])
-        #expect(first.status == 200 && String(decoding: first.body, as: UTF8.self).contains(#""RELOAD-URI": "reload.json?session=7""#))
-        let reload = replay.answer(method: "GET", target: "/steer/reload.json?session=7&_HLS_pathway=a&_HLS_throughput=5000000", headers: [])
-        #expect(reload.status == 200 && String(decoding: reload.body, as: UTF8.self).contains(#"["b", "a"]"#))
     }
 
     /// A VOD ends the recording when its media is whole: the steering manifest does not keep it going.
     @Test func aVODWithSteeringEndsWhenItsMediaIsWhole() async throws {
         let origin = try await Self.origin(live: false)
-        defer { Task { try? await origin.shutdown() } }
-        let settings = StreamRecorder.Settings(entry: origin.baseURL + "/master.m3u8", duration: .seconds(60))
-        let (ending, bundle, _) = try await StreamRecorderTests.record(settings)
-        defer { try? FileManager.default.removeItem(atPath: bundle.location) }
-        #expect(ending == .complete, "ended with its media, not at the recording's 60 s")
-        #expect(bundle.exchanges.contains { $0.kind == "steering" })
+        try await withTeardown { try? await origin.shutdown() } run: {
+            let settings = StreamRecorder.Settings(entry: origin.baseURL + "/master.m3u8", duration: .seconds(60))
+            let (ending, bundle, _) = try await StreamRecorderTests.record(settings)
+            defer { try? FileManager.default.removeItem(atPath: bundle.location) }
+            #expect(ending == .complete, "ended with its media, not at the recording's 60 s")
+            #expect(bundle.exchanges.contains { $0.kind == "steering" })
+        }
     }
 
     /// A failing steering server is recorded as it answered; an absurd TTL is survived. Either way

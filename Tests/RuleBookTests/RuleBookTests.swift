@@ -3,7 +3,7 @@ import Foundation
 import Logging
 import Presets
 import Testing
-@testable import Proxy
+@testable import RuleLoading
 
 /// Presets: built into the binary, a preset folder adds and overrides by name, a broken preset file
 /// never takes a working preset away; and the engine cache per preset combination stays bounded.

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Players
 import Proxy
+import RuleLoading
 import Records
 @testable import Runs
 import Testing

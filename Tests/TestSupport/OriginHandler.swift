@@ -87,7 +87,7 @@ final class OriginHandler: ChannelInboundHandler, RemovableChannelHandler {
         case let .generated(size, chunk, delay):
             sendGenerated(size: max(size, 0), chunk: max(chunk, 1), delay: delay, to: head, id: id, context: context)
         case let .delayedHeaders(delay, then):
-            context.eventLoop.assumeIsolated().scheduleTask(in: delay.timeAmount) { [self] in
+            context.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(delay)) { [self] in
                 guard isActive else { return }
                 respond(then, to: head, id: id, context: context)
             }
@@ -201,8 +201,9 @@ final class OriginHandler: ChannelInboundHandler, RemovableChannelHandler {
             return
         }
         context.flush()
+        if current.delay == nil && !context.channel.isWritable { origin.countHeldBack() }
         if let delay = current.delay {
-            context.eventLoop.assumeIsolated().scheduleTask(in: delay.timeAmount) { [self] in
+            context.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(delay)) { [self] in
                 pump(context: context)
             }
         } else if context.channel.isWritable {
@@ -234,12 +235,5 @@ final class OriginHandler: ChannelInboundHandler, RemovableChannelHandler {
                 context.close(promise: nil)
             }
         }
-    }
-}
-
-extension Duration {
-    var timeAmount: TimeAmount {
-        let (seconds, attoseconds) = components
-        return .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
     }
 }

@@ -29,6 +29,7 @@ public final class TestOrigin: Sendable {
         var connectionsAccepted = 0
         var responsesCompleted = 0
         var responsesAborted = 0
+        var heldBack = 0
         var children: [ObjectIdentifier: any Channel] = [:]
     }
 
@@ -89,6 +90,9 @@ public final class TestOrigin: Sendable {
     public var responsesCompleted: Int { state.withLockedValue { $0.responsesCompleted } }
     /// Responses cut short because the client went away (or a write failed).
     public var responsesAborted: Int { state.withLockedValue { $0.responsesAborted } }
+    /// Times a generated body waited with its socket's send buffer full after a flush: the client
+    /// (or a proxy in front of it, itself waiting for its client) stopped taking bytes.
+    public var heldBackCount: Int { state.withLockedValue { $0.heldBack } }
 
     /// Polls `condition` until it holds or `timeout` passes; returns whether it held. 30 s by default:
     /// in CI's unit phase a task waiting for one of the two pool threads, busy with CPU-heavy tests,
@@ -150,6 +154,7 @@ public final class TestOrigin: Sendable {
 
     func countCompleted() { state.withLockedValue { $0.responsesCompleted += 1 } }
     func countAborted() { state.withLockedValue { $0.responsesAborted += 1 } }
+    func countHeldBack() { state.withLockedValue { $0.heldBack += 1 } }
 }
 
 extension TestOrigin {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import Upstream
 
 /// The curl thread says what it is in `top -H` and /proc (otherwise it carries the name of the
@@ -15,12 +16,8 @@ import Testing
         }
         let before = try curlThreads()
         let client = try UpstreamClient()
-        var new: Set<String> = []
-        for _ in 0..<100 where new.isEmpty {
-            try await Task.sleep(for: .milliseconds(20))
-            new = try curlThreads().subtracting(before)
-        }
+        let named = try await eventually { try !curlThreads().subtracting(before).isEmpty }
         await client.shutdown()
-        #expect(!new.isEmpty, "a new thread named hlschaos-curl while the client runs")
+        #expect(named, "a new thread named hlschaos-curl while the client runs")
     }
 }

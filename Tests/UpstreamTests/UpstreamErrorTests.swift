@@ -137,6 +137,23 @@ import TestSupport
         }
     }
 
+    /// RFC 9110's field syntax, as swift-http-types checks it: a name that is no token, a value with
+    /// a control character or a space at either end fail before anything is sent.
+    @Test(arguments: [("X-Why(not)", "1"), ("X-Bell", "a\u{7}b"), ("X-Space", " a")])
+    func invalidRequestHeadersFailBeforeAnythingIsSent(header: (name: String, value: String)) async throws {
+        try await withOrigin { origin, client in
+            origin.route("/a.ts", .bytes(body: [1]))
+            let request = UpstreamRequest(url: origin.baseURL + "/a.ts", headers: [header])
+            let error = await upstreamError { () async throws(UpstreamError) in try await client.fetch(request) }
+            guard case .setup(let message)? = error else {
+                Issue.record("expected .setup, got \(String(describing: error))")
+                return
+            }
+            #expect(message.contains(header.name), "\(message)")
+            #expect(origin.requestLog.isEmpty)
+        }
+    }
+
     @Test func fetchAfterShutdownFails() async throws {
         let client = try UpstreamClient()
         await client.shutdown()

@@ -7,6 +7,8 @@
 // and keeps it in sessionStorage for this tab. EventSource cannot send headers, so the live stream
 // passes it as `?token=`.
 
+import { action } from './actions.js';
+
 const TOKEN_KEY = 'hlschaos.controlToken';
 const enc = encodeURIComponent;
 
@@ -154,12 +156,12 @@ function device(raw) {
   };
 }
 
-/** A request record as RequestRecord.swift encodes it, plus `t`: its time in ms. */
+/** A request record as RequestRecord.swift encodes it, plus `t`: its time in ms; `actions` read by actions.js. */
 export function record(raw) {
   const r = raw || {};
   r.t = date(r.time) ?? 0;
   r.matchedRules = Array.isArray(r.matchedRules) ? r.matchedRules : [];
-  r.actions = Array.isArray(r.actions) ? r.actions : [];
+  r.actions = Array.isArray(r.actions) ? r.actions.map(action) : [];
   r.decidingRules = r.decidingRules || {};
   r.decidingRules.content = Array.isArray(r.decidingRules.content) ? r.decidingRules.content : [];
   r.bytesSent = Number(r.bytesSent) || 0;
@@ -249,7 +251,10 @@ export const api = {
     return `/api/events/stream?${params}`;
   },
 
-  /** GET /api/sessions/{id}/report → the reaction report (ReactionReport.swift). */
+  /**
+   * GET /api/sessions/{id}/report → the reaction report (ReactionReport.swift) with `words`: {outcome,
+   * findings: [{label, words, time?, records, tone?}]}, its findings said for people (ReportWords.swift).
+   */
   report: id => call('GET', `/api/sessions/${enc(id)}/report`),
 
   /**

@@ -42,6 +42,18 @@ public final class RuleBook: Sendable {
         var lastUse: UInt64
     }
 
+    /// Where the rules come from and how many engines are kept: `--rules`, `--presets`, and the
+    /// config file's "rules", "presets", "maxPresetsPerURL", "engineCacheSize".
+    public struct Settings: Sendable, Equatable {
+        public var ruleFiles: [String] = []
+        /// Folder of extra presets (`*.json`): they add to the built-in presets (rules/ of the
+        /// repository, compiled in) and replace a built-in of the same name.
+        public var presetDirectory: String?
+        public var maxPresetsPerURL = 8
+        public var engineCacheSize = 256
+        public init() {}
+    }
+
     public struct UnknownPreset: Error, CustomStringConvertible {
         public var name: String
         public var available: [String]
@@ -111,6 +123,13 @@ public final class RuleBook: Sendable {
             $0.presetSummary = summary
         }
         logger.info("\(summary)")
+    }
+
+    /// The rules of `settings`, read as `init(ruleFiles:…)` reads them.
+    public convenience init(settings: Settings, logger: Logger = Logger(label: "hlschaos.rules")) throws(RuleFileError) {
+        try self.init(
+            ruleFiles: settings.ruleFiles, presetDirectory: settings.presetDirectory, maxPresetsPerURL: settings.maxPresetsPerURL,
+            engineCacheCapacity: settings.engineCacheSize, logger: logger)
     }
 
     public var scenarios: [Scenario] { state.withLockedValue { $0.scenarios } }
@@ -297,26 +316,5 @@ public final class RuleBook: Sendable {
             stamps[name] = FileStamp(path: (directory as NSString).appendingPathComponent(name))
         }
         return stamps
-    }
-}
-
-/// What tells that a rule file changed: its modification time and size, from one stat(2).
-/// (FileManager's attributes read /etc/passwd and /etc/group for every file, every second.)
-struct FileStamp: Equatable {
-    var seconds: Int
-    var nanoseconds: Int
-    var size: Int
-
-    init?(path: String) {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        #if os(Linux)
-        let modified = info.st_mtim
-        #else
-        let modified = info.st_mtimespec
-        #endif
-        seconds = Int(modified.tv_sec)
-        nanoseconds = Int(modified.tv_nsec)
-        size = Int(info.st_size)
     }
 }

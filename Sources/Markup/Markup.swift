@@ -1,8 +1,9 @@
-/// Text put into XML or HTML (JUnit, the run and matrix pages): the markup characters escaped,
-/// and control characters other than tab and line breaks, which XML 1.0 cannot carry even escaped
-/// (a player's log has them), replaced by U+FFFD.
-enum Markup {
-    static func escape(_ text: String) -> String {
+/// Text put into XML or HTML (JUnit, the run and matrix pages, the setup page, the Apple
+/// configuration profile): the markup characters escaped, and control characters other than tab
+/// and line breaks, which XML 1.0 cannot carry even escaped (a player's log has them), replaced
+/// by U+FFFD.
+public enum Markup {
+    public static func escape(_ text: String) -> String {
         var out = ""
         out.reserveCapacity(text.count)
         for scalar in text.unicodeScalars {

@@ -1,5 +1,7 @@
+import AppConfiguration
 import Foundation
 import Proxy
+import RuleLoading
 import Testing
 
 @Suite struct ConfigFileTests {
@@ -7,7 +9,8 @@ import Testing
         .deletingLastPathComponent().appendingPathComponent("config.example.json").path
 
     @Test func theExampleHoldsTheDefaults() throws {
-        let loaded = try ConfigFile.load(path: Self.example)
+        let settings = try ConfigFile.load(path: Self.example)
+        let loaded = settings.proxy
         let defaults = ProxyConfiguration()
         #expect(loaded.host == defaults.host)
         #expect(loaded.port == defaults.port)
@@ -18,25 +21,28 @@ import Testing
         #expect(loaded.upstream.connectTimeout == defaults.upstream.connectTimeout)
         #expect(loaded.upstream.firstByteTimeout == defaults.upstream.firstByteTimeout)
         #expect(loaded.cors == defaults.cors)
-        #expect(loaded.logLevel == defaults.logLevel)
+        #expect(settings.logLevel == AppSettings().logLevel)
+        #expect(settings.rules == RuleBook.Settings())
+        #expect(settings.control.listen == .some("127.0.0.1:8081") && settings.control.token == nil, "the control API's default address")
         #expect(loaded.shutdownTimeout == defaults.shutdownTimeout)
         #expect(loaded.clients == defaults.clients)
         #expect(loaded.memory == defaults.memory)
         #expect(loaded.recordPath == nil && loaded.recordRedact == defaults.recordRedact)
         #expect(loaded.recordMaxBytes == defaults.recordMaxBytes && loaded.recordingsDirectory == defaults.recordingsDirectory)
-        #expect(loaded.forward == defaults.forward && loaded.https == nil && loaded.dataDirectory == nil)
+        #expect(loaded.forward == defaults.forward && loaded.https == nil && settings.dataDirectory == nil)
     }
 
     @Test func forwardAndHTTPSSettingsAreReadAndChecked() throws {
         let json = #"{"forward": {"enabled": true, "users": {"tv1": "pw"}, "password": "shared", "allowNetworks": ["192.168.1.0/24", "fd00::/8"], "intercept": ["*.cdn.example.com", "origin.example.com"], "tunnel": false, "allowPrivateTargets": true}, "https": {"port": 8443, "certificate": "c.pem", "key": "k.pem"}, "dataDir": "/var/lib/hlschaos"}"#
-        let configuration = try ConfigFile.parse(Array(json.utf8), file: "c.json")
+        let settings = try ConfigFile.parse(Array(json.utf8), file: "c.json")
+        let configuration = settings.proxy
         #expect(configuration.forward.enabled && !configuration.forward.tunnel && configuration.forward.allowPrivateTargets)
         #expect(configuration.forward.users == ["tv1": "pw"] && configuration.forward.sharedPassword == "shared")
         #expect(configuration.forward.allowNetworks.map(\.description) == ["192.168.1.0/24", "fd00::/8"])
         #expect(configuration.forward.intercept == ["*.cdn.example.com", "origin.example.com"])
         #expect(configuration.https == .init(port: 8443, certificateFile: "c.pem", keyFile: "k.pem"))
-        #expect(configuration.dataDirectory == "/var/lib/hlschaos")
-        let upstream = try ConfigFile.parse(Array(#"{"resolve": {"cdn.example.com:443": "127.0.0.1"}, "upstreamCAFile": "ca.pem"}"#.utf8), file: "u.json")
+        #expect(settings.dataDirectory == "/var/lib/hlschaos")
+        let upstream = try ConfigFile.parse(Array(#"{"resolve": {"cdn.example.com:443": "127.0.0.1"}, "upstreamCAFile": "ca.pem"}"#.utf8), file: "u.json").proxy
         #expect(upstream.upstream.resolve == ["cdn.example.com:443": "127.0.0.1"] && upstream.upstream.extraCAFile == "ca.pem")
         #expect(throws: ConfigFile.Problems.self) { try ConfigFile.parse(Array(#"{"resolve": {"cdn.example.com": "127.0.0.1"}}"#.utf8), file: "r.json") }
         let bad = #"{"forward": {"enabled": "yes", "users": {"bad user": "x", "tv2": ""}, "password": "", "allowNetworks": ["192.168.1.0/33"], "intercept": ["*.*"], "tunel": true}, "https": {"certificate": "c.pem"}}"#
@@ -66,14 +72,15 @@ import Testing
 
     @Test func limitsAreReadAndRangeChecked() throws {
         let json = #"{"requestHeadTimeout": "2s", "keepAliveTimeout": "30s", "maxClientConnections": 100, "maxRequestHeadBytes": 8192, "maxSessions": 50, "maxPresetsPerURL": 3, "engineCacheSize": 16, "playlistHistoryBytes": 1048576, "rewriteCacheBytes": 0, "maxLearnedHosts": 5, "shutdownTimeout": "1s"}"#
-        let configuration = try ConfigFile.parse(Array(json.utf8), file: "c.json")
+        let settings = try ConfigFile.parse(Array(json.utf8), file: "c.json")
+        let configuration = settings.proxy
         #expect(configuration.clients.requestHeadTimeout == 2)
         #expect(configuration.clients.keepAliveTimeout == 30)
         #expect(configuration.clients.maxConnections == 100)
         #expect(configuration.clients.maxRequestHeadBytes == 8192)
         #expect(configuration.memory.maxSessions == 50)
-        #expect(configuration.memory.maxPresetsPerURL == 3)
-        #expect(configuration.memory.engineCacheSize == 16)
+        #expect(settings.rules.maxPresetsPerURL == 3)
+        #expect(settings.rules.engineCacheSize == 16)
         #expect(configuration.memory.playlistHistoryBytes == 1_048_576)
         #expect(configuration.memory.rewriteCacheBytes == 0)
         #expect(configuration.memory.maxLearnedHosts == 5)
@@ -92,13 +99,37 @@ import Testing
 
     @Test func valuesAreRead() throws {
         let json = #"{"listen": "127.0.0.1:9000", "upstream": "https://cdn.example.com/live", "origins": {"b": "http://10.0.0.1:81"}, "playlistTimeout": "3s", "cors": false}"#
-        let configuration = try ConfigFile.parse(Array(json.utf8), file: "c.json")
+        let configuration = try ConfigFile.parse(Array(json.utf8), file: "c.json").proxy
         #expect(configuration.host == "127.0.0.1")
         #expect(configuration.port == 9000)
         #expect(configuration.defaultOrigin?.url == "https://cdn.example.com/live")
         #expect(configuration.origins["b"]?.authority == "10.0.0.1:81")
         #expect(configuration.playlistTimeout == 3)
         #expect(!configuration.cors)
+    }
+
+    /// The keys of other owners than the data plane land in their parts: the rules', the control
+    /// API's, logging's and the data folder.
+    @Test func eachOwnersKeysReachItsPart() throws {
+        let json = #"{"rules": ["a.json", "b.json"], "presets": "extra", "control": "0.0.0.0:9001", "controlToken": "t0k", "logLevel": "debug", "dataDir": "/srv/hc"}"#
+        let settings = try ConfigFile.parse(Array(json.utf8), file: "c.json")
+        var rules = RuleBook.Settings()
+        rules.ruleFiles = ["a.json", "b.json"]
+        rules.presetDirectory = "extra"
+        #expect(settings.rules == rules)
+        #expect(settings.control.listen == .some("0.0.0.0:9001") && settings.control.token == "t0k")
+        #expect(settings.logLevel == "debug")
+        #expect(settings.dataDirectory == "/srv/hc")
+        let off = try ConfigFile.parse(Array(#"{"control": null}"#.utf8), file: "off.json")
+        #expect(off.control.listen == .some(nil), "null: no control API, unlike an absent key")
+        #expect {
+            try ConfigFile.parse(Array(#"{"logLevel": "loud", "control": 8081, "rules": "a.json"}"#.utf8), file: "bad.json")
+        } throws: { error in
+            let text = String(describing: error)
+            return text.contains("bad.json: logLevel: \"loud\" is not one of trace, debug, info, notice, warning, error, critical")
+                && text.contains("bad.json: control: expected a string, got an integer")
+                && text.contains("bad.json: rules: expected a list of rule file paths")
+        }
     }
 
     @Test func everyProblemIsReportedWithFileKeyAndFix() {

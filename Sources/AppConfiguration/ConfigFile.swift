@@ -2,10 +2,13 @@ import Addressing
 import Chaos
 import Foundation
 import JSON
+import Proxy
+import RuleLoading
 import Upstream
 
-/// Reads the JSON configuration file (`config.example.json` documents every key). Every problem is
-/// reported with the file, the key and what would fix it; keys starting with "//" are comments.
+/// Reads the JSON configuration file (`config.example.json` documents every key) into one value with
+/// a part per owner (`AppSettings`). Every problem is reported with the file, the key and what would
+/// fix it; keys starting with "//" are comments.
 public enum ConfigFile {
     public struct Problems: Error, CustomStringConvertible {
         public var file: String
@@ -26,14 +29,14 @@ public enum ConfigFile {
         "resolve", "upstreamCAFile",
     ]
 
-    public static func load(path: String) throws(Problems) -> ProxyConfiguration {
+    public static func load(path: String) throws(Problems) -> AppSettings {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw Problems(file: path, messages: ["cannot read the file (does it exist and is it readable?)"])
         }
         return try parse(Array(data), file: path)
     }
 
-    public static func parse(_ bytes: [UInt8], file: String) throws(Problems) -> ProxyConfiguration {
+    public static func parse(_ bytes: [UInt8], file: String) throws(Problems) -> AppSettings {
         let root: JSONValue
         do {
             root = try JSONValue.parse(bytes)
@@ -44,7 +47,7 @@ public enum ConfigFile {
             throw Problems(file: file, messages: ["the configuration must be a JSON object, got \(root.typeName)"])
         }
         var reader = Reader()
-        var configuration = ProxyConfiguration()
+        var settings = AppSettings()
         var seen = Set<String>()
         for member in members where !member.key.hasPrefix("//") {
             let key = member.key
@@ -52,10 +55,10 @@ public enum ConfigFile {
                 reader.problem(key, "appears twice; keep one")
                 continue
             }
-            reader.apply(key, member.value, to: &configuration)
+            reader.apply(key, member.value, to: &settings)
         }
         if !reader.messages.isEmpty { throw Problems(file: file, messages: reader.messages) }
-        return configuration
+        return settings
     }
 
     public static func isValidOriginName(_ name: String) -> Bool { ProxyPath.isValidName(name) }
@@ -67,104 +70,104 @@ public enum ConfigFile {
             messages.append("\(key): \(message)")
         }
 
-        mutating func apply(_ key: String, _ value: JSONValue, to configuration: inout ProxyConfiguration) {
+        mutating func apply(_ key: String, _ value: JSONValue, to settings: inout AppSettings) {
             switch key {
             case "listen":
-                listen(value, into: &configuration)
+                listen(value, into: &settings.proxy)
             case "upstream":
                 if case .null = value { return }
                 guard let text = string(key, value) else { return }
                 guard let location = UpstreamLocation(absolute: text) else {
                     return problem(key, "\"\(text)\" is not an absolute http(s) URL, for example \"https://cdn.example.com/live\"")
                 }
-                configuration.defaultOrigin = location
+                settings.proxy.defaultOrigin = location
             case "origins":
-                origins(value, into: &configuration)
+                origins(value, into: &settings.proxy)
             case "connectTimeout":
-                if let duration = duration(key, value) { configuration.upstream.connectTimeout = duration }
+                if let duration = duration(key, value) { settings.proxy.upstream.connectTimeout = duration }
             case "firstByteTimeout":
-                if let duration = duration(key, value) { configuration.upstream.firstByteTimeout = duration }
+                if let duration = duration(key, value) { settings.proxy.upstream.firstByteTimeout = duration }
             case "playlistTimeout":
-                if let duration = duration(key, value) { configuration.playlistTimeout = duration.seconds }
+                if let duration = duration(key, value) { settings.proxy.playlistTimeout = duration.seconds }
             case "sessionIdleTimeout":
-                if let duration = duration(key, value) { configuration.sessionIdleTimeout = duration.seconds }
+                if let duration = duration(key, value) { settings.proxy.sessionIdleTimeout = duration.seconds }
             case "maxPlaylistBytes":
-                if let number = integer(key, value, 1024...1_000_000_000, unit: "bytes") { configuration.maxPlaylistBytes = number }
+                if let number = integer(key, value, 1024...1_000_000_000, unit: "bytes") { settings.proxy.maxPlaylistBytes = number }
             case "shutdownTimeout":
-                if let duration = duration(key, value) { configuration.shutdownTimeout = duration.seconds }
+                if let duration = duration(key, value) { settings.proxy.shutdownTimeout = duration.seconds }
             case "requestHeadTimeout":
-                if let duration = duration(key, value) { configuration.clients.requestHeadTimeout = duration.seconds }
+                if let duration = duration(key, value) { settings.proxy.clients.requestHeadTimeout = duration.seconds }
             case "keepAliveTimeout":
-                if let duration = duration(key, value) { configuration.clients.keepAliveTimeout = duration.seconds }
+                if let duration = duration(key, value) { settings.proxy.clients.keepAliveTimeout = duration.seconds }
             case "maxClientConnections":
-                if let number = integer(key, value, 1...1_000_000, unit: "connections") { configuration.clients.maxConnections = number }
+                if let number = integer(key, value, 1...1_000_000, unit: "connections") { settings.proxy.clients.maxConnections = number }
             case "maxRequestHeadBytes":
                 // NIO's HTTP parser refuses heads over 80 KB by itself.
-                if let number = integer(key, value, 1024...65536, unit: "bytes") { configuration.clients.maxRequestHeadBytes = number }
+                if let number = integer(key, value, 1024...65536, unit: "bytes") { settings.proxy.clients.maxRequestHeadBytes = number }
             case "maxSessions":
-                if let number = integer(key, value, 1...10_000_000, unit: "sessions") { configuration.memory.maxSessions = number }
+                if let number = integer(key, value, 1...10_000_000, unit: "sessions") { settings.proxy.memory.maxSessions = number }
             case "maxPresetsPerURL":
-                if let number = integer(key, value, 1...64, unit: "presets") { configuration.memory.maxPresetsPerURL = number }
+                if let number = integer(key, value, 1...64, unit: "presets") { settings.rules.maxPresetsPerURL = number }
             case "engineCacheSize":
-                if let number = integer(key, value, 1...100_000, unit: "engines") { configuration.memory.engineCacheSize = number }
+                if let number = integer(key, value, 1...100_000, unit: "engines") { settings.rules.engineCacheSize = number }
             case "playlistHistoryBytes":
-                if let number = integer(key, value, 65536...1_000_000_000, unit: "bytes") { configuration.memory.playlistHistoryBytes = number }
+                if let number = integer(key, value, 65536...1_000_000_000, unit: "bytes") { settings.proxy.memory.playlistHistoryBytes = number }
             case "rewriteCacheBytes":
-                if let number = integer(key, value, 0...100_000_000_000, unit: "bytes") { configuration.memory.rewriteCacheBytes = number }
+                if let number = integer(key, value, 0...100_000_000_000, unit: "bytes") { settings.proxy.memory.rewriteCacheBytes = number }
             case "control":
-                if case .null = value { configuration.control = .some(nil); return }
-                if let text = string(key, value) { configuration.control = .some(text) }
+                if case .null = value { settings.control.listen = .some(nil); return }
+                if let text = string(key, value) { settings.control.listen = .some(text) }
             case "controlToken":
                 if case .null = value { return }
-                if let text = string(key, value) { configuration.controlToken = text }
+                if let text = string(key, value) { settings.control.token = text }
             case "events":
                 if case .null = value { return }
-                if let text = string(key, value) { configuration.eventsFile = text }
+                if let text = string(key, value) { settings.proxy.eventsFile = text }
             case "record":
                 if case .null = value { return }
-                if let text = string(key, value) { configuration.recordPath = text }
+                if let text = string(key, value) { settings.proxy.recordPath = text }
             case "recordings":
-                if let text = string(key, value) { configuration.recordingsDirectory = text }
+                if let text = string(key, value) { settings.proxy.recordingsDirectory = text }
             case "recordRedact":
                 guard case .bool(let flag) = value else { return problem(key, "expected true or false, got \(value.typeName)") }
-                configuration.recordRedact = flag
+                settings.proxy.recordRedact = flag
             case "recordMaxBytes":
-                if case .null = value { configuration.recordMaxBytes = nil; return }
-                if let number = integer(key, value, 1_048_576...Int.max, unit: "bytes") { configuration.recordMaxBytes = number }
+                if case .null = value { settings.proxy.recordMaxBytes = nil; return }
+                if let number = integer(key, value, 1_048_576...Int.max, unit: "bytes") { settings.proxy.recordMaxBytes = number }
             case "eventsMaxBytes":
-                if let number = integer(key, value, 1_048_576...1_000_000_000_000, unit: "bytes") { configuration.eventsFileMaxBytes = number }
+                if let number = integer(key, value, 1_048_576...1_000_000_000_000, unit: "bytes") { settings.proxy.eventsFileMaxBytes = number }
             case "recordBufferSize":
-                if let number = integer(key, value, 100...10_000_000, unit: "records") { configuration.memory.recordBufferSize = number }
+                if let number = integer(key, value, 100...10_000_000, unit: "records") { settings.proxy.memory.recordBufferSize = number }
             case "maxLearnedHosts":
-                if let number = integer(key, value, 0...10_000_000, unit: "hosts") { configuration.memory.maxLearnedHosts = number }
+                if let number = integer(key, value, 0...10_000_000, unit: "hosts") { settings.proxy.memory.maxLearnedHosts = number }
             case "cors":
                 guard case .bool(let flag) = value else { return problem(key, "expected true or false, got \(value.typeName)") }
-                configuration.cors = flag
+                settings.proxy.cors = flag
             case "rules":
-                ruleFiles(value, into: &configuration)
+                ruleFiles(value, into: &settings.rules)
             case "presets":
                 if case .null = value { return }
                 guard let text = string(key, value) else { return }
-                configuration.presetDirectory = text
+                settings.rules.presetDirectory = text
             case "forward":
-                forward(value, into: &configuration)
+                forward(value, into: &settings.proxy)
             case "https":
-                https(value, into: &configuration)
+                https(value, into: &settings.proxy)
             case "resolve":
-                resolve(value, into: &configuration)
+                resolve(value, into: &settings.proxy)
             case "upstreamCAFile":
-                if case .null = value { configuration.upstream.extraCAFile = nil; return }
-                if let text = string(key, value) { configuration.upstream.extraCAFile = text }
+                if case .null = value { settings.proxy.upstream.extraCAFile = nil; return }
+                if let text = string(key, value) { settings.proxy.upstream.extraCAFile = text }
             case "dataDir":
-                if case .null = value { configuration.dataDirectory = nil; return }
-                if let text = string(key, value) { configuration.dataDirectory = text }
+                if case .null = value { settings.dataDirectory = nil; return }
+                if let text = string(key, value) { settings.dataDirectory = text }
             case "logLevel":
                 guard let text = string(key, value) else { return }
                 let levels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
                 guard levels.contains(text) else {
                     return problem(key, "\"\(text)\" is not one of \(levels.joined(separator: ", "))")
                 }
-                configuration.logLevel = text
+                settings.logLevel = text
             default:
                 let hint = ValueSyntax.suggestion(for: key, in: ConfigFile.keys).map { " (did you mean \"\($0)\"?)" } ?? ""
                 problem(key, "unknown key\(hint); keys starting with // are comments")
@@ -202,11 +205,11 @@ public enum ConfigFile {
         }
 
         /// `"rules": ["PATH", …]`.
-        mutating func ruleFiles(_ value: JSONValue, into configuration: inout ProxyConfiguration) {
+        mutating func ruleFiles(_ value: JSONValue, into rules: inout RuleBook.Settings) {
             guard case .array(let items) = value else {
                 return problem("rules", "expected a list of rule file paths, got \(value.typeName)")
             }
-            configuration.ruleFiles = items.compactMap { item in
+            rules.ruleFiles = items.compactMap { item in
                 if case .string(let path) = item { return path }
                 problem("rules", "every entry must be a file path string")
                 return nil

@@ -1,6 +1,7 @@
 import Addressing
 import Chaos
 import JSON
+import Proxy
 import Upstream
 
 /// The `forward` and `https` objects of the configuration file.
