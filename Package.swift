@@ -57,8 +57,9 @@ let package = Package(
         .target(name: "HLS", dependencies: ["JSON"]),
         // How requests name what they want: the proxy's URLs (sessions, presets, resource tags,
         // origins, the redirect hop), resource kinds, Range headers, and what a path, a content type
-        // or a body says a resource is. Pure: the one copy of the grammar every module reads.
-        .target(name: "Addressing"),
+        // or a body says a resource is, and what a URI in a playlist names (`ResourceTag.Kind(place)`,
+        // hence HLS). Pure: the one copy of the grammar every module reads.
+        .target(name: "Addressing", dependencies: ["HLS"]),
         // Text put into XML or HTML (JUnit, run pages, the setup page, the Apple profile): the one
         // escaper. Pure: the standard library only.
         .target(name: "Markup"),
@@ -72,7 +73,7 @@ let package = Package(
             dependencies: ["HLS", "JSON", "Addressing", "PlayerReports", .product(name: "HTTPTypes", package: "swift-http-types")]
         ),
         // One record per request and what is read off records: the reaction report. Pure.
-        .target(name: "Records", dependencies: ["Addressing"]),
+        .target(name: "Records", dependencies: ["JSON", "Addressing"]),
         // Async streaming HTTP client over libcurl.
         .target(
             name: "Upstream",
@@ -174,14 +175,14 @@ let package = Package(
         .target(name: "TestSupport", dependencies: nio, path: "Tests/TestSupport"),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "HLSTests", dependencies: ["HLS", "TestSupport"], resources: [.copy("Corpus")]),
-        .testTarget(name: "AddressingTests", dependencies: ["Addressing"]),
+        .testTarget(name: "AddressingTests", dependencies: ["Addressing", "HLS"]),
         .testTarget(name: "CertificateAuthorityTests", dependencies: ["CertificateAuthority", "TestSupport"]),
         // Package.swift against the sources: every import declared, every dependency imported, the
         // pure modules free of I/O.
         .testTarget(name: "ModuleGraphTests"),
         .testTarget(name: "ChaosTests", dependencies: ["Chaos", "HLS", "JSON", "Addressing"]),
-        .testTarget(name: "RecordsTests", dependencies: ["Records", "TestSupport"]),
-        .testTarget(name: "HARTests", dependencies: ["HAR", "BundleFormat", "Records", "Chaos", "TestSupport"]),
+        .testTarget(name: "RecordsTests", dependencies: ["Records", "Addressing", "TestSupport"]),
+        .testTarget(name: "HARTests", dependencies: ["HAR", "BundleFormat", "Records", "Chaos", "Addressing", "TestSupport"]),
         .testTarget(
             name: "RecordingTests",
             dependencies: [
@@ -200,7 +201,7 @@ let package = Package(
         ),
         .testTarget(name: "PlayersTests", dependencies: ["Players", "PlayerReports", "Chaos", "TestSupport", "DemoOrigin"]),
         .testTarget(name: "RunsTests", dependencies: ["Runs", "Markup", "Verdicts", "Players", "PlayerReports", "Records", "Chaos", "Proxy", "RuleLoading", logging]),
-        .testTarget(name: "VerdictsTests", dependencies: ["Verdicts", "Chaos", "Records", "PlayerReports"]),
+        .testTarget(name: "VerdictsTests", dependencies: ["Verdicts", "Chaos", "Records", "Addressing", "PlayerReports"]),
         .testTarget(name: "UpstreamTests", dependencies: ["Upstream", "TestSupport"] + swiftNIO("NIOCore")),
         .testTarget(
             name: "DemoOriginTests",

@@ -5,7 +5,17 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh test
-swift build --build-tests
+build_log=$(mktemp)
+swift build --build-tests 2>&1 | tee "$build_log"
+# A compiler warning in a product module (a file under Sources/) fails the run. Only files this
+# build compiled can warn: CI builds from scratch, so all of them; locally, those changed since.
+warnings=$(grep -F "$PWD/Sources/" "$build_log" | grep -F ': warning: ' | sort -u || true)
+rm -f "$build_log"
+if [ -n "$warnings" ]; then
+  echo "scripts/test.sh: the build warned in Sources/; fix these (docs/testing.md, \"No warnings\"):" >&2
+  echo "$warnings" >&2
+  exit 1
+fi
 # The player suites run on their own: they time real playback against a proxy that lives in the
 # test process, and CPU-heavy unit tests running beside them would starve it. So does the stream
 # recorder's suite, which times live playlist reloads. They prove every driver and every fault

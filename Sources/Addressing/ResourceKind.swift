@@ -1,7 +1,7 @@
 /// What a request fetches, in the rule schema's words (`match.kind`) and in every record's `kind`.
 /// A part is an LL-HLS partial segment (`EXT-X-PART`, or the part a preload hint names); a
 /// `segment` is a whole one. Records before parts were told apart said "segment" for both.
-public enum ResourceKind: String, Sendable, CaseIterable, Hashable {
+public enum ResourceKind: String, Sendable, CaseIterable, Hashable, Codable {
     case master, media, segment, part, `init`, key, sessionData, steering
 
     /// A master or a media playlist: its body is parsed, rewritten and may be damaged.

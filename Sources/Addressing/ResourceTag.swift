@@ -162,18 +162,7 @@ public struct ResourceTag: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// What the rules and the records call this kind of resource.
-    public var resourceKind: ResourceKind {
-        switch kind {
-        case .master: .master
-        case .media: .media
-        case .segment, .asset: .segment
-        case .part: .part
-        case .initSection: .`init`
-        case .key: .key
-        case .sessionData: .sessionData
-        case .steering: .steering
-        }
-    }
+    public var resourceKind: ResourceKind { kind.resourceKind }
 
     /// Longest number a tag may carry: MSNs of epoch-based live streams fit (10^15), and no sum or
     /// difference of two such numbers can overflow.
@@ -227,6 +216,22 @@ extension ResourceTag.Kind {
         case .sessionData: "sessiondata"
         case .steering: "steering"
         case .asset: "asset"
+        }
+    }
+}
+
+extension ResourceTag.Kind {
+    /// What the rules and the records call this kind of resource (an interstitial's asset: a segment).
+    public var resourceKind: ResourceKind {
+        switch self {
+        case .master: .master
+        case .media: .media
+        case .segment, .asset: .segment
+        case .part: .part
+        case .initSection: .`init`
+        case .key: .key
+        case .sessionData: .sessionData
+        case .steering: .steering
         }
     }
 }

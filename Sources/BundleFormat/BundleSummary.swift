@@ -158,7 +158,7 @@ private struct PlaylistReader {
                 }
             }
             if master != nil {
-                roles[url] = "master"
+                roles[url] = PlaylistRole.master
                 roleOrder[url] = -1
                 break
             }
@@ -166,15 +166,15 @@ private struct PlaylistReader {
         if let master {
             var position = 0
             var renditionNames: [Int: String] = [:]
-            for rendition in master.renditions { renditionNames[rendition.index] = "\(rendition.type.lowercased()) \(rendition.name)" }
+            for rendition in master.renditions { renditionNames[rendition.index] = PlaylistRole.rendition(rendition) }
             for reference in master.uriReferences {
                 guard let url = reference.absoluteString else { continue }
                 let role: String?
                 let group: Int
                 switch reference.kind {
-                case .variant: role = reference.variantIndex.map { "variant \($0)" }; group = 0
+                case .variant: role = reference.variantIndex.map(PlaylistRole.variant); group = 0
                 case .rendition: role = reference.rendition.flatMap { renditionNames[$0.index] }; group = 1
-                case .iFrameVariant: role = reference.variantIndex.map { "I-frame \($0)" }; group = 2
+                case .iFrameVariant: role = reference.variantIndex.map(PlaylistRole.iFrameVariant); group = 2
                 default: role = nil; group = 3
                 }
                 guard let role, roles[url] == nil else { continue }

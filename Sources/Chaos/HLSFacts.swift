@@ -43,20 +43,3 @@ public enum SegmentPosition {
         (facts.index, facts.mediaTime) = self.facts(for: segment, in: playlist)
     }
 }
-
-extension ResourceKind {
-    /// The kind of request a URI found in a playlist will produce (nil for places that are not fetched as
-    /// resources of their own kind: rendition reports, date-range assets).
-    public init?(_ uriKind: URIKind) {
-        switch uriKind {
-        case .variant, .iFrameVariant, .rendition: self = .media
-        case .segment: self = .segment
-        case .part, .preloadHint: self = .part
-        case .map: self = .`init`
-        case .key, .sessionKey: self = .key
-        case .sessionData: self = .sessionData
-        case .steering: self = .steering
-        case .renditionReport, .dateRangeAsset: return nil
-        }
-    }
-}

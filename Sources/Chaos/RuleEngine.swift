@@ -4,8 +4,8 @@ import Addressing
 /// memory is in the `SessionState` passed in.
 ///
 /// How the proxy uses the module, per request:
-/// 1. `RequestFacts`: session id, `ResourceKind` (from the URI kind it encoded when rewriting,
-///    `ResourceKind(URIKind)`), `VariantFacts` (from the origin's master, `VariantFacts.all(in:)`,
+/// 1. `RequestFacts`: session id, `ResourceKind` (from the tag it wrote when rewriting, whose kind
+///    `ResourceTag.Kind(URIPlaceFacts)` gave), `VariantFacts` (from the origin's master, `VariantFacts.all(in:)`,
 ///    before any surgery), `RenditionFacts(rendition)`, msn, and `SegmentPosition.fill` for index/time,
 ///    `copy` (backup path or not), Range header, method; `resource` = upstream URL for non-segments.
 /// 2. `plan(for:state:now:)` with the session's `SessionState` (under the session's lock) and the

@@ -60,7 +60,7 @@ final class ControlMetrics: Sendable {
             return made
         }
         tally.count(
-            Shape(kind: record.kind, status: record.status, fault: record.isFaulted, ending: record.ending),
+            Shape(kind: record.kind?.rawValue, status: record.status, fault: record.isFaulted, ending: record.ending),
             bytes: max(0, record.bytesSent), durationNanoseconds: Self.nanoseconds(record.duration),
             firstByteNanoseconds: record.upstream?.firstByte.map(Self.nanoseconds),
             upstreamFailed: record.upstream?.error != nil, instruments: makeInstruments)

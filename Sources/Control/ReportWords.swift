@@ -71,15 +71,10 @@ struct ReportWords: Encodable, Equatable {
     }
 
     /// The words of an incident's actions but the status it answered (the finding says that already).
-    /// A typed action is `{kind, rule, …, words}`; a record from before typed actions holds the words
-    /// as a string. Both are read off the actions' JSON, here alone.
     static func actionWords(_ incident: ReactionReport.Incident) -> [String] {
-        guard let list = try? JSONSerialization.jsonObject(with: JSONOutput.data(incident.actions)) as? [Any] else { return [] }
-        return list.compactMap { item in
-            if let words = item as? String { return words }  // a record from before typed actions
-            guard let action = item as? [String: Any] else { return nil }
-            if action["kind"] as? String == "status", action["status"] as? Int == incident.status { return nil }
-            return action["words"] as? String
+        incident.actions.compactMap { action in
+            if case .status(let status) = action.kind, status == incident.status { return nil }
+            return action.words
         }
     }
 

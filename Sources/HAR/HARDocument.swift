@@ -19,7 +19,8 @@ import JSON
 /// - entry `_id`, `_session`, `_client`, `_ending`: the record's;
 /// - entry `_resource`: `{kind, variant, rendition, msn, part, copy}` (null when unknown);
 /// - entry `_fault` (faulted requests only): `{rules, decidingRules: {response, delay, content},
-///   actions}` — `rules` are all matched rules, in file order;
+///   actions}` — `rules` are all matched rules, in file order; `actions` are the record's (objects
+///   of `kind`, `rule`, values and `words`, docs/records.md);
 /// - entry `_upstream` (when the origin was asked): `{url, status, error, connect, firstByte,
 ///   total}`, libcurl's timings in seconds, as recorded;
 /// - response `_error` (responses that did not end complete): what happened, in words. Chrome
@@ -77,7 +78,7 @@ public enum HARDocument {
             ("timings", timings.json),
         ]
         if record.isFaulted {
-            members.append(("comment", .string("hlschaos: " + record.actions.joined(separator: ", "))))
+            members.append(("comment", .string("hlschaos: " + record.actions.map(\.words).joined(separator: ", "))))
         }
         members += [
             ("_id", .int(Int(clamping: record.id))),
@@ -148,7 +149,7 @@ public enum HARDocument {
 
     static func resource(_ record: RequestRecord) -> JSONValue {
         .object([
-            ("kind", .optional(record.kind)),
+            ("kind", .optional(record.kind?.rawValue)),
             ("variant", .optional(record.variant)),
             ("rendition", .optional(record.rendition)),
             ("msn", .optional(record.msn)),
@@ -165,7 +166,7 @@ public enum HARDocument {
                 ("delay", .optional(record.decidingRules.delay)),
                 ("content", .strings(record.decidingRules.content)),
             ])),
-            ("actions", .strings(record.actions)),
+            ("actions", .array(record.actions.map(\.json))),
         ])
     }
 

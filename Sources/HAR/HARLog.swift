@@ -1,5 +1,6 @@
 import BundleFormat
 import Foundation
+import Records
 
 /// A HAR (HTTP Archive 1.2) as `hlschaos import-har` reads it: what Chrome DevTools (and
 /// chromedriver-built HARs), Safari's Web Inspector, Charles and hlschaos's own export write, with
@@ -67,8 +68,9 @@ public struct HAREntry: Sendable {
     public var resource: ResourceHint?
     /// hlschaos's `_ending` (complete, truncated, reset, clientAbort, hang, closed).
     public var ending: String?
-    /// hlschaos's `_fault.actions` ("status 503", "delay 2s"): what the proxy did, for the report.
-    public var faultActions: [String]
+    /// hlschaos's `_fault.actions`: what the proxy did, as its records say (an export older than
+    /// typed actions gives their words, as actions of kind `unknown`).
+    public var faultActions: [RequestRecord.Action]
 
     /// The HAR's phases in seconds; nil where it says -1 or nothing.
     public struct Timings: Sendable, Equatable {
@@ -111,7 +113,7 @@ public struct HAREntry: Sendable {
         requestHeaders: [Exchange.Header] = [], status: Int, responseHeaders: [Exchange.Header] = [],
         contentSize: Int? = nil, mimeType: String? = nil, body: [UInt8]? = nil, bodyProblem: String? = nil,
         bodySize: Int? = nil, transferSize: Int? = nil, error: String? = nil, timings: Timings = .init(),
-        fromCache: Bool = false, resource: ResourceHint? = nil, ending: String? = nil, faultActions: [String] = []
+        fromCache: Bool = false, resource: ResourceHint? = nil, ending: String? = nil, faultActions: [RequestRecord.Action] = []
     ) {
         self.index = index; self.started = started; self.time = time; self.method = method; self.url = url
         self.requestHeaders = requestHeaders; self.status = status; self.responseHeaders = responseHeaders

@@ -1,6 +1,7 @@
 import Chaos
 import BundleFormat
 import Foundation
+import Records
 import JSON
 
 /// Reads a HAR's JSON into a `HARLog`. Lenient about what tools leave out or write differently
@@ -303,7 +304,8 @@ private struct Walker {
         if case .string(let ending)? = member(fields, "_ending") { entry.ending = ending }
         if case .object(let fault)? = member(fields, "_fault"),
            case .array(let actions)? = fault.first(where: { $0.key == "actions" })?.value {
-            entry.faultActions = actions.compactMap { if case .string(let text) = $0 { text } else { nil } }
+            let decoder = JSONDecoder()
+            entry.faultActions = actions.compactMap { try? decoder.decode(RequestRecord.Action.self, from: Data($0.serialized().utf8)) }
         }
         if entry.error == nil, case .string(let comment)? = member(fields, "comment"), entry.status == 0, !comment.isEmpty,
            !comment.hasPrefix("hlschaos:") {

@@ -101,20 +101,16 @@ public struct HARPlaylistCatalog: Sendable {
             renditions[rendition.index] = RenditionFacts(type: rendition.type, language: rendition.language, name: rendition.name)
         }
         for reference in playlist.uriReferences {
-            guard let url = reference.absoluteString else { continue }
+            guard let url = reference.absoluteString, let kind = ResourceKind(reference.facts) else { continue }
             switch reference.kind {
             case .variant:
-                owners[Self.key(url)] = HARTarget(kind: .media, variant: reference.variantIndex)
+                owners[Self.key(url)] = HARTarget(kind: kind, variant: reference.variantIndex)
             case .iFrameVariant:
-                owners[Self.key(url)] = HARTarget(kind: .media, iFrameVariant: reference.variantIndex)
+                owners[Self.key(url)] = HARTarget(kind: kind, iFrameVariant: reference.variantIndex)
             case .rendition:
-                owners[Self.key(url)] = HARTarget(kind: .media, rendition: reference.rendition?.index)
-            case .sessionData:
-                sessionData[Self.key(url)] = HARTarget(kind: .sessionData)
-            case .sessionKey:
-                sessionData[Self.key(url)] = HARTarget(kind: .key)
-            case .steering:
-                sessionData[Self.key(url)] = HARTarget(kind: .steering)
+                owners[Self.key(url)] = HARTarget(kind: kind, rendition: reference.rendition?.index)
+            case .sessionData, .sessionKey, .steering:
+                sessionData[Self.key(url)] = HARTarget(kind: kind)
             default:
                 break
             }
@@ -128,21 +124,14 @@ public struct HARPlaylistCatalog: Sendable {
         for segment in playlist.segments { if let range = segment.byteRange { offsets[segment.msn] = range.offset } }
         for reference in playlist.uriReferences {
             guard let absolute = reference.absoluteString else { continue }
+            // The resources a media playlist names, of its own variant or rendition.
+            guard [.segment, .part, .preloadHint, .map, .key].contains(reference.kind), let kind = ResourceKind(reference.facts)
+            else { continue }
             var target = owner
-            switch reference.kind {
-            case .segment:
-                target.kind = .segment
-                target.msn = reference.msn
-            case .part, .preloadHint where reference.partIndex != nil:
-                target.kind = .part
+            target.kind = kind
+            if kind.isMediaData {
                 target.msn = reference.msn
                 target.part = reference.partIndex
-            case .map:
-                target.kind = .`init`
-            case .key:
-                target.kind = .key
-            default:
-                continue
             }
             let key = Self.key(absolute)
             let offset = target.kind == .segment ? reference.msn.flatMap { offsets[$0] } : nil

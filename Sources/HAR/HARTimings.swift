@@ -87,19 +87,9 @@ struct HARTimings: Equatable, Sendable {
         return Int64((capped * 1_000_000).rounded())
     }
 
-    /// The length of the `delay` action, read back from its words ("delay 2.0s", "delay 250ms",
-    /// "delay 2.0 seconds"); nil without one.
-    static func delaySeconds(in actions: [String]) -> Double? {
-        let units: [(suffix: String, seconds: Double)] = [
-            ("milliseconds", 0.001), ("ms", 0.001), ("seconds", 1), ("second", 1), ("s", 1),
-        ]
-        for action in actions where action.hasPrefix("delay ") {
-            let text = action.dropFirst("delay ".count).trimmingCharacters(in: .whitespaces)
-            for unit in units where text.hasSuffix(unit.suffix) {
-                let number = text.dropLast(unit.suffix.count).trimmingCharacters(in: .whitespaces)
-                if let value = Double(number), value.isFinite, value >= 0 { return value * unit.seconds }
-            }
-        }
+    /// The length of the `delay` action; nil without one.
+    static func delaySeconds(in actions: [RequestRecord.Action]) -> Double? {
+        for action in actions { if case .delay(let seconds) = action.kind { return seconds } }
         return nil
     }
 }

@@ -91,43 +91,26 @@ struct PlaylistRewriter {
     }
 
     func tag(for reference: URIPlaceFacts) -> ResourceTag {
-        // What a media playlist names inherits its variant, rendition, backup flag and pathway.
-        var tag = playlistTag
-        tag.kind = .segment
-        tag.msn = reference.msn
-        tag.part = nil
+        let kind = ResourceTag.Kind(reference)
         switch reference.kind {
         case .variant:
-            tag = ResourceTag(kind: .media, variant: reference.variantIndex, pathway: reference.pathway)
+            return ResourceTag(kind: kind, variant: reference.variantIndex, pathway: reference.pathway)
         case .iFrameVariant:
-            tag = ResourceTag(kind: .media, iFrameVariant: reference.variantIndex, pathway: reference.pathway)
+            return ResourceTag(kind: kind, iFrameVariant: reference.variantIndex, pathway: reference.pathway)
         case .rendition:
-            tag = ResourceTag(kind: .media, rendition: reference.renditionIndex, pathway: reference.pathway)
+            return ResourceTag(kind: kind, rendition: reference.renditionIndex, pathway: reference.pathway)
         case .renditionReport:
-            tag = ResourceTag(kind: .media, pathway: playlistTag.pathway)
-        case .segment:
-            break
-        case .part:
-            tag.kind = .part
+            return ResourceTag(kind: kind, pathway: playlistTag.pathway)
+        case .sessionKey, .sessionData, .steering, .dateRangeAsset:
+            return ResourceTag(kind: kind)
+        case .segment, .part, .preloadHint, .map, .key:
+            // What a media playlist names inherits its variant, rendition, backup flag and pathway.
+            var tag = playlistTag
+            tag.kind = kind
+            tag.msn = reference.msn
             tag.part = reference.partIndex
-        case .preloadHint:
-            // A hint names a part (it has the part's index) or an init section (TYPE=MAP).
-            tag.kind = reference.partIndex == nil ? .initSection : .part
-            tag.part = reference.partIndex
-        case .map:
-            tag.kind = .initSection
-        case .key:
-            tag.kind = .key
-        case .sessionKey:
-            tag = ResourceTag(kind: .key)
-        case .sessionData:
-            tag = ResourceTag(kind: .sessionData)
-        case .steering:
-            tag = ResourceTag(kind: .steering)
-        case .dateRangeAsset:
-            tag = ResourceTag(kind: .asset)
+            return tag
         }
-        return tag
     }
 
     /// A relative reference that resolves, against `base`, to `target` (both absolute paths,

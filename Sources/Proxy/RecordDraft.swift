@@ -9,14 +9,33 @@ import Upstream
 /// How the data plane's values are written in a record: the plan's actions, the HTTP version,
 /// the client's address. The record itself is made by `RequestStateMachine.record`.
 enum RecordDraft {
-    /// The plan in words, one entry per thing done ("delay 2s", "status 503", "gap").
-    static func actions(_ plan: FaultPlan) -> [String] {
+    /// The plan as the record's actions, each with its deciding rule: the delay, the response's
+    /// action, the content changes in file order.
+    static func actions(_ plan: FaultPlan) -> [RequestRecord.Action] {
         if plan.isEmpty { return [] }  // most requests
-        var actions: [String] = []
-        if let delay = plan.delay { actions.append("delay \(delay.seconds)s") }
-        if let response = plan.response { actions.append("\(response)") }
-        actions += plan.content.map(\.action.name)
+        var actions: [RequestRecord.Action] = []
+        if let delay = plan.delay { actions.append(.init(.delay(seconds: delay.seconds), rule: plan.delayRule?.description)) }
+        if let response = plan.response { actions.append(.init(kind(response), rule: plan.responseRule?.description)) }
+        actions += plan.content.map { RequestRecord.Action(.content($0.action.name), rule: $0.rule.description) }
         return actions
+    }
+
+    /// A wire action as a record's action kind.
+    private static func kind(_ action: WireAction) -> RequestRecord.Action.Kind {
+        switch action {
+        case .status(let code, _, _): .status(code)
+        case .hang(let duration): .hang(seconds: duration?.seconds)
+        case .throttle(let rate): .throttle(bytesPerSecond: rate)
+        case .stall(let after, let duration): .stall(afterBytes: after, seconds: duration.seconds)
+        case .reset(.beforeHeaders): .reset(.beforeHeaders)
+        case .reset(.afterBytes(let count)): .reset(.afterBytes(count))
+        case .truncate(.afterBytes(let count)): .truncate(.afterBytes(count))
+        case .truncate(.fraction(let fraction)): .truncate(.fraction(fraction))
+        case .corrupt(let bytes, _): .corrupt(bytes: bytes)
+        case .contentType(let type): .contentType(type)
+        case .redirect(let status, let hops, let loop): .redirect(status: status, hops: hops, loop: loop)
+        case .rejectRanges: .rejectRanges
+        }
     }
 
     static func versionName(_ version: HTTPVersion) -> String {

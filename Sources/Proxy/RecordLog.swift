@@ -165,12 +165,12 @@ public final class RecordLog: Sendable {
 
     static func metadata(_ record: RequestRecord) -> Logger.Metadata {
         var metadata: Logger.Metadata = [
-            "session": "\(record.session)", "kind": "\(record.kind ?? "-")", "msn": "\(record.msn.map(String.init) ?? "-")",
+            "session": "\(record.session)", "kind": "\(record.kind?.rawValue ?? "-")", "msn": "\(record.msn.map(String.init) ?? "-")",
             "status": "\(record.status.map(String.init) ?? "-")", "ending": "\(record.ending.rawValue)", "uri": "\(record.path)",
         ]
         if record.isFaulted {
             metadata["rules"] = "\(record.matchedRules.joined(separator: ","))"
-            metadata["actions"] = "\(record.actions.joined(separator: "; "))"
+            metadata["actions"] = "\(record.actions.map(\.words).joined(separator: "; "))"
         }
         return metadata
     }

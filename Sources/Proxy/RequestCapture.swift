@@ -46,7 +46,7 @@ final class RequestCapture: @unchecked Sendable {
                 // A range the answer did not honour (a 200 with the whole body, a 503) is not part of
                 // what the exchange stands for: a replay answers any request for the resource with it.
                 range: record.status == 206 || record.status == 416 ? record.requestHeaders.first { $0.name == "range" }?.value : nil,
-                status: record.status, kind: record.kind, session: session)
+                status: record.status, kind: record.kind?.rawValue, session: session)
             exchange.timings = .init(firstByte: headSent.map { $0.timeIntervalSince(arrived) }, total: record.duration)
             exchange.headers = headers
             switch record.ending {

@@ -162,7 +162,7 @@ struct RequestStateMachine {
         return RequestRecord(
             id: 0, time: arrived, session: session, client: client,
             method: head.method.rawValue, path: deviceURL ?? head.uri,
-            kind: tag.map { $0.resourceKind.rawValue }, variant: tag?.variant, rendition: tag?.rendition,
+            kind: tag?.resourceKind, variant: tag?.variant, rendition: tag?.rendition,
             iFrameVariant: tag?.iFrameVariant, copy: tag?.backup == true ? "backup" : nil, msn: tag?.msn, part: tag?.part,
             pathway: tag?.pathway, upstream: upstream,
             matchedRules: plan.matchedRules.map(\.description),

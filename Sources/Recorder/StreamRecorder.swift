@@ -260,15 +260,15 @@ public final class StreamRecorder: Sendable {
             }
         }
         for variant in master.variants {
-            add(absolute[.variant]?[variant.index], role: "variant \(variant.index)", fetchesMedia: chosen.contains(variant.index))
+            add(absolute[.variant]?[variant.index], role: PlaylistRole.variant(variant.index), fetchesMedia: chosen.contains(variant.index))
         }
         for rendition in master.renditions where rendition.uri != nil {
             let picked = groups.contains(rendition.type.uppercased() + " " + rendition.groupID)
             if picked { plan.chosenRenditions.append("\(rendition.type) \(rendition.groupID) \(rendition.name)") }
-            add(renditionURLs[rendition.index], role: "\(rendition.type.lowercased()) \(rendition.name)", fetchesMedia: picked)
+            add(renditionURLs[rendition.index], role: PlaylistRole.rendition(rendition), fetchesMedia: picked)
         }
         for iFrame in master.iFrameVariants {
-            add(absolute[.iFrameVariant]?[iFrame.index], role: "I-frame \(iFrame.index)", fetchesMedia: false)
+            add(absolute[.iFrameVariant]?[iFrame.index], role: PlaylistRole.iFrameVariant(iFrame.index), fetchesMedia: false)
         }
         plan.playlists = targets.count
         var seeds: [MediaItem] = []
@@ -362,10 +362,9 @@ public final class StreamRecorder: Sendable {
         state.withLock { $0.cutShort = true }
     }
 
-    /// Queues the media of `playlist` that is new: segments above `above` (all of them the first
-    /// time) with the keys and init sections they use, and on a live LL-HLS playlist its parts and
-    /// the part its preload hint names (asked for before it is published, as an LL player does;
-    /// the server holds the request until it is). Returns the new highest MSN queued.
+    /// Queues the media of `playlist` that is new (`mediaItems`): segments above `above` (all of
+    /// them the first time), or on a live playlist seen first its last `liveBackfill`. Returns the
+    /// new highest MSN queued.
     private func queueMedia(of playlist: Playlist, above: Int?, live: Bool) async -> Int? {
         var highest = above
         if let above, let last = playlist.segments.last?.msn, last < above {
@@ -375,51 +374,62 @@ public final class StreamRecorder: Sendable {
         if floor == nil, live, let last = playlist.segments.last?.msn {
             floor = last &- max(1, settings.liveBackfill)
         }
+        for segment in playlist.segments where floor.map({ segment.msn > $0 }) ?? true {
+            highest = max(highest ?? segment.msn, segment.msn)
+        }
+        for item in Self.mediaItems(of: playlist, above: floor, live: live) where claim(item) {
+            guard let dropped = await queue.push(item, wait: !live) else { break }
+            if dropped > 0 { tally.skipped(dropped) }
+        }
+        tally.queued(await queue.count)
+        return highest
+    }
+
+    /// The media of `playlist` above MSN `floor`: segments with the keys and init sections they
+    /// use, and on a live LL-HLS playlist its parts and what its preload hints name, a part or an
+    /// init section (asked for before it is published, as an LL player does; the server holds the
+    /// request until it is). Each is named by what the playlist says it is (`ResourceKind(place)`).
+    static func mediaItems(of playlist: Playlist, above floor: Int?, live: Bool) -> [MediaItem] {
         var segmentURLs: [Int: String] = [:]
-        var others: [String: String] = [:]
+        // By the URI as the playlist writes it: where it points and what it is.
+        var others: [String: (url: String, kind: ResourceKind)] = [:]
         for reference in playlist.uriReferences {
-            guard let absolute = reference.absoluteString else { continue }
+            guard let absolute = reference.absoluteString, let kind = ResourceKind(reference.facts) else { continue }
             switch reference.kind {
             case .segment: if let msn = reference.msn { segmentURLs[msn] = absolute }
-            case .map, .key, .part, .preloadHint: others[reference.original] = absolute
+            case .map, .key, .part, .preloadHint: others[reference.original] = (absolute, kind)
             default: break
             }
         }
         var items: [MediaItem] = []
         for segment in playlist.segments {
             if let floor, segment.msn <= floor { continue }
-            highest = max(highest ?? segment.msn, segment.msn)
-            if let map = segment.map, let url = others[map.uri], Self.isHTTP(url) {
-                items.append(MediaItem(url: url, range: map.byteRange?.rangeHeader, kind: "init"))
+            if let map = segment.map, let named = others[map.uri], isHTTP(named.url) {
+                items.append(MediaItem(url: named.url, range: map.byteRange?.rangeHeader, kind: named.kind.rawValue))
             }
-            if let key = segment.key, key.method.uppercased() != "NONE", let uri = key.uri, let url = others[uri], Self.isHTTP(url) {
-                items.append(MediaItem(url: url, kind: "key"))
+            if let key = segment.key, key.method.uppercased() != "NONE", let uri = key.uri, let named = others[uri], isHTTP(named.url) {
+                items.append(MediaItem(url: named.url, kind: named.kind.rawValue))
             }
-            if let url = segmentURLs[segment.msn], Self.isHTTP(url) {
-                items.append(MediaItem(url: url, range: segment.byteRange?.rangeHeader, kind: "segment"))
+            if let url = segmentURLs[segment.msn], isHTTP(url) {
+                items.append(MediaItem(url: url, range: segment.byteRange?.rangeHeader, kind: ResourceKind.segment.rawValue))
             }
         }
         if live, playlist.partTarget != nil {
             let listed = playlist.segments.filter { floor == nil || $0.msn > floor! }.flatMap(\.parts) + playlist.trailingParts
             for part in listed where !part.gap {
-                if let url = others[part.uri], Self.isHTTP(url) {
-                    items.append(MediaItem(url: url, range: part.byteRange?.rangeHeader, kind: "part"))
+                if let named = others[part.uri], isHTTP(named.url) {
+                    items.append(MediaItem(url: named.url, range: part.byteRange?.rangeHeader, kind: named.kind.rawValue))
                 }
             }
-            for hint in playlist.preloadHints where hint.type.uppercased() == "PART" {
-                guard let url = others[hint.uri], Self.isHTTP(url) else { continue }
+            for hint in playlist.preloadHints {
+                guard let named = others[hint.uri], isHTTP(named.url) else { continue }
                 let range = hint.byteRangeStart.map { start in
                     "bytes=\(start)-" + (hint.byteRangeLength.map { String(start + $0 - 1) } ?? "")
                 }
-                items.append(MediaItem(url: url, range: range, kind: "part"))
+                items.append(MediaItem(url: named.url, range: range, kind: named.kind.rawValue))
             }
         }
-        for item in items where claim(item) {
-            guard let dropped = await queue.push(item, wait: !live) else { break }
-            if dropped > 0 { tally.skipped(dropped) }
-        }
-        tally.queued(await queue.count)
-        return highest
+        return items
     }
 
     /// True the first time an item is seen lately (it is then fetched).

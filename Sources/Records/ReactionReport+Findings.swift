@@ -10,7 +10,7 @@ extension ReactionReport {
             guard let variant = record.variant else { continue }
             defer { current = (variant, index) }
             guard let previous = current, previous.variant != variant else { continue }
-            let playlist = records[(previous.index + 1)..<index].first { $0.kind == "media" && $0.variant == variant }
+            let playlist = records[(previous.index + 1)..<index].first { $0.kind == .media && $0.variant == variant }
             let (direction, basis) = direction(from: previous.variant, to: variant, bandwidths: bandwidths)
             found.append(VariantSwitch(
                 time: playlist?.time ?? record.time, from: previous.variant, to: variant, direction: direction, basis: basis,
@@ -84,7 +84,7 @@ extension ReactionReport {
         struct Playlist: Hashable { var variant: Int?; var rendition: Int?; var copy: String? }
         var order: [Playlist] = []
         var requests: [Playlist: [RequestRecord]] = [:]
-        for record in records where record.kind == "media" {
+        for record in records where record.kind == .media {
             let playlist = Playlist(variant: record.variant, rendition: record.rendition, copy: record.copy)
             if requests[playlist] == nil { order.append(playlist) }
             requests[playlist, default: []].append(record)

@@ -15,10 +15,10 @@ extension RequestRecord {
 
     /// Kinds whose failure can stop playback; session data and steering failures are never fatal
     /// (error-paths §1).
-    var mattersForPlayback: Bool { kind != "sessionData" && kind != "steering" }
+    var mattersForPlayback: Bool { kind != .sessionData && kind != .steering }
 
     /// A segment or an LL-HLS part: media data the player plays.
-    public var isMediaData: Bool { kind == "segment" || kind == "part" }
+    public var isMediaData: Bool { kind?.isMediaData == true }
 
     var isBackup: Bool { copy == "backup" }
 
@@ -49,9 +49,9 @@ extension RequestRecord {
     /// everything else by path without the query.
     var resourceKey: ReactionReport.ResourceKey {
         switch kind {
-        case "master", "media":
+        case .master?, .media?:
             ReactionReport.ResourceKey(kind: kind, variant: variant, rendition: rendition, copy: copy)
-        case "segment" where msn != nil, "part" where msn != nil:
+        case .segment? where msn != nil, .part? where msn != nil:
             ReactionReport.ResourceKey(kind: kind, variant: variant, rendition: rendition, copy: copy, msn: msn, part: part)
         default:
             ReactionReport.ResourceKey(kind: kind, path: bareRequestPath)
@@ -62,7 +62,7 @@ extension RequestRecord {
 extension ReactionReport {
     /// Equal for two requests of the same resource (see `RequestRecord.resourceKey`).
     struct ResourceKey: Hashable {
-        var kind: String?
+        var kind: ResourceKind?
         var variant: Int?
         var rendition: Int?
         var copy: String?
@@ -78,19 +78,19 @@ extension ReactionReport.Resource {
         let owner = variant.map { " of variant \($0)" } ?? rendition.map { " of rendition \($0)" } ?? ""
         let backup = copy == "backup" ? " (backup copy)" : ""
         switch kind {
-        case "segment":
+        case .segment?:
             guard let msn else { return "a segment" + owner + backup }
             return "segment \(msn)" + owner + backup
-        case "part":
+        case .part?:
             guard let msn else { return "a part" + owner + backup }
             return "part \(part.map(String.init) ?? "?") of segment \(msn)" + owner + backup
-        case "media": return "the media playlist" + owner + backup
-        case "master": return "the master playlist"
-        case "init": return "the init section" + owner + backup
-        case "key": return "the key" + owner + backup
-        case "sessionData": return "the session data"
-        case "steering": return "the steering manifest"
-        default: return path
+        case .media?: return "the media playlist" + owner + backup
+        case .master?: return "the master playlist"
+        case .`init`?: return "the init section" + owner + backup
+        case .key?: return "the key" + owner + backup
+        case .sessionData?: return "the session data"
+        case .steering?: return "the steering manifest"
+        case nil: return path
         }
     }
 }
@@ -104,7 +104,7 @@ extension ReactionReport.Incident {
     /// "the first 503 (segment 8 of variant 2)", "the first fault (delay 2s on segment 8 of variant 2)".
     var words: String {
         if let status, status >= 400 { return "the first \(status) (\(resource.words))" }
-        let what = actions.isEmpty ? (status == nil ? "no response" : ending.rawValue) : actions.joined(separator: ", ")
+        let what = actions.isEmpty ? (status == nil ? "no response" : ending.rawValue) : actions.map(\.words).joined(separator: ", ")
         return "the first \(actions.isEmpty ? "failure" : "fault") (\(what) on \(resource.words))"
     }
 }

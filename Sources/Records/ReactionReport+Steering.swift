@@ -54,7 +54,7 @@ extension ReactionReport {
             last = record
             if !record.countsAsFailure, let msn = record.msn { highestLoaded = max(highestLoaded ?? msn, msn) }
         }
-        let manifests = records.filter { $0.kind == "steering" }
+        let manifests = records.filter { $0.kind == .steering }
         steering.reloads = manifests.map(\.id)
         steering.failedReloads = manifests.filter(\.countsAsFailure).count
         let intervals = zip(manifests, manifests.dropFirst()).map { $1.time.timeIntervalSince($0.time) }.sorted()

@@ -1,3 +1,4 @@
+import Addressing
 import Foundation
 
 /// How a player reacted to trouble in one session, read off that session's request records: variant
@@ -67,7 +68,7 @@ public struct ReactionReport: Sendable, Codable, Equatable {
 
     /// What a request was for, as the records name it.
     public struct Resource: Sendable, Codable, Equatable {
-        public var kind: String?
+        public var kind: ResourceKind?
         public var variant: Int?
         public var rendition: Int?
         public var copy: String?
@@ -76,7 +77,7 @@ public struct ReactionReport: Sendable, Codable, Equatable {
         /// The request path without its query.
         public var path: String
 
-        public init(kind: String? = nil, variant: Int? = nil, rendition: Int? = nil, copy: String? = nil,
+        public init(kind: ResourceKind? = nil, variant: Int? = nil, rendition: Int? = nil, copy: String? = nil,
                     msn: Int? = nil, part: Int? = nil, path: String) {
             self.kind = kind; self.variant = variant; self.rendition = rendition; self.copy = copy
             self.msn = msn; self.part = part; self.path = path
@@ -90,9 +91,9 @@ public struct ReactionReport: Sendable, Codable, Equatable {
         public var resource: Resource
         public var status: Int?
         public var ending: RequestRecord.Ending
-        public var actions: [String]
+        public var actions: [RequestRecord.Action]
 
-        public init(record: UInt64, time: Date, resource: Resource, status: Int?, ending: RequestRecord.Ending, actions: [String]) {
+        public init(record: UInt64, time: Date, resource: Resource, status: Int?, ending: RequestRecord.Ending, actions: [RequestRecord.Action]) {
             self.record = record; self.time = time; self.resource = resource; self.status = status
             self.ending = ending; self.actions = actions
         }

@@ -1,3 +1,4 @@
+import Addressing
 import Foundation
 
 /// A record as bytes, for the in-memory ring: no heap object per record, so a ring of 50,000 does
@@ -14,6 +15,8 @@ enum RecordBytes {
 
     /// Endings by their number in a record (`allCases` would build a new array at each use).
     private static let endings = RequestRecord.Ending.allCases
+    /// Resource kinds by their number in a record.
+    private static let kinds = ResourceKind.allCases
 
     /// How many bytes `write` takes for `record`.
     static func count(_ record: RequestRecord) -> Int {
@@ -61,7 +64,7 @@ enum RecordBytes {
         out.string(record.client)
         out.string(record.method)
         out.string(record.path)
-        if let kind = record.kind { out.string(kind) }
+        if let kind = record.kind { out.unsigned(UInt64(kinds.firstIndex(of: kind) ?? 0)) }
         if let variant = record.variant { out.signed(variant) }
         if let rendition = record.rendition { out.signed(rendition) }
         if let iFrameVariant = record.iFrameVariant { out.signed(iFrameVariant) }
@@ -80,7 +83,7 @@ enum RecordBytes {
         if let response = record.decidingRules.response { out.string(response) }
         if let delay = record.decidingRules.delay { out.string(delay) }
         out.strings(record.decidingRules.content)
-        out.strings(record.actions)
+        out.actions(record.actions)
         if let status = record.status { out.signed(status) }
         out.signed(record.bytesSent)
         out.unsigned(UInt64(endings.firstIndex(of: record.ending) ?? 0))
@@ -100,7 +103,7 @@ enum RecordBytes {
         func has(_ field: Field) -> Bool { present & (1 << field.rawValue) != 0 }
         var record = RequestRecord(
             id: id, time: Date(timeIntervalSinceReferenceDate: time), session: session, client: client, method: method, path: path)
-        if has(.kind) { guard let kind = reader.string() else { return nil }; record.kind = kind }
+        if has(.kind) { guard let kind = reader.unsigned(), kind < kinds.count else { return nil }; record.kind = kinds[Int(kind)] }
         if has(.variant) { guard let value = reader.signed() else { return nil }; record.variant = value }
         if has(.rendition) { guard let value = reader.signed() else { return nil }; record.rendition = value }
         if has(.iFrameVariant) { guard let value = reader.signed() else { return nil }; record.iFrameVariant = value }
@@ -121,7 +124,7 @@ enum RecordBytes {
         record.matchedRules = matched
         if has(.responseRule) { guard let rule = reader.string() else { return nil }; record.decidingRules.response = rule }
         if has(.delayRule) { guard let rule = reader.string() else { return nil }; record.decidingRules.delay = rule }
-        guard let content = reader.strings(), let actions = reader.strings() else { return nil }
+        guard let content = reader.strings(), let actions = reader.actions() else { return nil }
         record.decidingRules.content = content
         record.actions = actions
         if has(.status) { guard let value = reader.signed() else { return nil }; record.status = value }
@@ -151,6 +154,12 @@ enum RecordBytes {
         case kind, variant, rendition, iFrameVariant, copy, msn, part
         case upstream, upstreamStatus, connect, firstByte, total, error
         case responseRule, delayRule, status, httpVersion, pathway
+    }
+
+    /// An action's kind in a record (its values follow).
+    fileprivate enum ActionCode: UInt64 {
+        case delay, status, hang, hangFor, throttle, stall, reset, truncate, corrupt, contentType, redirect, rejectRanges
+        case content, unknown
     }
 
     /// Where `walk` puts a record: the primitives differ, strings are the same for both.
@@ -259,6 +268,54 @@ enum RecordBytes {
             return values
         }
 
+        mutating func actions() -> [RequestRecord.Action]? {
+            guard let count = unsigned(), count <= UInt64(bytes.count - offset) else { return nil }
+            var actions: [RequestRecord.Action] = []
+            actions.reserveCapacity(Int(count))
+            for _ in 0..<count {
+                guard let action = action() else { return nil }
+                actions.append(action)
+            }
+            return actions
+        }
+
+        /// One action as `ByteSink.action` wrote it.
+        private mutating func action() -> RequestRecord.Action? {
+            guard let hasRule = unsigned() else { return nil }
+            var rule: String?
+            if hasRule == 1 { guard let text = string() else { return nil }; rule = text }
+            guard let code = unsigned(), let tag = ActionCode(rawValue: code) else { return nil }
+            let kind: RequestRecord.Action.Kind
+            switch tag {
+            case .delay: guard let seconds = double() else { return nil }; kind = .delay(seconds: seconds)
+            case .status: guard let status = signed() else { return nil }; kind = .status(status)
+            case .hang: kind = .hang(seconds: nil)
+            case .hangFor: guard let seconds = double() else { return nil }; kind = .hang(seconds: seconds)
+            case .throttle: guard let rate = signed() else { return nil }; kind = .throttle(bytesPerSecond: rate)
+            case .stall: guard let after = signed(), let seconds = double() else { return nil }; kind = .stall(afterBytes: after, seconds: seconds)
+            case .reset: guard let cut = cut() else { return nil }; kind = .reset(cut)
+            case .truncate: guard let cut = cut() else { return nil }; kind = .truncate(cut)
+            case .corrupt: guard let bytes = signed() else { return nil }; kind = .corrupt(bytes: bytes)
+            case .contentType: guard let type = string() else { return nil }; kind = .contentType(type)
+            case .redirect:
+                guard let status = signed(), let hops = signed(), let loop = unsigned() else { return nil }
+                kind = .redirect(status: status, hops: hops, loop: loop == 1)
+            case .rejectRanges: kind = .rejectRanges
+            case .content: guard let name = string() else { return nil }; kind = .content(name)
+            case .unknown: guard let words = string() else { return nil }; kind = .unknown(words: words)
+            }
+            return RequestRecord.Action(kind, rule: rule)
+        }
+
+        private mutating func cut() -> RequestRecord.Action.Cut? {
+            switch unsigned() {
+            case 0: return .beforeHeaders
+            case 1: return signed().map { .afterBytes($0) }
+            case 2: return double().map { .fraction($0) }
+            default: return nil
+            }
+        }
+
         mutating func headers() -> [RequestRecord.Header]? {
             guard let count = unsigned(), count <= UInt64(bytes.count - offset) else { return nil }
             var headers: [RequestRecord.Header] = []
@@ -302,6 +359,44 @@ extension RecordBytes.ByteSink {
     mutating func strings(_ values: [String]) {
         unsigned(UInt64(values.count))
         for value in values { string(value) }
+    }
+
+    mutating func actions(_ actions: [RequestRecord.Action]) {
+        unsigned(UInt64(actions.count))
+        for action in actions {
+            if let rule = action.rule {
+                unsigned(1)
+                string(rule)
+            } else {
+                unsigned(0)
+            }
+            typealias Code = RecordBytes.ActionCode
+            switch action.kind {
+            case .delay(let seconds): unsigned(Code.delay.rawValue); double(seconds)
+            case .status(let status): unsigned(Code.status.rawValue); signed(status)
+            case .hang(nil): unsigned(Code.hang.rawValue)
+            case .hang(let seconds?): unsigned(Code.hangFor.rawValue); double(seconds)
+            case .throttle(let rate): unsigned(Code.throttle.rawValue); signed(rate)
+            case .stall(let after, let seconds): unsigned(Code.stall.rawValue); signed(after); double(seconds)
+            case .reset(let cut): unsigned(Code.reset.rawValue); self.cut(cut)
+            case .truncate(let cut): unsigned(Code.truncate.rawValue); self.cut(cut)
+            case .corrupt(let bytes): unsigned(Code.corrupt.rawValue); signed(bytes)
+            case .contentType(let type): unsigned(Code.contentType.rawValue); string(type)
+            case .redirect(let status, let hops, let loop):
+                unsigned(Code.redirect.rawValue); signed(status); signed(hops); unsigned(loop ? 1 : 0)
+            case .rejectRanges: unsigned(Code.rejectRanges.rawValue)
+            case .content(let name): unsigned(Code.content.rawValue); string(name)
+            case .unknown(let words): unsigned(Code.unknown.rawValue); string(words)
+            }
+        }
+    }
+
+    private mutating func cut(_ cut: RequestRecord.Action.Cut) {
+        switch cut {
+        case .beforeHeaders: unsigned(0)
+        case .afterBytes(let count): unsigned(1); signed(count)
+        case .fraction(let fraction): unsigned(2); double(fraction)
+        }
     }
 
     mutating func headers(_ headers: [RequestRecord.Header]) {

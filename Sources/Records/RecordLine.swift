@@ -15,7 +15,7 @@ public enum RecordLine {
         ]
         if record.ending != .complete { fields.append(record.ending.rawValue) }
         if record.isFaulted {
-            fields.append(record.actions.joined(separator: ", "))
+            fields.append(record.actions.map(\.words).joined(separator: ", "))
             fields.append(record.matchedRules.joined(separator: ","))
         }
         if let error = record.upstream?.error { fields.append("upstream: \(error)") }
@@ -31,7 +31,11 @@ public enum RecordLine {
     /// content-steering pathway); the path when unclassified.
     public static func resource(_ record: RequestRecord) -> String {
         guard let kind = record.kind else { return record.path.count > 14 ? String(record.path.prefix(13)) + "…" : record.path }
-        var text = ["segment": "seg", "sessionData": "data"][kind] ?? kind
+        var text = switch kind {
+        case .segment: "seg"
+        case .sessionData: "data"
+        default: kind.rawValue
+        }
         if let variant = record.variant { text += " v\(variant)" }
         if let rendition = record.rendition { text += " r\(rendition)" }
         if let msn = record.msn { text += " n\(msn)" }

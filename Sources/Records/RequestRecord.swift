@@ -1,3 +1,4 @@
+import Addressing
 import Foundation
 
 /// What happened to one client request, from its arrival to the last byte sent (or the moment the
@@ -18,9 +19,9 @@ public struct RequestRecord: Sendable, Codable, Equatable {
     public var httpVersion: String?
     /// The request target as received ("/s/tv1/~seg.v2.n42/https/cdn/…").
     public var path: String
-    /// The rule schema's name of the resource: master, media, segment, init, key, sessionData,
-    /// steering; nil when the request was refused before it was classified.
-    public var kind: String?
+    /// What the request fetched (its JSON is the rule schema's name: master, media, segment, part,
+    /// init, key, sessionData, steering); nil when the request was refused before it was classified.
+    public var kind: ResourceKind?
     public var variant: Int?
     public var rendition: Int?
     /// The I-frame playlist's index in the master (`EXT-X-I-FRAME-STREAM-INF`), for its requests.
@@ -36,8 +37,9 @@ public struct RequestRecord: Sendable, Codable, Equatable {
     public var matchedRules: [String]
     /// The rule that decided each part of the response.
     public var decidingRules: DecidingRules
-    /// What was done, in words ("status 503", "delay 2s", "gap").
-    public var actions: [String]
+    /// What was done, each with the rule that decided it: the delay first, then the response's
+    /// action, then the content changes in file order.
+    public var actions: [Action]
     /// The status actually sent (nil: none was, e.g. a hang or a reset before headers).
     public var status: Int?
     /// Body bytes actually handed to the client's socket.
@@ -97,9 +99,9 @@ public struct RequestRecord: Sendable, Codable, Equatable {
 
     public init(
         id: UInt64, time: Date, session: String, client: String, method: String, path: String,
-        kind: String? = nil, variant: Int? = nil, rendition: Int? = nil, iFrameVariant: Int? = nil, copy: String? = nil, msn: Int? = nil,
+        kind: ResourceKind? = nil, variant: Int? = nil, rendition: Int? = nil, iFrameVariant: Int? = nil, copy: String? = nil, msn: Int? = nil,
         part: Int? = nil, pathway: String? = nil, upstream: Upstream? = nil, matchedRules: [String] = [], decidingRules: DecidingRules = .init(),
-        actions: [String] = [], status: Int? = nil, bytesSent: Int = 0, ending: Ending = .complete, duration: Double = 0,
+        actions: [Action] = [], status: Int? = nil, bytesSent: Int = 0, ending: Ending = .complete, duration: Double = 0,
         requestHeaders: [Header] = [], responseHeaders: [Header] = [], httpVersion: String? = nil
     ) {
         self.id = id; self.time = time; self.session = session; self.client = client; self.method = method

@@ -174,14 +174,13 @@ extension RunFacts {
     /// Segment requests a gap rule matched. A `gap` rule marks a segment in the media playlist when
     /// its conditions hold for that segment, and the same conditions decide on the segment's own
     /// request, so a segment request among a gap rule's matches is a request for a marked segment.
-    /// Gap rules are read off the media playlist records (a content step named "gap").
+    /// Gap rules are read off the media playlist records (a `gap` action and the rule that decided it).
     func neverRequestedGapSegments() -> Finding {
         var gapRules = Set<String>()
         var playlists: [UInt64] = []
-        for record in records where record.kind == "media" {
-            let steps = record.decidingRules.content
-            let names = record.actions.suffix(steps.count)
-            for (rule, name) in zip(steps, names) where name == "gap" {
+        for record in records where record.kind == .media {
+            for action in record.actions where action.kind == .content("gap") {
+                guard let rule = action.rule else { continue }
                 gapRules.insert(rule)
                 if playlists.last != record.id { playlists.append(record.id) }
             }

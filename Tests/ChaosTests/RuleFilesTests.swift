@@ -21,15 +21,4 @@ import HLS
         #expect(RuleFiles.presetPath(named: "schema", in: directory) == nil)
         #expect(RuleFiles.presetPath(named: "no-such-preset", in: directory) == nil)
     }
-
-    @Test func uriKindsMapToRequestKinds() {
-        #expect(ResourceKind(URIKind.variant) == .media)
-        #expect(ResourceKind(URIKind.rendition) == .media)
-        #expect(ResourceKind(URIKind.segment) == .segment)
-        #expect(ResourceKind(URIKind.map) == .`init`)
-        #expect(ResourceKind(URIKind.key) == .key)
-        #expect(ResourceKind(URIKind.sessionData) == .sessionData)
-        #expect(ResourceKind(URIKind.steering) == .steering)
-        #expect(ResourceKind(URIKind.renditionReport) == nil)
-    }
 }

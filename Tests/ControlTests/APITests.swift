@@ -54,8 +54,8 @@ import TestSupport
             let metrics = ControlMetrics(proxy: harness.proxy.control) { (3, 64) }
             var record = RequestRecord(
                 id: 7, time: Date(), session: "tv1", client: "127.0.0.1:1", method: "GET", path: "/s/tv1/~seg.v0.n1/x.ts",
-                kind: "segment", upstream: .init(url: "http://origin/x.ts", status: 200, connect: 0.001, firstByte: 0.2, total: 0.4),
-                actions: ["status 503"], status: 503, bytesSent: 1000, duration: 0.3)
+                kind: .segment, upstream: .init(url: "http://origin/x.ts", status: 200, connect: 0.001, firstByte: 0.2, total: 0.4),
+                actions: [.init(.status(503), rule: "s/r")], status: 503, bytesSent: 1000, duration: 0.3)
             metrics.observe(record)
             record.id = 8
             record.upstream = .init(url: "http://origin/x.ts", error: "connection refused")
@@ -97,8 +97,8 @@ import TestSupport
                             let failed = (task + index) % 5 == 0
                             metrics.observe(RequestRecord(
                                 id: 0, time: Date(), session: "s\(task)", client: "", method: "GET", path: "/",
-                                kind: "segment", upstream: .init(url: "http://o/", status: 200, firstByte: 0.03),
-                                actions: failed ? ["status 503"] : [], status: failed ? 503 : 200, bytesSent: 10, duration: 0.2))
+                                kind: .segment, upstream: .init(url: "http://o/", status: 200, firstByte: 0.03),
+                                actions: failed ? [.init(.status(503), rule: "s/r")] : [], status: failed ? 503 : 200, bytesSent: 10, duration: 0.2))
                             if index % 50 == 0 { await Task.yield() }  // move between threads
                         }
                     }

@@ -9,7 +9,7 @@ import Testing
     let start = Date(timeIntervalSince1970: 1_800_000_000)
 
     func segment(_ msn: Int, variant: Int) -> ReactionReport.Resource {
-        .init(kind: "segment", variant: variant, msn: msn, path: "/s/a/v\(variant)/s\(msn).ts")
+        .init(kind: .segment, variant: variant, msn: msn, path: "/s/a/v\(variant)/s\(msn).ts")
     }
 
     @Test func aFaultRetriedThenASwitchDownAreSaidInTheReportsOrder() throws {
@@ -34,7 +34,15 @@ import Testing
         #expect(words.findings.last?.tone == .note)
     }
 
-    @Test func aFailureThatIsNotTheFaultHasItsOwnLineAndManySwitchesAreShortened() throws {
+    /// An incident's actions are said by their words, but the status the finding names already.
+    @Test func anIncidentSaysItsActionsButItsStatus() {
+        let incident = ReactionReport.Incident(
+            record: 4, time: start, resource: segment(8, variant: 2), status: 503, ending: .complete,
+            actions: [.init(.delay(seconds: 2), rule: "slow/all"), .init(.status(503), rule: "outage/seg")])
+        #expect(ReportWords.incident("first fault", incident).words == "segment 8 of variant 2 → 503 · delay 2s")
+    }
+
+        @Test func aFailureThatIsNotTheFaultHasItsOwnLineAndManySwitchesAreShortened() throws {
         let fault = ReactionReport.Incident(record: 3, time: start, resource: segment(4, variant: 0), status: 200, ending: .complete, actions: [])
         let failure = ReactionReport.Incident(record: 5, time: start + 1, resource: segment(5, variant: 0), status: nil, ending: .hang, actions: [])
         let switches = (0..<8).map { i in

@@ -145,7 +145,7 @@ import TestSupport
     /// msn → (status, how it ended, seconds) of variant 2's segments in the session's records.
     static func segmentEndings(_ records: [RequestRecord]) -> [Int: (status: Int, ending: RequestRecord.Ending, seconds: Double)] {
         var map: [Int: (status: Int, ending: RequestRecord.Ending, seconds: Double)] = [:]
-        for record in records where record.kind == "segment" && record.variant == 2 {
+        for record in records where record.kind == .segment && record.variant == 2 {
             if let msn = record.msn { map[msn] = (record.status ?? 0, record.ending, record.duration) }
         }
         return map
@@ -232,7 +232,7 @@ import TestSupport
 
     /// The same for the proxy's records of one segment.
     static func describe(_ records: [RequestRecord], variant: Int, msn: Int) -> String {
-        records.filter { $0.kind == "segment" && $0.variant == variant && $0.msn == msn }.map { record in
+        records.filter { $0.kind == .segment && $0.variant == variant && $0.msn == msn }.map { record in
             "\(RecordTime.iso8601(record.time)) \(record.status ?? 0) \(record.ending.rawValue) bytes \(record.bytesSent)"
         }.joined(separator: ", ")
     }

@@ -130,7 +130,7 @@ struct StatusesByResource: Equatable, CustomStringConvertible {
     init(_ records: [RequestRecord]) {
         var map: [String: [Int]] = [:]
         for record in records.sorted(by: RequestRecord.chronological) {
-            let key = [record.kind ?? "?", record.variant.map { "v\($0)" } ?? "", record.rendition.map { "r\($0)" } ?? "",
+            let key = [record.kind?.rawValue ?? "?", record.variant.map { "v\($0)" } ?? "", record.rendition.map { "r\($0)" } ?? "",
                        record.msn.map { "n\($0)" } ?? ""].filter { !$0.isEmpty }.joined(separator: ".")
             map[key, default: []].append(record.status ?? 0)
         }

@@ -12,7 +12,7 @@ enum HARFixtures {
     static let segment = RequestRecord(
         id: 11, time: start, session: "tv1", client: "192.168.1.30:51234", method: "GET",
         path: "/s/tv1/~seg.v2.n42/https/cdn.example.com/content/v2/segment42.ts?token=a%2Fb&x",
-        kind: "segment", variant: 2, msn: 42,
+        kind: .segment, variant: 2, msn: 42,
         upstream: .init(url: "https://cdn.example.com/content/v2/segment42.ts?token=a%2Fb&x", status: 200,
                         connect: 0.012, firstByte: 0.052, total: 0.3),
         status: 200, bytesSent: 1_128_000, ending: .complete, duration: 0.3105,
@@ -23,45 +23,45 @@ enum HARFixtures {
     static let fault503 = RequestRecord(
         id: 12, time: start.addingTimeInterval(0.5), session: "tv1", client: "192.168.1.30:51234", method: "GET",
         path: "/s/tv1/~seg.v2.n43/https/cdn.example.com/content/v2/segment43.ts",
-        kind: "segment", variant: 2, msn: 43,
+        kind: .segment, variant: 2, msn: 43,
         matchedRules: ["outage/seg-503", "outage/log-all"],
-        decidingRules: .init(response: "outage/seg-503"), actions: ["status 503"],
+        decidingRules: .init(response: "outage/seg-503"), actions: [.init(.status(503), rule: "outage/seg-503")],
         status: 503, bytesSent: 52, ending: .complete, duration: 0.0021,
         responseHeaders: [.init("content-type", "text/plain; charset=utf-8"), .init("x-hlschaos-fault", "outage/seg-503")])
 
     /// A `hang` on the master playlist: no status line, until the client gave up after 10 s.
     static let hang = RequestRecord(
         id: 13, time: start.addingTimeInterval(1), session: "tv1", client: "192.168.1.30:51240", method: "GET",
-        path: "/s/tv1/vod/ts/master.m3u8", kind: "master",
+        path: "/s/tv1/vod/ts/master.m3u8", kind: .master,
         matchedRules: ["timeouts/master-hang"], decidingRules: .init(response: "timeouts/master-hang"),
-        actions: ["hang 60s"], status: nil, bytesSent: 0, ending: .hang, duration: 10.000_25)
+        actions: [.init(.hang(seconds: 60), rule: "timeouts/master-hang")], status: nil, bytesSent: 0, ending: .hang, duration: 10.000_25)
 
     /// A 2 s delay before a media playlist fetched over a reused connection.
     static let delayed = RequestRecord(
         id: 14, time: start.addingTimeInterval(2), session: "tv1", client: "192.168.1.30:51234", method: "GET",
-        path: "/s/tv1/~media.v2/https/cdn.example.com/content/v2/index.m3u8", kind: "media", variant: 2,
+        path: "/s/tv1/~media.v2/https/cdn.example.com/content/v2/index.m3u8", kind: .media, variant: 2,
         upstream: .init(url: "https://cdn.example.com/content/v2/index.m3u8", status: 200, connect: 0, firstByte: 0.03, total: 0.031),
-        matchedRules: ["slow/playlist"], decidingRules: .init(delay: "slow/playlist"), actions: ["delay 2.0s"],
+        matchedRules: ["slow/playlist"], decidingRules: .init(delay: "slow/playlist"), actions: [.init(.delay(seconds: 2), rule: "slow/playlist")],
         status: 200, bytesSent: 900, duration: 2.0345,
         responseHeaders: [.init("content-type", "application/vnd.apple.mpegurl")])
 
     /// A redirect passed through, then an upstream failure answered 502 and a reset mid-body.
     static let redirect = RequestRecord(
         id: 15, time: start.addingTimeInterval(3), session: "tv1", client: "192.168.1.30:51234", method: "GET",
-        path: "/s/tv1/vod/ts/master.m3u8", kind: "master",
+        path: "/s/tv1/vod/ts/master.m3u8", kind: .master,
         upstream: .init(url: "https://cdn.example.com/content/master.m3u8", status: 302, connect: 0.004, firstByte: 0.01, total: 0.01),
         status: 302, bytesSent: 0, duration: 0.0105,
         responseHeaders: [.init("Location", "/s/tv1/~master/https/cdn2.example.com/master.m3u8")])
     static let badGateway = RequestRecord(
         id: 16, time: start.addingTimeInterval(4), session: "tv1", client: "192.168.1.30:51234", method: "GET",
-        path: "/s/tv1/~seg.v1.n7/https/cdn.example.com/v1/7.ts", kind: "segment", variant: 1, msn: 7,
+        path: "/s/tv1/~seg.v1.n7/https/cdn.example.com/v1/7.ts", kind: .segment, variant: 1, msn: 7,
         upstream: .init(url: "https://cdn.example.com/v1/7.ts", error: "Couldn't connect to server"),
         status: 502, bytesSent: 40, duration: 1.5, responseHeaders: [.init("content-type", "text/plain")])
     static let reset = RequestRecord(
         id: 17, time: start.addingTimeInterval(5), session: "tv1", client: "192.168.1.30:51234", method: "GET",
-        path: "/s/tv1/~seg.v1.n8/https/cdn.example.com/v1/8.ts", kind: "segment", variant: 1, copy: "backup", msn: 8,
+        path: "/s/tv1/~seg.v1.n8/https/cdn.example.com/v1/8.ts", kind: .segment, variant: 1, copy: "backup", msn: 8,
         upstream: .init(url: "https://cdn.example.com/v1/8.ts", status: 200, connect: 0.002, firstByte: 0.01, total: 0.2),
-        matchedRules: ["net/reset-half"], decidingRules: .init(response: "net/reset-half"), actions: ["reset after 50%"],
+        matchedRules: ["net/reset-half"], decidingRules: .init(response: "net/reset-half"), actions: [.init(.reset(.afterBytes(500_000)), rule: "net/reset-half")],
         status: 200, bytesSent: 500_000, ending: .reset, duration: 0.1,
         responseHeaders: [.init("content-type", "video/mp2t")])
 
@@ -77,6 +77,11 @@ enum HARFixtures {
     func entries(_ document: [String: Any]) throws -> [[String: Any]] {
         let log = try #require(document["log"] as? [String: Any])
         return try #require(log["entries"] as? [[String: Any]])
+    }
+
+    /// A list of objects with each value as text ("503"), for comparing what JSONSerialization read.
+    static func texts(_ value: Any?) -> [[String: String]]? {
+        (value as? [[String: Any]])?.map { $0.mapValues { "\($0)" } }
     }
 
     func entry(_ record: RequestRecord) throws -> [String: Any] {
@@ -193,7 +198,7 @@ enum HARFixtures {
         #expect(response["_error"] == nil)
         let fault = try #require(entry["_fault"] as? [String: Any])
         #expect(fault["rules"] as? [String] == ["outage/seg-503", "outage/log-all"])
-        #expect(fault["actions"] as? [String] == ["status 503"])
+        #expect(Self.texts(fault["actions"]) == [["kind": "status", "rule": "outage/seg-503", "status": "503", "words": "status 503"]])
         let deciding = try #require(fault["decidingRules"] as? [String: Any])
         #expect(Set(deciding.keys) == ["response", "delay", "content"])
         #expect(deciding["response"] as? String == "outage/seg-503")
@@ -224,7 +229,8 @@ enum HARFixtures {
         #expect(content["mimeType"] as? String == "x-unknown")
         #expect(response["_error"] as? String == "hang: the request was never answered")
         #expect(entry["_ending"] as? String == "hang")
-        #expect((entry["_fault"] as? [String: Any])?["actions"] as? [String] == ["hang 60s"])
+        #expect(Self.texts((entry["_fault"] as? [String: Any])?["actions"])
+            == [["kind": "hang", "rule": "timeouts/master-hang", "seconds": "60", "words": "hang 60s"]])
         let timings = try #require(entry["timings"] as? [String: Double])
         #expect(timings == ["blocked": -1, "dns": -1, "connect": -1, "send": 0, "wait": 10_000.25, "receive": 0, "ssl": -1])
         #expect(entry["time"] as? Double == 10_000.25)
@@ -257,6 +263,21 @@ enum HARFixtures {
         #expect(reset["timings"] as? [String: Double] == [
             "blocked": -1, "dns": -1, "connect": 2, "send": 0, "wait": 8, "receive": 90, "ssl": -1,
         ])
+    }
+
+    /// Reading our own export gives back the records' actions as data; an export of an older
+    /// version, its actions in words, gives them as actions of kind `unknown`.
+    @Test func itsActionsReadBackAsData() throws {
+        let text = HARDocument.text(records: HARFixtures.all, baseURL: HARFixtures.baseURL, creatorVersion: "1", prettyPrinted: false)
+        let log = try HARReader.read(Array(text.utf8), file: "export.har")
+        let faulted = HARFixtures.all.sorted(by: RequestRecord.chronological).filter(\.isFaulted)
+        #expect(log.entries.filter { !$0.faultActions.isEmpty }.map(\.faultActions) == faulted.map(\.actions))
+
+        let older = text.replacingOccurrences(
+            of: #"{"kind":"status","rule":"outage/seg-503","status":503,"words":"status 503"}"#, with: #""status 503""#)
+        #expect(older != text)
+        let entries = try HARReader.read(Array(older.utf8), file: "older.har").entries
+        #expect(entries.contains { $0.faultActions == [.init(.unknown(words: "status 503"), rule: nil)] })
     }
 
     @Test func theSameRecordsGiveTheSameBytes() throws {

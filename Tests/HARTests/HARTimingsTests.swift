@@ -5,7 +5,7 @@ import Testing
 
 @Suite struct HARTimingsTests {
     func record(
-        duration: Double, status: Int? = 200, actions: [String] = [], connect: Double? = nil, firstByte: Double? = nil,
+        duration: Double, status: Int? = 200, actions: [RequestRecord.Action] = [], connect: Double? = nil, firstByte: Double? = nil,
         fetched: Bool = true
     ) -> RequestRecord {
         RequestRecord(
@@ -21,7 +21,7 @@ import Testing
             for connect in upstreamTimes {
                 for firstByte in upstreamTimes {
                     for status in [200, nil] as [Int?] {
-                        for actions in [[], ["delay 1s"], ["delay 250ms", "status 503"]] {
+                        for actions: [RequestRecord.Action] in [[], [Self.delay(1)], [Self.delay(0.25), .init(.status(503), rule: "o/s")]] {
                             let timings = HARTimings(record: record(
                                 duration: duration, status: status, actions: actions, connect: connect, firstByte: firstByte))
                             let expected = HARTimings.micros(duration) ?? 0
@@ -42,13 +42,13 @@ import Testing
     }
 
     @Test func anInjectedAnswerAfterADelay() {
-        let timings = HARTimings(record: record(duration: 2.001, status: 503, actions: ["delay 2.0s", "status 503"], fetched: false))
+        let timings = HARTimings(record: record(duration: 2.001, status: 503, actions: [Self.delay(2), .init(.status(503), rule: "o/s")], fetched: false))
         #expect(timings == HARTimings(blocked: 2_000_000, wait: 1_000, receive: 0))
     }
 
     @Test func aDelayLongerThanTheRecordIsCut() {
         // The client gave up during the delay.
-        let timings = HARTimings(record: record(duration: 0.5, status: nil, actions: ["delay 2s"], fetched: false))
+        let timings = HARTimings(record: record(duration: 0.5, status: nil, actions: [Self.delay(2)], fetched: false))
         #expect(timings == HARTimings(blocked: 500_000, wait: 0, receive: 0))
     }
 
@@ -57,13 +57,16 @@ import Testing
         #expect(timings == HARTimings(connect: 50_000, wait: 0, receive: 50_000))
     }
 
-    @Test func theDelayIsReadBackFromItsWords() {
-        #expect(HARTimings.delaySeconds(in: ["delay 2.0s"]) == 2)
-        #expect(HARTimings.delaySeconds(in: ["status 503", "delay 250ms"]) == 0.25)
-        #expect(HARTimings.delaySeconds(in: ["delay 1.5 seconds"]) == 1.5)
-        #expect(HARTimings.delaySeconds(in: ["delay 3 milliseconds"]) == 0.003)
-        #expect(HARTimings.delaySeconds(in: ["delay soon", "gap"]) == nil)
+    static func delay(_ seconds: Double) -> RequestRecord.Action { .init(.delay(seconds: seconds), rule: "slow/all") }
+
+    /// `blocked` is the delay action's value; words (even a delay's, from an older record) are not read.
+    @Test func theDelayIsTheDelayActionsSeconds() {
+        #expect(HARTimings.delaySeconds(in: [Self.delay(2)]) == 2)
+        #expect(HARTimings.delaySeconds(in: [.init(.status(503), rule: "o/s"), Self.delay(0.25)]) == 0.25)
+        #expect(HARTimings.delaySeconds(in: [.init(.unknown(words: "delay 2.0s"), rule: nil), .init(.content("gap"), rule: "g/t")]) == nil)
         #expect(HARTimings.delaySeconds(in: []) == nil)
+        let timings = HARTimings(record: record(duration: 1.75, status: 200, actions: [Self.delay(1.5)], connect: 0.01, firstByte: 0.05))
+        #expect(timings == HARTimings(blocked: 1_500_000, connect: 10_000, wait: 40_000, receive: 200_000))
     }
 
     @Test func secondsBecomeWholeMicroseconds() {

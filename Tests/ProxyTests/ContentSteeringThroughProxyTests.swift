@@ -49,8 +49,8 @@ import TestSupport
             #expect(bytes.status == 200 && bytes.body.first == 0x47, "an MPEG-TS segment from the second host")
 
             func records() -> [RequestRecord] { proxy.server.control.records(session: "plain") }
-            _ = await eventually { records().contains { $0.kind == "segment" } }
-            let recorded = try #require(records().first { $0.kind == "segment" })
+            _ = await eventually { records().contains { $0.kind == .segment } }
+            let recorded = try #require(records().first { $0.kind == .segment })
             #expect(recorded.pathway == "cdn-b" && recorded.variant == 5)
             #expect(recorded.upstream?.url.hasPrefix("http://localhost:\(port)/live/ts/v2/seg-") == true)
             #expect(RecordLine.resource(recorded).hasSuffix("@cdn-b"))
@@ -93,9 +93,9 @@ import TestSupport
             #expect(cut.status == 200)
             #expect((try? JSONValue.parse(Array(cut.body))) == nil, "no JSON parser reads a malformed manifest")
 
-            func records() -> [RequestRecord] { proxy.server.control.records(session: "damaged").filter { $0.kind == "steering" } }
+            func records() -> [RequestRecord] { proxy.server.control.records(session: "damaged").filter { $0.kind == .steering } }
             _ = await eventually { records().count >= 2 }
-            #expect(records().first?.actions == ["steering"])
+            #expect(records().first?.actions.map(\.kind) == [.content("steering")])
             #expect(records().map(\.status) == [200, 404])
         }
     }

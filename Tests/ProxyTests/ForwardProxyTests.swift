@@ -34,7 +34,7 @@ import TestSupport
         let proxied = try await forward.curl(segments[0], ["--proxy-user", "tv1:x"])
         #expect(direct.status == 200 && proxied.body == direct.body)
         let records = forward.proxy.server.control.records(session: "tv1+status-503".split(separator: "+").first.map(String.init))
-        #expect(records.contains { $0.kind == "segment" && $0.status == 503 } == variant.contains("hlschaos=media.v2"))
+        #expect(records.contains { $0.kind == .segment && $0.status == 503 } == variant.contains("hlschaos=media.v2"))
         #expect(records.allSatisfy { $0.path.hasPrefix("http://") })
         await forward.stop()
     }
@@ -97,8 +97,8 @@ import TestSupport
         #expect(first.status == 200 && first.body == direct.body && !first.body.isEmpty, "\(direct.stderr)")
         let records = forward.proxy.server.control.records(session: "phone")
         #expect(records.contains { $0.method == "CONNECT" && $0.status == 200 })
-        #expect(records.contains { $0.path == segments[8] && $0.status == 503 && $0.httpVersion == "HTTP/2" && $0.kind == "segment" })
-        #expect(records.contains { $0.kind == "master" && $0.httpVersion == "HTTP/1.1" && $0.path.hasPrefix("https://\(ForwardHarness.cdnName)") })
+        #expect(records.contains { $0.path == segments[8] && $0.status == 503 && $0.httpVersion == "HTTP/2" && $0.kind == .segment })
+        #expect(records.contains { $0.kind == .master && $0.httpVersion == "HTTP/1.1" && $0.path.hasPrefix("https://\(ForwardHarness.cdnName)") })
         await forward.stop()
     }
 
@@ -167,7 +167,7 @@ import TestSupport
         #expect(direct.status == 200 && proxied.status == 200 && proxied.body == direct.body)
         let records = forward.proxy.server.control.records(session: "tv1")
         #expect(records.filter { $0.method == "CONNECT" && $0.status == 200 }.count == 2)
-        #expect(records.contains { $0.kind == "master" && $0.path == origin + "/vod/ts/master.m3u8" })
+        #expect(records.contains { $0.kind == .master && $0.path == origin + "/vod/ts/master.m3u8" })
         #expect(records.contains { $0.path == origin + "/vod/ts/v1/s000.ts" && $0.status == 200 })
         await forward.stop()
     }

@@ -45,7 +45,7 @@ import TestSupport
                 #expect(try await proxy.get(second).status == 200, "\(session) \(second)")
             }
             // A record is emitted when its response ends, which can be after the client has it.
-            func parts() -> [RequestRecord] { proxy.server.control.records(session: "parts").filter { $0.kind == "part" } }
+            func parts() -> [RequestRecord] { proxy.server.control.records(session: "parts").filter { $0.kind == .part } }
             _ = await eventually { parts().count >= 2 }
             let parts = parts()
             #expect(parts.count == 2)
@@ -79,7 +79,7 @@ import TestSupport
             #expect(answer.status == 404)
             _ = await eventually { proxy.server.control.records(session: "hint").contains { $0.path == hint } }
             let record = try #require(proxy.server.control.records(session: "hint").first { $0.path == hint })
-            #expect(record.kind == "part" && record.upstream?.status == 404)
+            #expect(record.kind == .part && record.upstream?.status == 404)
         }
     }
 
@@ -107,7 +107,7 @@ import TestSupport
             }
             _ = await eventually { proxy.server.control.records(session: "ignore").contains { $0.path == ignoredTarget } }
             let ignored = try #require(proxy.server.control.records(session: "ignore").first { $0.path == ignoredTarget })
-            #expect(ignored.actions == ["ignoreDirectives"])
+            #expect(ignored.actions.map(\.kind) == [.content("ignoreDirectives")])
             #expect(ignored.path.contains("_HLS_msn="), "the record keeps what the device asked")
             #expect(ignored.upstream?.url.hasSuffix("/ll/v0/index.m3u8") == true,
                     "the origin was asked without directives: \(ignored.upstream?.url ?? "")")

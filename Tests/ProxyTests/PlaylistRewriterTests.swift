@@ -56,4 +56,37 @@ import Testing
         #expect(written[8] == "/s/dev/~seg.v1.n15/http/origin.test:80801/h.ts", "a longer port is another origin")
         #expect(written[9] == "skd://key")
     }
+
+    /// A TYPE=MAP preload hint names the next init section: its URI is tagged as one, a PART hint's
+    /// as the part it names.
+    @Test func aMapPreloadHintIsTaggedAsAnInitSection() throws {
+        let text = """
+            #EXTM3U
+            #EXT-X-VERSION:9
+            #EXT-X-TARGETDURATION:4
+            #EXT-X-PART-INF:PART-TARGET=1.0
+            #EXT-X-MEDIA-SEQUENCE:10
+            #EXT-X-MAP:URI="init.mp4"
+            #EXTINF:4.0,
+            seg10.m4s
+            #EXT-X-PART:DURATION=1.0,URI="part11.0.m4s"
+            #EXT-X-PRELOAD-HINT:TYPE=PART,URI="part11.1.m4s"
+            #EXT-X-PRELOAD-HINT:TYPE=MAP,URI="init2.mp4"
+
+            """
+        let url = "http://origin.test:8080/live/media.m3u8"
+        var playlist = try Playlist(bytes: Array(text.utf8), url: URL(string: url))
+        let rewriter = PlaylistRewriter(
+            request: try ProxyPath(parsing: "/s/dev/~media.v1/http/origin.test:8080/live/media.m3u8"),
+            clientPath: "/s/dev/~media.v1/http/origin.test:8080/live/media.m3u8",
+            playlistTag: ResourceTag(kind: .media, variant: 1),
+            allowlist: HostAllowlist(origins: [UpstreamLocation(absolute: url)!]))
+        rewriter.rewrite(&playlist)
+        #expect(playlist.preloadHints.map(\.uri) == [
+            "/s/dev/~part.v1.n11.p1/http/origin.test:8080/live/part11.1.m4s",
+            "/s/dev/~init.v1.n11/http/origin.test:8080/live/init2.mp4",
+        ])
+        let hint = try ProxyPath(parsing: playlist.preloadHints[1].uri)
+        #expect(hint.tag?.resourceKind == .`init`)
+    }
 }

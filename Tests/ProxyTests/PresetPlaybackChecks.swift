@@ -17,7 +17,7 @@ enum PresetChecks {
             #expect(Set(run.failedSegments()) == [8, 9, 10], "\(run.stderr)")
             #expect(run.mentions("HTTP error \(code) \(reason)"), "\(run.stderr)")
             #expect(run.frames == wholeVODFrames - 3 * framesPerSegment, "frames: \(run.frames)")
-            #expect(faults.events.allSatisfy { $0.kind == "segment" && (8...10).contains($0.msn ?? -1) && $0.variant == 2 }, "\(faults.summary)")
+            #expect(faults.events.allSatisfy { $0.kind == .segment && (8...10).contains($0.msn ?? -1) && $0.variant == 2 }, "\(faults.summary)")
         }
     }
 
@@ -59,7 +59,7 @@ enum PresetChecks {
 
     /// The proxy applied `rule` to the player's session.
     static func expectApplied(_ rule: String, _ faults: Faults, kind: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) {
-        let hits = faults.matching(rule: rule).filter { kind == nil || $0.kind == kind }
+        let hits = faults.matching(rule: rule).filter { kind == nil || $0.kind?.rawValue == kind }
         #expect(!hits.isEmpty, "rule \(rule) was not applied\(kind.map { " to a \($0)" } ?? ""):\n\(faults.summary)", sourceLocation: sourceLocation)
     }
 

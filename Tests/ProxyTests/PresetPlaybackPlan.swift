@@ -53,17 +53,17 @@ struct Faults: Sendable {
     var report: ReactionReport = ReactionReport.analyze([], now: Date())
 
     func matching(rule: String) -> [RequestRecord] { events.filter { $0.matchedRules.contains { $0.hasSuffix("/" + rule) } } }
-    func segments(rule: String) -> [RequestRecord] { matching(rule: rule).filter { $0.kind == "segment" } }
+    func segments(rule: String) -> [RequestRecord] { matching(rule: rule).filter { $0.kind == .segment } }
     func msns(rule: String, kind: String = "segment") -> Set<Int> {
-        Set(matching(rule: rule).filter { $0.kind == kind }.compactMap(\.msn))
+        Set(matching(rule: rule).filter { $0.kind?.rawValue == kind }.compactMap(\.msn))
     }
     /// One line per faulted record: what was asked, what the rule did, and how the response ended
     /// (when, how many bytes, how long), so a failure shows the proxy's side beside the player's log.
     var summary: String {
         events.map { record in
             "\(record.time.formatted(.iso8601.time(includingFractionalSeconds: true))) #\(record.id) \(record.client) "
-                + "\(record.kind ?? "-") v=\(record.variant.map(String.init) ?? "-") msn=\(record.msn.map(String.init) ?? "-") "
-                + "\(record.matchedRules) \(record.actions) → \(record.status.map(String.init) ?? "-") "
+                + "\(record.kind?.rawValue ?? "-") v=\(record.variant.map(String.init) ?? "-") msn=\(record.msn.map(String.init) ?? "-") "
+                + "\(record.matchedRules) \(record.actions.map(\.words)) → \(record.status.map(String.init) ?? "-") "
                 + "\(record.bytesSent) B \(record.ending) in \(String(format: "%.3f", record.duration)) s"
         }.joined(separator: "\n")
     }

@@ -26,7 +26,7 @@ import Upstream
         request.bodySent(40)
         let record = request.record(head: head, client: "10.0.0.2:5000", now: start + .milliseconds(250))
         #expect(record.session == "tv1")
-        #expect(record.kind == "segment")
+        #expect(record.kind == .segment)
         #expect(record.variant == 2 && record.msn == 42)
         #expect(record.time == arrived)
         #expect(record.client == "10.0.0.2:5000")

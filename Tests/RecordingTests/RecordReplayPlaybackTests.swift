@@ -27,7 +27,7 @@ import Upstream
 
     /// Segment requests of a session as the proxy recorded them: (path of the variant or rendition, MSN, status).
     static func segments(_ proxy: ProxyServer, session: String) -> [RequestRecord] {
-        proxy.control.records(session: session).filter { $0.kind == "segment" && $0.msn != nil }
+        proxy.control.records(session: session).filter { $0.kind == .segment && $0.msn != nil }
     }
 
     /// The path of a URL (what a replay serves it under when the host is the entry's).
@@ -137,8 +137,8 @@ import Upstream
             workDirectory: work))
         let records = stack.proxy.control.records(session: "hlsjs")
         await stack.stop()
-        let blocking = records.filter { $0.kind == "media" && $0.path.contains("_HLS_msn=") }
-        let parts = records.filter { $0.kind == "part" }
+        let blocking = records.filter { $0.kind == .media && $0.path.contains("_HLS_msn=") }
+        let parts = records.filter { $0.kind == .part }
         let detail = "\(report.outcomeText)\n" + records.map { "\($0.path) \($0.status.map(String.init) ?? "-") \($0.ending)" }.joined(separator: "\n")
         #expect(report.outcome == .played, "\(detail)")
         #expect(blocking.count >= 5, "blocking reloads: \(blocking.count)\n\(detail)")

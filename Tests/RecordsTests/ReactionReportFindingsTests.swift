@@ -70,11 +70,11 @@ import Testing
     @Test func retriesMatchByPathWithoutQueryAndKeepByteRangeSegmentsApart() {
         var t = Traffic()
         // A key answering 403, asked again with a different token: the same resource.
-        let key1 = t.add(1, kind: "key", variant: 1, tag: "~key.v1", file: "key.bin?token=a", status: 403)
-        let key2 = t.add(2, kind: "key", variant: 1, tag: "~key.v1", file: "key.bin?token=b", status: 200)
+        let key1 = t.add(1, kind: .key, variant: 1, tag: "~key.v1", file: "key.bin?token=a", status: 403)
+        let key2 = t.add(2, kind: .key, variant: 1, tag: "~key.v1", file: "key.bin?token=b", status: 200)
         // Byte-range segments share a path: segment 3 failing, then segment 4 loading, is no retry.
-        t.add(3, kind: "segment", variant: 1, msn: 3, tag: "~seg.v1.n3", file: "all.ts", status: 503)
-        t.add(4, kind: "segment", variant: 1, msn: 4, tag: "~seg.v1.n4", file: "all.ts", status: 200)
+        t.add(3, kind: .segment, variant: 1, msn: 3, tag: "~seg.v1.n3", file: "all.ts", status: 503)
+        t.add(4, kind: .segment, variant: 1, msn: 4, tag: "~seg.v1.n4", file: "all.ts", status: 200)
 
         let retries = ReactionReport.retries(in: t.records)
         #expect(retries.map(\.records) == [[key1, key2]])
@@ -84,15 +84,15 @@ import Testing
 
     @Test func hangsResetsAndAbortsAreFailures() {
         var t = Traffic()
-        let hang = t.segment(1, variant: 0, msn: 1, status: nil, ending: .hang, actions: ["hang"])
-        let reset = t.segment(2, variant: 0, msn: 2, ending: .reset, actions: ["reset"])
+        let hang = t.segment(1, variant: 0, msn: 1, status: nil, ending: .hang, actions: [.init(.hang(seconds: nil), rule: "test/rule")])
+        let reset = t.segment(2, variant: 0, msn: 2, ending: .reset, actions: [.init(.reset(.afterBytes(100)), rule: "test/rule")])
         let abort = t.segment(3, variant: 0, msn: 3, ending: .clientAbort, actions: [])
         t.segment(4, variant: 0, msn: 4)
         let redirect = t.segment(5, variant: 0, msn: 5, status: 302)
         let report = ReactionReport.analyze(t.records, now: t.at(5))
         #expect(report.failures == [hang, reset, abort])
         #expect(!report.failures.contains(redirect))
-        #expect(report.firstFault?.actions == ["hang"])
+        #expect(report.firstFault?.actions.map(\.words) == ["hang"])
         #expect(report.verdict == "No retry, switch or failover after the first fault (hang on segment 1 of variant 0); recovered. Skipped segments 1–3.")
     }
 
@@ -100,7 +100,7 @@ import Testing
         var t = Traffic()
         t.start(variant: 1)
         t.segment(0.5, variant: 1, msn: 0)
-        t.add(1, kind: "sessionData", tag: "~sessiondata", file: "data.json", status: 404)
+        t.add(1, kind: .sessionData, tag: "~sessiondata", file: "data.json", status: 404)
         let report = ReactionReport.analyze(t.records, now: t.at(60))
         #expect(report.stop?.kind == .stopped)
         #expect(report.failures.count == 1)
@@ -132,14 +132,14 @@ import Testing
     /// ones took; one held past three target durations is named in the verdict.
     @Test func lowLatencyReloadsAreSummedUpAndAnOverlongHoldIsNamed() throws {
         var t = Traffic()
-        t.add(0, kind: "media", variant: 0, tag: "~media.v0", file: "v0/index.m3u8", status: 200)
-        t.add(1, kind: "media", variant: 0, tag: "~media.v0", file: "v0/index.m3u8?_HLS_msn=10&_HLS_part=1&_HLS_skip=YES",
+        t.add(0, kind: .media, variant: 0, tag: "~media.v0", file: "v0/index.m3u8", status: 200)
+        t.add(1, kind: .media, variant: 0, tag: "~media.v0", file: "v0/index.m3u8?_HLS_msn=10&_HLS_part=1&_HLS_skip=YES",
               status: 200, duration: 0.4)
-        t.add(2, kind: "media", variant: 0, tag: "~media.v0", file: "v0/index.m3u8?_HLS_msn=10&_HLS_part=2",
+        t.add(2, kind: .media, variant: 0, tag: "~media.v0", file: "v0/index.m3u8?_HLS_msn=10&_HLS_part=2",
               status: 200, duration: 0.38)
-        let held = t.add(3, kind: "media", variant: 0, tag: "~media.v0", file: "v0/index.m3u8?_HLS_msn=10&_HLS_part=3",
+        let held = t.add(3, kind: .media, variant: 0, tag: "~media.v0", file: "v0/index.m3u8?_HLS_msn=10&_HLS_part=3",
                          status: 200, duration: 8.2)
-        t.add(12, kind: "part", variant: 0, msn: 10, part: 3, tag: "~part.v0.n10.p3", file: "v0/part-10.3.m4s", status: 200)
+        t.add(12, kind: .part, variant: 0, msn: 10, part: 3, tag: "~part.v0.n10.p3", file: "v0/part-10.3.m4s", status: 200)
         let report = ReactionReport.analyze(t.records, now: t.at(13), targetDuration: 2)
         let lowLatency = try #require(report.reloads.first?.lowLatency)
         #expect(lowLatency == .init(blocking: 3, medianHeld: 0.4, longestHeld: 8.2, longestRecord: held, deltaUpdates: 1))
@@ -149,14 +149,14 @@ import Testing
         // The player stops with a blocking reload held: that is no failure.
         var stopped = Traffic()
         stopped.media(0, variant: 0)
-        stopped.add(0.5, kind: "part", variant: 0, msn: 10, part: 0, tag: "~part.v0.n10.p0", file: "v0/part-10.0.m4s", status: 200)
-        stopped.add(1, kind: "media", variant: 0, tag: "~media.v0", file: "v0/index.m3u8?_HLS_msn=10&_HLS_part=1",
+        stopped.add(0.5, kind: .part, variant: 0, msn: 10, part: 0, tag: "~part.v0.n10.p0", file: "v0/part-10.0.m4s", status: 200)
+        stopped.add(1, kind: .media, variant: 0, tag: "~media.v0", file: "v0/index.m3u8?_HLS_msn=10&_HLS_part=1",
                     status: nil, ending: .clientAbort, duration: 0.2)
         let stoppedReport = ReactionReport.analyze(stopped.records, now: stopped.at(2), targetDuration: 2)
         #expect(stoppedReport.failures.isEmpty && stoppedReport.outcome == .clean)
         // Nor when a playlist-damage rule matched it: the damage never reached an unanswered reload.
         var records = stopped.records
-        records[2].actions = ["lowLatency"]
+        records[2].actions = [.init(.content("lowLatency"), rule: "test/rule")]
         records[2].matchedRules = ["test/damage"]
         records[2].decidingRules = .init(content: ["test/damage"])
         #expect(ReactionReport.analyze(records, now: stopped.at(2), targetDuration: 2).failures.isEmpty)
@@ -179,7 +179,7 @@ import Testing
         t.start(variant: 2)
         t.segment(0.5, variant: 2, msn: 0)
         t.segment(2.5, variant: 2, msn: 1, status: 503)
-        t.segment(3.5, variant: 2, msn: 1, status: nil, ending: .reset, actions: ["reset"])
+        t.segment(3.5, variant: 2, msn: 1, status: nil, ending: .reset, actions: [.init(.reset(.beforeHeaders), rule: "test/rule")])
         t.media(4.0, variant: 1)
         t.segment(4.1, variant: 1, msn: 1)
         let report = ReactionReport.analyze(t.records, now: t.at(60), targetDuration: 4, bandwidths: [1: 1, 2: 2])

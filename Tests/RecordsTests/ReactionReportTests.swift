@@ -1,3 +1,4 @@
+import Addressing
 import Foundation
 @testable import Records
 import Testing
@@ -98,7 +99,7 @@ import Testing
         #expect(rounded(report.failovers[0].after) == 1.0)
         #expect(report.switches.isEmpty, "a backup copy is the same variant")
         #expect(report.retries.map(\.retries) == [1])
-        #expect(report.retries.first?.resource.kind == "media")
+        #expect(report.retries.first?.resource.kind == .media)
         #expect(report.firstReaction?.kind == .retry)
         #expect(report.outcome == .recovered)
         #expect(report.skipped.isEmpty)
@@ -137,8 +138,8 @@ import Testing
         var t = Traffic()
         t.start(variant: 0)
         t.segment(0.5, variant: 0, msn: 0)
-        t.segment(2.0, variant: 0, msn: 1, status: nil, ending: .hang, duration: 10, actions: ["hang"])
-        t.segment(12.1, variant: 0, msn: 1, status: nil, ending: .hang, duration: 10, actions: ["hang"])
+        t.segment(2.0, variant: 0, msn: 1, status: nil, ending: .hang, duration: 10, actions: [.init(.hang(seconds: nil), rule: "test/rule")])
+        t.segment(12.1, variant: 0, msn: 1, status: nil, ending: .hang, duration: 10, actions: [.init(.hang(seconds: nil), rule: "test/rule")])
 
         // 5 s after the second hang ended: not yet silent for 10 s.
         let early = ReactionReport.analyze(t.records, now: t.at(27))
@@ -157,13 +158,13 @@ import Testing
         var t = Traffic()
         t.start(variant: 2)
         for msn in 0...9 { t.segment(0.5 + Double(msn) * 2, variant: 2, msn: msn) }
-        t.add(20, kind: "segment", rendition: 0, msn: 9, tag: "~seg.r0.n9", file: "audio/9.aac", status: 200)
+        t.add(20, kind: .segment, rendition: 0, msn: 9, tag: "~seg.r0.n9", file: "audio/9.aac", status: 200)
         let report = ReactionReport.analyze(t.records, now: t.at(60), bandwidths: bandwidths, lastMSN: [2: 9])
         #expect(report.stop?.kind == .finished)
         var early = Traffic()
         early.start(variant: 2)
         for msn in 0...5 { early.segment(0.5 + Double(msn) * 2, variant: 2, msn: msn) }
-        early.add(20, kind: "segment", rendition: 0, msn: 9, tag: "~seg.r0.n9", file: "audio/9.aac", status: 200)
+        early.add(20, kind: .segment, rendition: 0, msn: 9, tag: "~seg.r0.n9", file: "audio/9.aac", status: 200)
         #expect(ReactionReport.analyze(early.records, now: early.at(60), bandwidths: bandwidths, lastMSN: [2: 9]).stop?.kind == .stopped)
     }
 
@@ -246,7 +247,7 @@ import Testing
         #expect(cadence.requests == 5)
         #expect(rounded(cadence.medianInterval) == 6.1)
         #expect(cadence.pace == .withinBounds)
-        #expect(cadence.records == t.records.filter { $0.kind == "media" }.map(\.id))
+        #expect(cadence.records == t.records.filter { $0.kind == .media }.map(\.id))
         #expect(report.outcome == .clean)
         #expect(report.verdict == "Played without trouble.")
     }
@@ -273,7 +274,7 @@ import Testing
         var t = Traffic()
         t.start(variant: 2)
         t.segment(0.5, variant: 2, msn: 0)
-        let throttled = t.segment(2.5, variant: 2, msn: 1, duration: 6, actions: ["throttle 300kbit/s"])
+        let throttled = t.segment(2.5, variant: 2, msn: 1, duration: 6, actions: [.init(.throttle(bytesPerSecond: 37_500), rule: "test/rule")])
         t.media(8.6, variant: 0)
         t.segment(8.7, variant: 0, msn: 2)
         t.segment(10.7, variant: 0, msn: 3)
@@ -298,7 +299,7 @@ struct Traffic {
     func at(_ seconds: Double) -> Date { start.addingTimeInterval(seconds) }
 
     func id(ofSegment msn: Int, variant: Int) -> UInt64 {
-        records.last { $0.kind == "segment" && $0.msn == msn && $0.variant == variant }!.id
+        records.last { $0.kind == .segment && $0.msn == msn && $0.variant == variant }!.id
     }
 
     /// Master playlist, then the variant's media playlist.
@@ -309,35 +310,35 @@ struct Traffic {
 
     @discardableResult
     mutating func master(_ time: Double, status: Int? = 200) -> UInt64 {
-        add(time, kind: "master", tag: "~master", file: "master.m3u8", status: status)
+        add(time, kind: .master, tag: "~master", file: "master.m3u8", status: status)
     }
 
     @discardableResult
     mutating func media(_ time: Double, variant: Int? = nil, rendition: Int? = nil, copy: String? = nil,
                         status: Int? = 200, query: String = "") -> UInt64 {
         let owner = variant.map { "v\($0)" } ?? rendition.map { "r\($0)" } ?? ""
-        return add(time, kind: "media", variant: variant, rendition: rendition, copy: copy,
+        return add(time, kind: .media, variant: variant, rendition: rendition, copy: copy,
                    tag: "~media.\(owner)\(copy == nil ? "" : ".b")", file: "\(owner)/index.m3u8\(query)", status: status)
     }
 
     @discardableResult
     mutating func segment(
         _ time: Double, variant: Int, msn: Int, copy: String? = nil, status: Int? = 200,
-        ending: RequestRecord.Ending = .complete, duration: Double = 0.15, actions: [String]? = nil
+        ending: RequestRecord.Ending = .complete, duration: Double = 0.15, actions: [RequestRecord.Action]? = nil
     ) -> UInt64 {
-        add(time, kind: "segment", variant: variant, copy: copy, msn: msn,
+        add(time, kind: .segment, variant: variant, copy: copy, msn: msn,
             tag: "~seg.v\(variant).n\(msn)\(copy == nil ? "" : ".b")", file: "v\(variant)/segment\(msn).ts",
             status: status, ending: ending, duration: duration, actions: actions)
     }
 
     @discardableResult
     mutating func add(
-        _ time: Double, kind: String?, variant: Int? = nil, rendition: Int? = nil, copy: String? = nil,
+        _ time: Double, kind: ResourceKind?, variant: Int? = nil, rendition: Int? = nil, copy: String? = nil,
         msn: Int? = nil, part: Int? = nil, tag: String, file: String, status: Int?,
-        ending: RequestRecord.Ending = .complete, duration: Double = 0.04, actions: [String]? = nil
+        ending: RequestRecord.Ending = .complete, duration: Double = 0.04, actions: [RequestRecord.Action]? = nil
     ) -> UInt64 {
         let id = UInt64(records.count + 1)
-        let faults = actions ?? (status.map { $0 >= 400 ? ["status \($0)"] : [] } ?? [])
+        let faults = actions ?? (status.map { $0 >= 400 ? [RequestRecord.Action(.status($0), rule: "test/rule")] : [] } ?? [])
         records.append(RequestRecord(
             id: id, time: at(time), session: session, client: "192.168.1.20:51234", method: "GET",
             path: "/s/\(session)/\(tag)/\(Self.origin)/\(file)", kind: kind, variant: variant, rendition: rendition,

@@ -13,11 +13,11 @@ import Testing
     func full(_ id: UInt64) -> RequestRecord {
         RequestRecord(
             id: id, time: Date(timeIntervalSince1970: 1_764_000_000.123456), session: "tv1+status-503", client: "[::1]:51234",
-            method: "GET", path: "/s/tv1/~seg.v2.n42/https/cdn.example/é/seg-42.ts?token=x", kind: "segment", variant: 2,
+            method: "GET", path: "/s/tv1/~seg.v2.n42/https/cdn.example/é/seg-42.ts?token=x", kind: .segment, variant: 2,
             rendition: -1, iFrameVariant: 0, copy: "backup", msn: Int.max, part: Int.min,
             upstream: .init(url: "https://cdn.example/é/seg-42.ts", status: 503, connect: 0.0012, firstByte: .infinity, total: 1e-9, error: "timeout"),
             matchedRules: ["s/a", "s/b"], decidingRules: .init(response: "s/a", delay: "s/b", content: ["s/c"]),
-            actions: ["delay 2.0s", "status 503", "gap"], status: 503, bytesSent: 12345, ending: .clientAbort, duration: 2.5,
+            actions: RecordActionTests.everyKind, status: 503, bytesSent: 12345, ending: .clientAbort, duration: 2.5,
             requestHeaders: [.init("range", "bytes=0-99"), .init("user-agent", "AppleCoreMedia/1.0 😀")],
             responseHeaders: [.init("content-type", "text/plain"), .init("retry-after", "")])
     }
@@ -85,7 +85,7 @@ import Testing
 
     @Test func encodesWithTheDocumentedNames() throws {
         var full = record(7)
-        full.kind = "segment"
+        full.kind = .segment
         full.msn = 42
         full.upstream = .init(url: "http://o/x.ts", status: 200, connect: 0.001, firstByte: 0.002, total: 0.01)
         full.ending = .clientAbort

@@ -9,10 +9,10 @@ import Verdicts
 enum CellFixtures {
     static let start = Date(timeIntervalSince1970: 1_800_000_000)
 
-    static func record(_ id: UInt64, msn: Int, status: Int, actions: [String] = [], rules: [String] = []) -> RequestRecord {
+    static func record(_ id: UInt64, msn: Int, status: Int, actions: [RequestRecord.Action] = [], rules: [String] = []) -> RequestRecord {
         RequestRecord(
             id: id, time: start.addingTimeInterval(Double(id)), session: "s", client: "127.0.0.1:5000", method: "GET",
-            path: "/s/s/v2/seg\(msn).ts", kind: "segment", variant: 2, rendition: nil, iFrameVariant: nil, copy: nil,
+            path: "/s/s/v2/seg\(msn).ts", kind: .segment, variant: 2, rendition: nil, iFrameVariant: nil, copy: nil,
             msn: msn, part: nil, upstream: nil, matchedRules: rules, decidingRules: .init(), actions: actions,
             status: status, bytesSent: status == 200 ? 1000 : 0, ending: .complete, duration: 0.01,
             requestHeaders: [], responseHeaders: [])
@@ -33,8 +33,8 @@ enum CellFixtures {
             expectation: "never requested a GAP segment", check: "neverRequested", documented: true, passed: true,
             observed: "nothing to avoid")
         let records = [
-            record(7, msn: 8, status: 503, actions: ["status 503"], rules: ["status-503/top-msn8-10-503"]),
-            record(8, msn: 8, status: 503, actions: ["status 503"], rules: ["status-503/top-msn8-10-503"]),
+            record(7, msn: 8, status: 503, actions: [.init(.status(503), rule: "status-503/top-msn8-10-503")], rules: ["status-503/top-msn8-10-503"]),
+            record(8, msn: 8, status: 503, actions: [.init(.status(503), rule: "status-503/top-msn8-10-503")], rules: ["status-503/top-msn8-10-503"]),
         ]
         return cell(scenario, player, .failed, Verdict(results: [failing, holding], faultInjected: true), records: records)
     }

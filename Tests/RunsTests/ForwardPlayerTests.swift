@@ -64,7 +64,7 @@ import Testing
         #expect(!cell.records.contains { $0.path.hasPrefix("http://\(RunHarness.demoHost)") }, "\(cell.detail)")
         #expect(cell.records.contains { $0.method == "CONNECT" && $0.path.hasPrefix("\(RunHarness.demoHost):") && $0.status == 200 }, "\(cell.detail)")
         #expect(stream.contains { $0.status == faultStatus && $0.isFaulted }, "\(cell.detail)")
-        #expect(stream.contains { $0.kind == "segment" && ($0.status == 200 || $0.status == 206) }, "\(cell.detail)")
+        #expect(stream.contains { $0.kind == .segment && ($0.status == 200 || $0.status == 206) }, "\(cell.detail)")
     }
 
     @Test(.enabled(if: ffmpeg, "ffmpeg is missing"))
@@ -76,7 +76,7 @@ import Testing
         // ffmpeg offers no ALPN: HTTP/1.1 inside the tunnel.
         #expect(cells.allSatisfy { $0.records.allSatisfy { $0.httpVersion == "HTTP/1.1" } }, "\(cells.map(\.detail))")
         // It ranges its segment requests: 206 through the tunnel too.
-        #expect(cells.allSatisfy { $0.records.contains { $0.kind == "segment" && $0.status == 206 } }, "\(cells.map(\.detail))")
+        #expect(cells.allSatisfy { $0.records.contains { $0.kind == .segment && $0.status == 206 } }, "\(cells.map(\.detail))")
     }
 
     @Test(.enabled(if: chromium, "Chromium or certutil (libnss3-tools) is missing"))
@@ -86,7 +86,7 @@ import Testing
         Self.check(cells[0], faultStatus: 503)
         Self.check(cells[1], faultStatus: 410)
         for cell in cells {
-            let segments = cell.records.filter { $0.kind == "segment" && $0.path.hasPrefix("https://") }
+            let segments = cell.records.filter { $0.kind == .segment && $0.path.hasPrefix("https://") }
             #expect(!segments.isEmpty && segments.allSatisfy { $0.httpVersion == "HTTP/2" }, "\(cell.detail)")
         }
     }
@@ -100,10 +100,10 @@ import Testing
         for cell in cells {
             #expect(cell.result.status == .passed, "\(cell.detail)")
             #expect(cell.result.url.hasPrefix("https://localhost:"), "\(cell.result.url)")
-            #expect(cell.records.contains { $0.kind == "segment" && $0.status == 503 && $0.isFaulted }, "\(cell.detail)")
+            #expect(cell.records.contains { $0.kind == .segment && $0.status == 503 && $0.isFaulted }, "\(cell.detail)")
             #expect(!cell.records.contains { $0.method == "CONNECT" }, "\(cell.detail)")
         }
-        let segments = { (cell: Cell) in cell.records.filter { $0.kind == "segment" } }
+        let segments = { (cell: Cell) in cell.records.filter { $0.kind == .segment } }
         #expect(!segments(cells[0]).isEmpty && segments(cells[0]).allSatisfy { $0.httpVersion == "HTTP/2" }, "\(cells[0].detail)")
         #expect(!segments(cells[1]).isEmpty && segments(cells[1]).allSatisfy { $0.httpVersion == "HTTP/1.1" }, "\(cells[1].detail)")
     }

@@ -96,7 +96,7 @@ import Testing
 
         var up = Traffic()
         up.start(variant: 0)
-        up.segment(0.5, variant: 0, msn: 0, actions: ["throttle 37500 B/s"])
+        up.segment(0.5, variant: 0, msn: 0, actions: [.init(.throttle(bytesPerSecond: 37500), rule: "test/rule")])
         up.media(2, variant: 2)
         up.segment(2.2, variant: 2, msn: 1)
         let passed = check(.switchedUp(within: .seconds(5)), up, now: 3)
@@ -233,7 +233,7 @@ import Testing
         t.start(variant: 2)
         for n in 1...8 { t.segment(Double(2 * n), variant: 2, msn: n) }
         for n in 1...20 {
-            t.add(Double(2 * n) + 0.1, kind: "segment", rendition: 0, msn: n, tag: "~seg.r0.n\(n)", file: "audio/\(n).aac", status: 200)
+            t.add(Double(2 * n) + 0.1, kind: .segment, rendition: 0, msn: n, tag: "~seg.r0.n\(n)", file: "audio/\(n).aac", status: 200)
         }
         let result = check(.fetchedToTheEnd, t, now: 41, live: true, targetDuration: 2)
         #expect(!result.passed)
@@ -281,8 +281,8 @@ import Testing
     static func gapSession(honoured: Bool) -> Traffic {
         var t = Traffic()
         let rule = "gap/top-gap-8-10"
-        t.add(0, kind: "master", tag: "~master", file: "master.m3u8", status: 200)
-        t.media(0.1, variant: 2, actions: ["gap"], content: [rule], rules: [rule])  // 2
+        t.add(0, kind: .master, tag: "~master", file: "master.m3u8", status: 200)
+        t.media(0.1, variant: 2, actions: [.init(.content("gap"), rule: rule)], content: [rule], rules: [rule])  // 2
         t.segments(0...7, variant: 2, from: 0.5)  // 3...10
         if honoured {
             t.media(16, variant: 1)
@@ -292,6 +292,21 @@ import Testing
         }
         t.segments(11...14, variant: 2, from: 22)
         return t
+    }
+
+    /// A gap rule is the rule its action names, not the one at its position: here two content
+    /// rules decided the playlist and only the second, the gap rule, left an action.
+    @Test func gapRulesAreReadFromTheirActions() {
+        var t = Traffic()
+        let gap = "gap/top-gap-8", remove = "edit/remove-none"
+        t.add(0, kind: .master, tag: "~master", file: "master.m3u8", status: 200)
+        t.media(0.1, variant: 2, actions: [.init(.content("gap"), rule: gap)], content: [remove, gap], rules: [remove, gap])  // 2
+        t.segments(0...7, variant: 2, from: 1.5)  // 3...10
+        t.segment(17.5, variant: 2, msn: 8, status: 404, rules: [gap])  // 11
+        let result = check(.neverRequested(.gapSegments), t, now: 40)
+        #expect(!result.passed)
+        #expect(result.observed == "1 request for segments marked EXT-X-GAP: segment 8 of variant 2 (404)")
+        #expect(result.evidence == [11])
     }
 
     @Test func neverRequestedGapSegments() {

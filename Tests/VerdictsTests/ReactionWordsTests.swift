@@ -37,7 +37,7 @@ import Testing
 
         var throttled = Traffic()
         throttled.start(variant: 1)
-        for msn in 0...3 { throttled.segment(0.5 + Double(2 * msn), variant: 1, msn: msn, actions: ["throttle 37500 B/s"]) }
+        for msn in 0...3 { throttled.segment(0.5 + Double(2 * msn), variant: 1, msn: msn, actions: [.init(.throttle(bytesPerSecond: 37500), rule: "test/rule")]) }
         #expect(ReactionWords.summary(reaction: throttled.report(now: 7), player: PlayerReport(player: "hlsjs", outcome: .stalled))
             == "no reaction needed; stalled")
 

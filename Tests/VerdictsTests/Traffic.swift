@@ -1,3 +1,4 @@
+import Addressing
 import Chaos
 import Foundation
 import Records
@@ -20,32 +21,32 @@ struct Traffic {
 
     /// Master playlist, then the variant's media playlist.
     mutating func start(variant: Int) {
-        add(0, kind: "master", tag: "~master", file: "master.m3u8", status: 200)
+        add(0, kind: .master, tag: "~master", file: "master.m3u8", status: 200)
         media(0.1, variant: variant)
     }
 
     @discardableResult
     mutating func media(_ time: Double, variant: Int? = nil, rendition: Int? = nil, copy: String? = nil, status: Int? = 200,
-                        actions: [String] = [], content: [String] = [], rules: [String] = []) -> UInt64 {
+                        actions: [RequestRecord.Action] = [], content: [String] = [], rules: [String] = []) -> UInt64 {
         let owner = variant.map { "v\($0)" } ?? rendition.map { "r\($0)" } ?? ""
-        return add(time, kind: "media", variant: variant, rendition: rendition, copy: copy,
+        return add(time, kind: .media, variant: variant, rendition: rendition, copy: copy,
                    tag: "~media.\(owner)\(copy == nil ? "" : ".b")", file: "\(owner)/index.m3u8", status: status,
                    actions: actions, content: content, rules: rules)
     }
 
     @discardableResult
     mutating func segment(_ time: Double, variant: Int, msn: Int, copy: String? = nil, status: Int? = 200,
-                          ending: RequestRecord.Ending = .complete, actions: [String]? = nil, rules: [String]? = nil,
+                          ending: RequestRecord.Ending = .complete, actions: [RequestRecord.Action]? = nil, rules: [String]? = nil,
                           pathway: String? = nil) -> UInt64 {
-        add(time, kind: "segment", variant: variant, copy: copy, msn: msn,
+        add(time, kind: .segment, variant: variant, copy: copy, msn: msn,
             tag: "~seg.v\(variant).n\(msn)\(copy == nil ? "" : ".b")\(pathway.map { "~" + $0 } ?? "")", file: "v\(variant)/segment\(msn).ts",
             status: status, ending: ending, duration: 0.15, actions: actions, rules: rules, pathway: pathway)
     }
 
     /// A request for the content-steering manifest.
     @discardableResult
-    mutating func steering(_ time: Double, status: Int? = 200, actions: [String]? = nil) -> UInt64 {
-        add(time, kind: "steering", tag: "~steering", file: "manifest.json", status: status, actions: actions)
+    mutating func steering(_ time: Double, status: Int? = 200, actions: [RequestRecord.Action]? = nil) -> UInt64 {
+        add(time, kind: .steering, tag: "~steering", file: "manifest.json", status: status, actions: actions)
     }
 
     /// Segments `msns` of `variant`, one every `every` seconds from `from`.
@@ -53,21 +54,22 @@ struct Traffic {
         for (offset, msn) in msns.enumerated() { segment(from + Double(offset) * every, variant: variant, msn: msn) }
     }
 
-    /// `actions` default to "status N" for N ≥ 400 (a status fault); `rules` to a test rule when faulted.
+    /// `actions` default to a `status` action for N ≥ 400 (a status fault); `rules` to a test rule when faulted.
     @discardableResult
     mutating func add(
-        _ time: Double, kind: String?, variant: Int? = nil, rendition: Int? = nil, copy: String? = nil,
+        _ time: Double, kind: ResourceKind?, variant: Int? = nil, rendition: Int? = nil, copy: String? = nil,
         msn: Int? = nil, tag: String, file: String, status: Int?, ending: RequestRecord.Ending = .complete,
-        duration: Double = 0.04, actions: [String]? = nil, content: [String] = [], rules: [String]? = nil, pathway: String? = nil
+        duration: Double = 0.04, actions: [RequestRecord.Action]? = nil, content: [String] = [], rules: [String]? = nil, pathway: String? = nil
     ) -> UInt64 {
         let id = UInt64(records.count + 1)
-        let faults = actions ?? (status.map { $0 >= 400 ? ["status \($0)"] : [] } ?? [])
-        let matched = rules ?? (faults.isEmpty ? [] : ["test/rule"])
+        let statusFault = status.flatMap { $0 >= 400 ? $0 : nil }
+        let matched = rules ?? (actions?.isEmpty == false || (actions == nil && statusFault != nil) ? ["test/rule"] : [])
+        let faults = actions ?? statusFault.map { [RequestRecord.Action(.status($0), rule: matched.first)] } ?? []
         records.append(RequestRecord(
             id: id, time: at(time), session: session, client: "192.168.1.20:51234", method: "GET",
             path: "/s/\(session)/\(tag)/\(Self.origin)/\(file)", kind: kind, variant: variant, rendition: rendition,
             copy: copy, msn: msn, pathway: pathway, matchedRules: matched,
-            decidingRules: .init(response: faults.first { $0.hasPrefix("status") }.map { _ in matched.first ?? "test/rule" },
+            decidingRules: .init(response: faults.first { $0.name == "status" }.map { _ in matched.first ?? "test/rule" },
                                  content: content),
             actions: faults, status: status, bytesSent: status == 200 ? 1000 : 0, ending: ending, duration: duration))
         return id
