@@ -63,6 +63,9 @@ let package = Package(
         .target(name: "Chaos", dependencies: ["HLS", "JSON", "Addressing", "PlayerReports"]),
         // One record per request and what is read off records: the reaction report. Pure.
         .target(name: "Records", dependencies: ["JSON", "Addressing"]),
+        // A session's link (the device's downlink): capacity over time, the shared bottleneck
+        // scheduler, latency, bad-state stalls, outages, link specs and profiles. Pure: no clock, no I/O.
+        .target(name: "Link", dependencies: ["JSON"]),
         // Async streaming HTTP client over libcurl.
         .target(name: "Upstream", dependencies: ["CurlShim", logging, .product(name: "NIOCore", package: "swift-nio")]),
         // Embedded demo origin: bundled VOD media and a simulated live window.
@@ -155,6 +158,7 @@ let package = Package(
         // Package.swift against the sources: every import declared, the pure modules free of I/O.
         .testTarget(name: "ModuleGraphTests"),
         .testTarget(name: "ChaosTests", dependencies: ["Chaos", "HLS", "JSON", "Addressing"]),
+        .testTarget(name: "LinkTests", dependencies: ["Link", "JSON"]),
         .testTarget(name: "RecordsTests", dependencies: ["Records", "TestSupport"]),
         .testTarget(name: "HARTests", dependencies: ["HAR", "BundleFormat", "Records", "Chaos", "TestSupport"]),
         .testTarget(

@@ -99,7 +99,7 @@ struct LinkAvailability: Sendable {
 
     /// The down windows within [start, end), merged and in order.
     mutating func downWindows(from start: Nanos, to end: Nanos) -> [(start: Nanos, end: Nanos)] {
-        guard end > start else { return [] }
+        guard end > start, model != nil || !outages.isEmpty else { return [] }
         generate(through: end)
         var windows: [(start: Nanos, end: Nanos)] = []
         for stay in stays where stay.bad && stay.end > start && stay.start < end {

@@ -84,7 +84,8 @@ public struct LinkScheduler: Sendable {
         let jitter = Double(latency.jitter.linkNanos)
         if jitter > 0 { delay += (2 * jitterRandom.unit() - 1) * jitter }
         if newConnection { delay += Double(latency.newConnection.linkNanos) }
-        let head = availability.nextUp(from: now + Nanos(max(0, delay).rounded()))
+        // A request made while the link is down goes when it is up again, then pays its latency.
+        let head = availability.nextUp(from: availability.nextUp(from: now) + Nanos(max(0, delay).rounded()))
         let id = LinkFlowID(rawValue: nextFlow)
         nextFlow += 1
         var flow = FlowState()

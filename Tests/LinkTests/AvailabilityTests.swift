@@ -60,7 +60,7 @@ import Testing
         let outage = [Outage(start: .seconds(2), duration: .seconds(3))]
         var waiting = LinkScheduler(link: Link(capacity: .constant(.mbps(2)), latency: LinkLatency(base: .milliseconds(100)), outages: outage))
         guard case .open(_, let headAt) = waiting.open(now: .seconds(3), newConnection: false) else { Issue.record("reset"); return }
-        #expect(headAt == .seconds(5))
+        #expect(headAt == .milliseconds(5100))
         var resetting = LinkScheduler(link: Link(capacity: .constant(.mbps(2)), outages: outage, duringOutage: .reset))
         #expect(resetting.open(now: .seconds(3), newConnection: false) == .reset)
         guard case .open(_, let after) = resetting.open(now: .seconds(5), newConnection: false) else { Issue.record("reset"); return }

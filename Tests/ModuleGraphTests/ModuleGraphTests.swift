@@ -33,7 +33,7 @@ import Testing
     @Test func pureModulesImportNoNetworkingOrProcesses() throws {
         let targets = try Self.declaredTargets()
         let io: Set<String> = ["NIOCore", "NIOPosix", "NIOHTTP1", "Hummingbird", "CurlShim", "CCurl", "Upstream", "Players", "Proxy"]
-        for pure in ["HLS", "Addressing", "PlayerReports", "Chaos", "Records", "Verdicts"] {
+        for pure in ["HLS", "Addressing", "PlayerReports", "Chaos", "Records", "Verdicts", "Link"] {
             let dependencies = try #require(targets[pure], "\(pure) is declared")
             #expect(dependencies.isDisjoint(with: io), "\(pure) depends on \(dependencies.intersection(io).sorted())")
         }
