@@ -74,6 +74,9 @@ let package = Package(
         ),
         // One record per request and what is read off records: the reaction report. Pure.
         .target(name: "Records", dependencies: ["JSON", "Addressing"]),
+        // A session's link (the device's downlink): capacity over time, the shared bottleneck
+        // scheduler, latency, bad-state stalls, outages, link specs and profiles. Pure: no clock, no I/O.
+        .target(name: "Link", dependencies: ["JSON"]),
         // Async streaming HTTP client over libcurl.
         .target(
             name: "Upstream",
@@ -181,6 +184,7 @@ let package = Package(
         // pure modules free of I/O.
         .testTarget(name: "ModuleGraphTests"),
         .testTarget(name: "ChaosTests", dependencies: ["Chaos", "HLS", "JSON", "Addressing"]),
+        .testTarget(name: "LinkTests", dependencies: ["Link", "JSON"]),
         .testTarget(name: "RecordsTests", dependencies: ["Records", "Addressing", "TestSupport"]),
         .testTarget(name: "HARTests", dependencies: ["HAR", "BundleFormat", "Records", "Chaos", "Addressing", "TestSupport"]),
         .testTarget(

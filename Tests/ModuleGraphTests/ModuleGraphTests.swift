@@ -14,7 +14,7 @@ import Testing
         "PackagePlugin",
     ]
 
-    static let pure = ["JSON", "HLS", "Addressing", "PlayerReports", "Chaos", "Records", "Verdicts", "Markup"]
+    static let pure = ["JSON", "HLS", "Addressing", "PlayerReports", "Chaos", "Records", "Verdicts", "Markup", "Link"]
 
     /// Libraries that reach the network, files, processes or the clock.
     static let ioProducts: Set<String> = [

@@ -1,0 +1,457 @@
+import JSON
+
+/// Reads a link spec from JSON and reports every problem at once, each with its JSON path and what
+/// would fix it (the style of the rule files' reader):
+///
+///     {"rate": "2Mbps"}
+///     {"profile": "slow-3g", "outages": [{"at": "30s", "for": "10s"}]}
+///     {"steps": [{"at": "0s", "rate": "8Mbps"}, {"at": "30s", "rate": "lowest variant - 20%"}],
+///      "latency": {"base": "80ms", "jitter": "20ms"}, "badState": {"meanGood": "20s", "meanBad": "1s"}}
+///     {"pattern": {"shape": "square", "low": "600kbps", "high": "4Mbps", "step": "10s"}}
+///     {"trace": {"file": "rules/traces/commute.csv"}}
+///
+/// `traceFile` returns a trace file's bytes, or nil when it cannot be read: the reader does no I/O.
+public enum LinkSpecReader {
+    public static let keys = ["profile", "rate", "steps", "pattern", "trace", "latency", "badState", "outages",
+                              "duringOutage", "seed", "tick"]
+    static let capacityKeys = ["rate", "steps", "pattern", "trace"]
+    static let stepKeys = ["at", "rate"]
+    static let patternKeys = ["shape", "low", "high", "step", "levels", "repeat"]
+    static let traceKeys = ["file", "text", "format"]
+    static let latencyKeys = ["base", "jitter", "newConnection"]
+    static let badStateKeys = ["meanGood", "meanBad"]
+    static let outageKeys = ["at", "for"]
+    /// Bounds that keep a spec's state small: the scheduler holds every step and outage.
+    public static let maximumSteps = 10_000
+    public static let maximumOutages = 1000
+    /// A bad-state stay shorter than this on average would cut every tick into pieces.
+    public static let minimumMeanStay: Duration = .milliseconds(10)
+
+    public static func read(_ value: JSONValue, path: String = "$",
+                            traceFile: (String) -> [UInt8]? = { _ in nil }) throws(LinkSpecError) -> LinkSpec {
+        let (spec, problems) = withoutActuallyEscaping(traceFile) { traceFile in
+            var reader = SpecReader(traceFile: traceFile)
+            return (reader.spec(value, path), reader.problems)
+        }
+        if let spec, problems.isEmpty { return spec }
+        throw LinkSpecError(problems: problems)
+    }
+
+    /// Reads a spec from JSON text (a file, an API body).
+    public static func read(bytes: [UInt8], traceFile: (String) -> [UInt8]? = { _ in nil }) throws(LinkSpecError) -> LinkSpec {
+        let value: JSONValue
+        do {
+            value = try JSONValue.parse(bytes)
+        } catch {
+            throw LinkSpecError("$", error.description)
+        }
+        return try read(value, traceFile: traceFile)
+    }
+}
+
+/// Walks the tree, collecting problems; every reader returns nil for a value it rejected.
+private struct SpecReader {
+    let traceFile: (String) -> [UInt8]?
+    var problems: [LinkProblem] = []
+
+    init(traceFile: @escaping (String) -> [UInt8]?) { self.traceFile = traceFile }
+
+    mutating func report(_ path: String, _ message: String) {
+        problems.append(LinkProblem(path: path, message: message))
+    }
+
+    mutating func spec(_ value: JSONValue, _ path: String) -> LinkSpec? {
+        guard let members = object(value, path, allowed: LinkSpecReader.keys) else { return nil }
+        let before = problems.count
+        var profile: LinkProfile?
+        if let (value, profilePath) = members["profile"], let name = string(value, profilePath) {
+            profile = LinkProfile.named(name)
+            if profile == nil {
+                let hint = nearest(name, LinkProfile.names).map { " (did you mean \"\($0)\"?)" } ?? ""
+                report(profilePath, "unknown profile \"\(name)\"\(hint); the profiles are \(quoted(LinkProfile.names))")
+            }
+        }
+        let given = LinkSpecReader.capacityKeys.filter { members[$0] != nil }
+        for extra in given.dropFirst() {
+            report(members[extra]!.1, "give one capacity only: \"\(given[0])\" is already given (one of \(quoted(LinkSpecReader.capacityKeys)))")
+        }
+        var capacity: LinkSpec.Capacity?
+        switch given.first {
+        case "rate":
+            let (value, ratePath) = members["rate"]!
+            if let rate = rate(value, ratePath, zero: "a constant rate of 0 never delivers anything (use \"outages\" for a link that is down)") {
+                capacity = .constant(rate)
+            }
+        case "steps": capacity = steps(members["steps"]!.0, members["steps"]!.1)
+        case "pattern": capacity = pattern(members["pattern"]!.0, members["pattern"]!.1)
+        case "trace": capacity = trace(members["trace"]!.0, members["trace"]!.1)
+        default:
+            if let profile {
+                capacity = .constant(.absolute(profile.rate))
+            } else if members["profile"] == nil {
+                report(path, "the link has no capacity: give one of \(quoted(LinkSpecReader.capacityKeys)), or a \"profile\"")
+            }
+        }
+        var latency = profile?.latency ?? .none
+        if let (value, latencyPath) = members["latency"], let read = self.latency(value, latencyPath) { latency = read }
+        var badState: BadStateModel?
+        if let (value, badPath) = members["badState"] { badState = self.badState(value, badPath) }
+        var outages: [Outage] = []
+        if let (value, outagesPath) = members["outages"] { outages = self.outages(value, outagesPath) ?? [] }
+        var policy = OutagePolicy.wait
+        if let (value, policyPath) = members["duringOutage"],
+           let word = keyword(value, policyPath, "duringOutage", OutagePolicy.allCases.map(\.rawValue)) {
+            policy = OutagePolicy(rawValue: word)!
+        }
+        var seed: UInt64?
+        if let (value, seedPath) = members["seed"] { seed = self.seed(value, seedPath) }
+        var tick = Link.defaultTick
+        if let (value, tickPath) = members["tick"], let read = duration(value, tickPath) {
+            if Link.tickRange.contains(read) {
+                tick = read
+            } else {
+                report(tickPath, "a tick must be between 1ms and 50ms (the link's shaping granularity), got \"\(formatDuration(read.linkNanos))\"")
+            }
+        }
+        guard let capacity, problems.count == before else { return nil }
+        return LinkSpec(profile: profile?.name, capacity: capacity, latency: latency, badState: badState, outages: outages,
+                        duringOutage: policy, seed: seed, tick: tick, path: path)
+    }
+
+    // MARK: - capacity
+
+    mutating func steps(_ value: JSONValue, _ path: String) -> LinkSpec.Capacity? {
+        guard case .array(let elements) = value else {
+            report(path, "expected a list of steps such as [{\"at\": \"0s\", \"rate\": \"8Mbps\"}, {\"at\": \"30s\", \"rate\": \"600kbps\"}], got \(value.typeName)")
+            return nil
+        }
+        guard !elements.isEmpty else {
+            report(path, "the list of steps is empty (give at least {\"at\": \"0s\", \"rate\": …})")
+            return nil
+        }
+        guard elements.count <= LinkSpecReader.maximumSteps else {
+            report(path, "\(elements.count) steps; at most \(LinkSpecReader.maximumSteps) (use a trace for a long recording)")
+            return nil
+        }
+        let before = problems.count
+        var steps: [LinkSpec.Step] = []
+        for (offset, element) in elements.enumerated() {
+            let stepPath = "\(path)[\(offset)]"
+            guard let members = object(element, stepPath, allowed: LinkSpecReader.stepKeys) else { continue }
+            var at: Duration?
+            if let (value, atPath) = required(members, "at", stepPath, "when the step starts, such as \"30s\""),
+               let read = duration(value, atPath) {
+                if offset == 0, read != .zero {
+                    report(atPath, "the first step must be at \"0s\" (the link needs a rate from the start), got \"\(formatDuration(read.linkNanos))\"")
+                } else if let last = steps.last, read <= last.at {
+                    report(atPath, "\"\(formatDuration(read.linkNanos))\" is not after the previous step's \"\(formatDuration(last.at.linkNanos))\" (steps must be in time order)")
+                } else {
+                    at = read
+                }
+            }
+            var rate: RateSpec?
+            if let (value, ratePath) = required(members, "rate", stepPath, "the rate from then on, such as \"600kbps\"") {
+                rate = self.rate(value, ratePath, zero: nil)
+            }
+            if let at, let rate { steps.append(LinkSpec.Step(at: at, rate: rate)) }
+        }
+        guard problems.count == before else { return nil }
+        if steps.allSatisfy({ $0.rate == .absolute(LinkRate(bitsPerSecond: 0)) }) {
+            report(path, "every step's rate is 0: the link would never deliver anything (use \"outages\" for a link that is down)")
+            return nil
+        }
+        return .steps(steps)
+    }
+
+    mutating func pattern(_ value: JSONValue, _ path: String) -> LinkSpec.Capacity? {
+        guard let members = object(value, path, allowed: LinkSpecReader.patternKeys) else { return nil }
+        let before = problems.count
+        var shape: CapacityPattern.Shape?
+        if let (value, shapePath) = required(members, "shape", path, "one of \(quoted(CapacityPattern.Shape.allCases.map(\.rawValue)))"),
+           let word = keyword(value, shapePath, "shape", CapacityPattern.Shape.allCases.map(\.rawValue)) {
+            shape = CapacityPattern.Shape(rawValue: word)
+        }
+        var low: RateSpec?
+        if let (value, lowPath) = required(members, "low", path, "the lowest rate, such as \"600kbps\"") {
+            low = rate(value, lowPath, zero: nil)
+        }
+        var high: RateSpec?
+        if let (value, highPath) = required(members, "high", path, "the highest rate, such as \"4Mbps\"") {
+            high = rate(value, highPath, zero: "the high rate must be above 0")
+        }
+        var step: Duration?
+        if let (value, stepPath) = required(members, "step", path, "how long each level lasts, such as \"10s\""),
+           let read = duration(value, stepPath) {
+            if read < .milliseconds(1) {
+                report(stepPath, "a step must last at least 1ms (how long each level lasts, such as \"10s\")")
+            } else {
+                step = read
+            }
+        }
+        var levels = CapacityPattern.defaultLevels
+        if let (value, levelsPath) = members["levels"] {
+            if shape == .square {
+                report(levelsPath, "a square wave has two levels, high and low: leave \"levels\" out")
+            } else if let read = integer(value, levelsPath, "levels", in: CapacityPattern.levelRange) {
+                levels = read
+            }
+        }
+        var repeats = true
+        if let (value, repeatPath) = members["repeat"], let read = bool(value, repeatPath) { repeats = read }
+        if case .absolute(let lowRate)? = low, case .absolute(let highRate)? = high, highRate <= lowRate {
+            report(JSONPath.child(path, "high"), "high (\(highRate)) must be above low (\(lowRate))")
+        }
+        guard let shape, let low, let high, let step, problems.count == before else { return nil }
+        return .pattern(LinkSpec.Pattern(shape: shape, low: low, high: high, step: step, levels: levels, repeats: repeats))
+    }
+
+    mutating func trace(_ value: JSONValue, _ path: String) -> LinkSpec.Capacity? {
+        guard let members = object(value, path, allowed: LinkSpecReader.traceKeys) else { return nil }
+        var format: LinkTrace.Format?
+        if let (value, formatPath) = members["format"],
+           let word = keyword(value, formatPath, "format", LinkTrace.Format.allCases.map(\.rawValue)) {
+            format = LinkTrace.Format(rawValue: word)
+        } else if members["format"] != nil {
+            return nil
+        }
+        switch (members["file"], members["text"]) {
+        case (let file?, nil):
+            guard let name = string(file.0, file.1) else { return nil }
+            guard let bytes = traceFile(name) else {
+                report(file.1, "cannot read the trace file \"\(name)\" (check the path and that the file is readable)")
+                return nil
+            }
+            return parsed(bytes, format ?? .guess(fileName: name), name, file.1)
+        case (nil, let text?):
+            guard let body = string(text.0, text.1) else { return nil }
+            return parsed(Array(body.utf8), format ?? .mahimahi, "the trace text", text.1)
+        case (_?, let text?):
+            report(text.1, "give the trace as \"file\" or as \"text\", not both")
+            return nil
+        case (nil, nil):
+            report(path, "missing the trace: give \"file\" (a path) or \"text\" (the trace itself)")
+            return nil
+        }
+    }
+
+    private mutating func parsed(_ bytes: [UInt8], _ format: LinkTrace.Format, _ name: String, _ path: String) -> LinkSpec.Capacity? {
+        switch LinkTrace.parse(bytes, format: format, name: name) {
+        case .success(let trace): return .trace(trace, name: name)
+        case .failure(let error):
+            report(path, error.description)
+            return nil
+        }
+    }
+
+    // MARK: - latency, stalls, outages
+
+    mutating func latency(_ value: JSONValue, _ path: String) -> LinkLatency? {
+        if case .string = value { return duration(value, path).map { LinkLatency(base: $0) } }
+        guard let members = object(value, path, allowed: LinkSpecReader.latencyKeys) else { return nil }
+        let before = problems.count
+        var base = Duration.zero
+        if let (value, basePath) = required(members, "base", path, "the latency before each response head, such as \"100ms\"") {
+            base = duration(value, basePath) ?? .zero
+        }
+        var jitter = Duration.zero
+        if let (value, jitterPath) = members["jitter"], let read = duration(value, jitterPath) {
+            if read > base {
+                report(jitterPath, "jitter (\(formatDuration(read.linkNanos))) is more than the base latency (\(formatDuration(base.linkNanos))): a latency cannot go below 0")
+            } else {
+                jitter = read
+            }
+        }
+        var newConnection: Duration?
+        if let (value, connectionPath) = members["newConnection"] { newConnection = duration(value, connectionPath) }
+        guard problems.count == before else { return nil }
+        return LinkLatency(base: base, jitter: jitter, newConnection: newConnection)
+    }
+
+    mutating func badState(_ value: JSONValue, _ path: String) -> BadStateModel? {
+        guard let members = object(value, path, allowed: LinkSpecReader.badStateKeys) else { return nil }
+        var means: [Duration] = []
+        for (key, what) in [("meanGood", "how long the link stays good on average, such as \"20s\""),
+                            ("meanBad", "how long a stall lasts on average, such as \"1s\"")] {
+            guard let (value, meanPath) = required(members, key, path, what), let read = duration(value, meanPath) else { continue }
+            if read < LinkSpecReader.minimumMeanStay {
+                report(meanPath, "\(key) must be at least \(formatDuration(LinkSpecReader.minimumMeanStay.linkNanos)), got \"\(formatDuration(read.linkNanos))\"")
+                continue
+            }
+            means.append(read)
+        }
+        guard means.count == 2 else { return nil }
+        return BadStateModel(meanGood: means[0], meanBad: means[1])
+    }
+
+    mutating func outages(_ value: JSONValue, _ path: String) -> [Outage]? {
+        guard case .array(let elements) = value else {
+            report(path, "expected a list of outages such as [{\"at\": \"30s\", \"for\": \"10s\"}], got \(value.typeName)")
+            return nil
+        }
+        guard elements.count <= LinkSpecReader.maximumOutages else {
+            report(path, "\(elements.count) outages; at most \(LinkSpecReader.maximumOutages)")
+            return nil
+        }
+        var outages: [Outage] = []
+        for (offset, element) in elements.enumerated() {
+            let outagePath = "\(path)[\(offset)]"
+            guard let members = object(element, outagePath, allowed: LinkSpecReader.outageKeys) else { continue }
+            let at = required(members, "at", outagePath, "when the link goes down, such as \"30s\"").flatMap { duration($0.0, $0.1) }
+            var length: Duration?
+            if let (value, forPath) = required(members, "for", outagePath, "how long it stays down, such as \"10s\""),
+               let read = duration(value, forPath) {
+                if read == .zero { report(forPath, "an outage of 0s does nothing (give how long the link stays down, such as \"10s\")") } else { length = read }
+            }
+            if let at, let length { outages.append(Outage(start: at, duration: length)) }
+        }
+        return outages.count == elements.count ? outages : nil
+    }
+
+    // MARK: - values
+
+    /// A rate: absolute ("2Mbps") or relative to the ladder ("variant 2 + 10%"). `zero` is the
+    /// message for a rate of 0 where it is meaningless (nil where 0 is allowed).
+    mutating func rate(_ value: JSONValue, _ path: String, zero: String?) -> RateSpec? {
+        guard let text = string(value, path) else { return nil }
+        if LadderRate.looksRelative(text) {
+            switch LadderRate.parse(text) {
+            case .success(let relative): return .ladder(relative)
+            case .failure(let error):
+                report(path, error.message)
+                return nil
+            }
+        }
+        switch LinkText.rate(text) {
+        case .success(let rate):
+            if rate.bitsPerSecond == 0, let zero {
+                report(path, zero)
+                return nil
+            }
+            return .absolute(rate)
+        case .failure(let error):
+            report(path, error.message)
+            return nil
+        }
+    }
+
+    mutating func duration(_ value: JSONValue, _ path: String) -> Duration? {
+        guard let text = string(value, path) else { return nil }
+        switch LinkText.duration(text) {
+        case .success(let nanos): return .linkNanos(nanos)
+        case .failure(let error):
+            report(path, error.message)
+            return nil
+        }
+    }
+
+    mutating func object(_ value: JSONValue, _ path: String, allowed: [String]) -> [String: (JSONValue, String)]? {
+        guard case .object(let members) = value else {
+            report(path, "expected an object, got \(value.typeName)")
+            return nil
+        }
+        var result: [String: (JSONValue, String)] = [:]
+        for member in members {
+            let memberPath = JSONPath.child(path, member.key)
+            if result[member.key] != nil {
+                report(memberPath, "duplicate key \"\(member.key)\"")
+            } else if allowed.contains(member.key) {
+                result[member.key] = (member.value, memberPath)
+            } else if let suggestion = nearest(member.key, allowed) {
+                report(memberPath, "unknown key \"\(member.key)\" (did you mean \"\(suggestion)\"?)")
+            } else {
+                report(memberPath, "unknown key \"\(member.key)\" (expected one of \(allowed.joined(separator: ", ")))")
+            }
+        }
+        return result
+    }
+
+    mutating func required(_ members: [String: (JSONValue, String)], _ key: String, _ path: String,
+                           _ what: String) -> (JSONValue, String)? {
+        guard let member = members[key] else {
+            report(path, "missing required key \"\(key)\" (\(what))")
+            return nil
+        }
+        return member
+    }
+
+    mutating func string(_ value: JSONValue, _ path: String) -> String? {
+        guard case .string(let text) = value else {
+            report(path, "expected a string, got \(value.typeName)")
+            return nil
+        }
+        guard !text.trimmingSpaces.isEmpty else {
+            report(path, "must not be empty")
+            return nil
+        }
+        return text
+    }
+
+    mutating func bool(_ value: JSONValue, _ path: String) -> Bool? {
+        guard case .bool(let flag) = value else {
+            report(path, "expected true or false, got \(value.typeName)")
+            return nil
+        }
+        return flag
+    }
+
+    mutating func integer(_ value: JSONValue, _ path: String, _ name: String, in range: ClosedRange<Int>) -> Int? {
+        guard case .number(_, let text) = value, JSONValue.isIntegerText(text) else {
+            report(path, "expected an integer, got \(value.typeName)")
+            return nil
+        }
+        guard let number = Int(text), range.contains(number) else {
+            report(path, "\(name) must be between \(range.lowerBound) and \(range.upperBound), got \(text)")
+            return nil
+        }
+        return number
+    }
+
+    mutating func seed(_ value: JSONValue, _ path: String) -> UInt64? {
+        guard case .number(_, let text) = value, JSONValue.isIntegerText(text) else {
+            report(path, "expected an integer, got \(value.typeName)")
+            return nil
+        }
+        guard let number = UInt64(text) else {
+            report(path, "seed must be between 0 and \(UInt64.max), got \(text)")
+            return nil
+        }
+        return number
+    }
+
+    mutating func keyword(_ value: JSONValue, _ path: String, _ name: String, _ allowed: [String]) -> String? {
+        guard let text = string(value, path) else { return nil }
+        guard allowed.contains(text) else {
+            let hint = nearest(text, allowed).map { " (did you mean \"\($0)\"?)" } ?? ""
+            report(path, "unknown \(name) \"\(text)\"\(hint); expected one of \(quoted(allowed))")
+            return nil
+        }
+        return text
+    }
+
+    func quoted(_ words: [String]) -> String { words.map { "\"\($0)\"" }.joined(separator: ", ") }
+
+    /// The candidate that looks like a typo of `word` (a prefix of it, or a few edits away).
+    func nearest(_ word: String, _ candidates: [String]) -> String? {
+        let lower = word.lowercased()
+        if lower.count >= 3, let prefixed = candidates.first(where: { $0.lowercased().hasPrefix(lower) }) { return prefixed }
+        let limit = max(1, min(3, word.count / 2))
+        var best: (String, Int)?
+        for candidate in candidates {
+            let distance = editDistance(Array(lower), Array(candidate.lowercased()))
+            if distance <= limit, distance < (best?.1 ?? .max) { best = (candidate, distance) }
+        }
+        return best?.0
+    }
+
+    private func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+        var previous = Array(0...b.count)
+        for i in 1...max(1, a.count) where !a.isEmpty {
+            var row = [i] + [Int](repeating: 0, count: b.count)
+            for j in stride(from: 1, through: b.count, by: 1) {
+                row[j] = min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            previous = row
+        }
+        return a.isEmpty ? b.count : previous[b.count]
+    }
+}
