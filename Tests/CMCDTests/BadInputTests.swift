@@ -135,6 +135,8 @@ import Testing
             ("bs=?2,su", [.unexpected(character: 0x32, offset: 4, expected: .booleanDigit)], ["su"]),
             ("x-b=:abc,su", [.unexpected(character: 0x2C, offset: 8, expected: .byteSequence)], ["su"]),
             ("bl=1;=2,su", [.unexpected(character: 0x3D, offset: 5, expected: .key)], ["su"]),
+            // Skipping a bad member skips whole strings: a comma inside one does not end the member.
+            (#"x-a=?3 "a,bl=5,su",dl=100"#, [.unexpected(character: 0x33, offset: 5, expected: .booleanDigit)], ["dl"]),
         ]
         for (text, problems, keys) in cases {
             let cmcd = CMCDData.parse(target: nil, headers: Self.headers("CMCD-Request", text))!
