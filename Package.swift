@@ -63,6 +63,8 @@ let package = Package(
         // Text put into XML or HTML (JUnit, run pages, the setup page, the Apple profile): the one
         // escaper. Pure: the standard library only.
         .target(name: "Markup"),
+        // CMCD (CTA-5004, -A): a request's player data, parsed, typed, checked, stripped. Pure: the standard library only.
+        .target(name: "CMCD"),
         // What a player run produced (`PlayerReport`) and the names of the built-in players: the
         // player vocabulary that scenarios, verdicts and drivers share. Pure: values only.
         .target(name: "PlayerReports"),
@@ -179,6 +181,7 @@ let package = Package(
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "HLSTests", dependencies: ["HLS", "TestSupport"], resources: [.copy("Corpus")]),
         .testTarget(name: "AddressingTests", dependencies: ["Addressing", "HLS"]),
+        .testTarget(name: "CMCDTests", dependencies: ["CMCD"]),
         .testTarget(name: "CertificateAuthorityTests", dependencies: ["CertificateAuthority", "TestSupport"]),
         // Package.swift against the sources: every import declared, every dependency imported, the
         // pure modules free of I/O.

@@ -14,7 +14,7 @@ import Testing
         "PackagePlugin",
     ]
 
-    static let pure = ["JSON", "HLS", "Addressing", "PlayerReports", "Chaos", "Records", "Verdicts", "Markup", "Link"]
+    static let pure = ["JSON", "HLS", "Addressing", "PlayerReports", "Chaos", "Records", "Verdicts", "Markup", "Link", "CMCD"]
 
     /// Libraries that reach the network, files, processes or the clock.
     static let ioProducts: Set<String> = [
@@ -69,6 +69,18 @@ import Testing
         #expect(targets["Recorder"].map { $0.dependencies.contains("NIOCore") && !$0.dependencies.contains("NIOPosix") } == true)
         #expect(targets["CertificateAuthority"]?.dependencies == ["Markup", "X509", "Crypto", "SwiftASN1"])
         #expect(targets["ProxyTests"]?.folder.path.hasSuffix("Tests/ProxyTests") == true)
+    }
+
+    /// Modules written against the standard library alone (their comments in Package.swift say so): not even Foundation.
+    @Test func standardLibraryModulesImportNothing() throws {
+        for module in ["JSON", "Markup", "CMCD"] {
+            let files = Self.swiftFiles(in: Self.root.appendingPathComponent("Sources").appendingPathComponent(module))
+            #expect(!files.isEmpty, "\(module) has sources")
+            for file in files {
+                let imported = try Self.imports(of: file)
+                #expect(imported.isEmpty, "\(module)/\(file.lastPathComponent) imports \(imported)")
+            }
+        }
     }
 
     // MARK: - Reading Package.swift and the sources as text
