@@ -79,7 +79,7 @@ final class ClientConnectionHandler: ChannelInboundHandler, RemovableChannelHand
             return
         }
         timeouts?.requestStarted()
-        let address = clientAddress ?? RecordDraft.address(context.channel.remoteAddress)
+        let address = clientAddress ?? RecordValues.address(context.channel.remoteAddress)
         clientAddress = address
         let client = ClientChannel(
             channel: context.channel, writability: writability, requestHead: requestHead, cors: setup.cors, clientAddress: address,

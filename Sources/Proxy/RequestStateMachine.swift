@@ -169,9 +169,9 @@ struct RequestStateMachine {
             decidingRules: .init(
                 response: plan.responseRule?.description, delay: plan.delayRule?.description,
                 content: plan.content.map(\.rule.description)),
-            actions: RecordDraft.actions(plan), status: sent.status, bytesSent: sent.bodyBytes,
+            actions: RecordValues.actions(plan), status: sent.status, bytesSent: sent.bodyBytes,
             ending: ending ?? .complete, duration: (now - started).seconds,
-            requestHeaders: requestHeaders, responseHeaders: sent.headers, httpVersion: RecordDraft.versionName(head.version))
+            requestHeaders: requestHeaders, responseHeaders: sent.headers, httpVersion: RecordValues.versionName(head.version))
     }
 }
 

@@ -4,7 +4,7 @@ import Records
 import Testing
 
 /// A fault plan becomes the record's actions: each with its values and the rule that decided it.
-@Suite struct RecordDraftActionsTests {
+@Suite struct RecordValuesTests {
     static let delayRule = RuleReference(scenario: "slow", id: "all")
     static let responseRule = RuleReference(scenario: "net", id: "fault")
     static let gapRule = RuleReference(scenario: "gap", id: "top")
@@ -26,7 +26,7 @@ import Testing
             (.rejectRanges, .rejectRanges, "reject ranges (501)"),
         ]
         for (wire, kind, words) in cases {
-            let actions = RecordDraft.actions(FaultPlan(response: wire, responseRule: Self.responseRule))
+            let actions = RecordValues.actions(FaultPlan(response: wire, responseRule: Self.responseRule))
             #expect(actions == [.init(kind, rule: "net/fault")])
             #expect(actions.first?.words == words)
         }
@@ -36,9 +36,9 @@ import Testing
         let plan = FaultPlan(
             delay: .milliseconds(2500), delayRule: Self.delayRule, response: .status(code: 404, headers: [], body: nil),
             responseRule: Self.responseRule, content: [ContentStep(rule: Self.gapRule, action: .gap(status: 404))])
-        #expect(RecordDraft.actions(plan) == [
+        #expect(RecordValues.actions(plan) == [
             .init(.delay(seconds: 2.5), rule: "slow/all"), .init(.status(404), rule: "net/fault"), .init(.content("gap"), rule: "gap/top"),
         ])
-        #expect(RecordDraft.actions(FaultPlan()).isEmpty)
+        #expect(RecordValues.actions(FaultPlan()).isEmpty)
     }
 }

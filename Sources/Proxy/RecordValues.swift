@@ -8,7 +8,7 @@ import Upstream
 
 /// How the data plane's values are written in a record: the plan's actions, the HTTP version,
 /// the client's address. The record itself is made by `RequestStateMachine.record`.
-enum RecordDraft {
+enum RecordValues {
     /// The plan as the record's actions, each with its deciding rule: the delay, the response's
     /// action, the content changes in file order.
     static func actions(_ plan: FaultPlan) -> [RequestRecord.Action] {
