@@ -146,9 +146,9 @@ extension ProxyHandler {
         }
     }
 
+    /// `http://…` or `https://…`, in any case. Asked of every request: read in place, no copy.
     static func isAbsoluteForm(_ target: String) -> Bool {
-        let head = target.utf8.prefix(8).map { $0 | 0x20 }  // ASCII lowercase
-        return head.starts(with: "http://".utf8) || head.starts(with: "https://".utf8)
+        target.asciiCaseInsensitiveHasPrefix("http://") || target.asciiCaseInsensitiveHasPrefix("https://")
     }
 
     /// Whether a Host header names the tunnel's target (its port may be left out when it is 443).

@@ -37,8 +37,21 @@ extension String {
     }
 
     /// Starts with `prefix`, ignoring ASCII case ("If-None-Match" has the prefix "if-").
+    ///
+    /// Every header name of every request and response is compared through here: native strings
+    /// are compared as the bytes they hold, without the iterators of two `UTF8View`s.
     public func asciiCaseInsensitiveHasPrefix(_ prefix: String) -> Bool {
-        utf8.count >= prefix.utf8.count
+        let contiguous = utf8.withContiguousStorageIfAvailable { text in
+            prefix.utf8.withContiguousStorageIfAvailable { pattern in
+                guard text.count >= pattern.count else { return false }
+                for index in 0..<pattern.count where asciiLowercased(text[index]) != asciiLowercased(pattern[index]) {
+                    return false
+                }
+                return true
+            }
+        }
+        if let answer = contiguous ?? nil { return answer }
+        return utf8.count >= prefix.utf8.count
             && zip(utf8, prefix.utf8).allSatisfy { asciiLowercased($0) == asciiLowercased($1) }
     }
 
@@ -70,6 +83,7 @@ extension String {
 }
 
 @inlinable
+@inline(__always)
 func asciiLowercased(_ byte: UInt8) -> UInt8 {
     byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
 }
