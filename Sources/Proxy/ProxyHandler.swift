@@ -287,30 +287,34 @@ struct ProxyHandler: Sendable {
         case hang(Duration?)
         case reset
 
+        /// nil for most requests: asked of every one, so nothing is built before the plan says so.
         init?(plan: FaultPlan, target: String, hop: Int) {
-            let rule = plan.responseRule?.description ?? "?"
-            let fault: HTTPHeaders = ["x-hlschaos-fault": ProxyHandler.faultHeader(plan)]
             switch plan.response {
             case .status(let code, let extra, let body):
                 var headers = HTTPHeaders(extra.map { ($0.name, $0.value) })
                 headers.replaceOrAdd(name: "x-hlschaos-fault", value: ProxyHandler.faultHeader(plan))
                 let status = HTTPResponseStatus(statusCode: code)
                 self = .refuse(body.map { Refusal(status, body: Array($0.utf8), headers: headers) }
-                    ?? Refusal(status, "hlschaos: \(code) injected by rule \(rule)", headers: headers))
+                    ?? Refusal(status, "hlschaos: \(code) injected by rule \(Self.rule(plan))", headers: headers))
             case .hang(let duration):
                 self = .hang(duration)
             case .reset(.beforeHeaders):
                 self = .reset
             case .redirect(let status, let hops, let loop) where loop || hop < hops:
-                var headers = fault
+                var headers = Self.faultHeaders(plan)
                 headers.add(name: "location", value: RedirectHop.target(target, hop: loop ? (hop + 1) % 2 : hop + 1))
-                self = .refuse(Refusal(HTTPResponseStatus(statusCode: status), "hlschaos: redirect \(hop + 1) injected by rule \(rule)", headers: headers))
+                self = .refuse(Refusal(
+                    HTTPResponseStatus(statusCode: status), "hlschaos: redirect \(hop + 1) injected by rule \(Self.rule(plan))", headers: headers))
             case .rejectRanges:
-                self = .refuse(Refusal(.notImplemented, "hlschaos: byte-range requests refused (501) by rule \(rule)", headers: fault))
+                self = .refuse(Refusal(
+                    .notImplemented, "hlschaos: byte-range requests refused (501) by rule \(Self.rule(plan))", headers: Self.faultHeaders(plan)))
             default:
                 return nil
             }
         }
+
+        private static func rule(_ plan: FaultPlan) -> String { plan.responseRule?.description ?? "?" }
+        private static func faultHeaders(_ plan: FaultPlan) -> HTTPHeaders { ["x-hlschaos-fault": ProxyHandler.faultHeader(plan)] }
     }
 
     private func perform(_ answer: OwnAnswer, _ client: ClientChannel) async throws -> Disposition {
