@@ -72,7 +72,7 @@ let package = Package(
         // Header syntax is swift-http-types' (values only, no I/O).
         .target(
             name: "Chaos",
-            dependencies: ["HLS", "JSON", "Addressing", "PlayerReports", .product(name: "HTTPTypes", package: "swift-http-types")]
+            dependencies: ["HLS", "JSON", "Addressing", "PlayerReports", "Link", .product(name: "HTTPTypes", package: "swift-http-types")]
         ),
         // One record per request and what is read off records: the reaction report. Pure.
         .target(name: "Records", dependencies: ["JSON", "Addressing"]),
@@ -116,7 +116,7 @@ let package = Package(
         .target(
             name: "Proxy",
             dependencies: [
-                "HLS", "Addressing", "Chaos", "Records", "Upstream", "RuleLoading", "BundleFormat", "CertificateAuthority", logging,
+                "HLS", "Addressing", "Chaos", "Link", "Records", "Upstream", "RuleLoading", "BundleFormat", "CertificateAuthority", logging,
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOTLS", package: "swift-nio"),
                 .product(name: "NIOHTTP2", package: "swift-nio-http2"),
@@ -124,12 +124,12 @@ let package = Package(
         ),
         // The configuration file (`ConfigFile`): every key read and checked into one value with a part
         // per owner (`AppSettings`: the data plane's, the rules', the control API's, logging, data folder).
-        .target(name: "AppConfiguration", dependencies: ["Proxy", "RuleLoading", "Addressing", "Chaos", "JSON", "Upstream"]),
+        .target(name: "AppConfiguration", dependencies: ["Proxy", "RuleLoading", "Addressing", "Chaos", "JSON", "Link", "Upstream"]),
         // Control plane: the control API on its own listener (Hummingbird), events, HAR, report, metrics.
         .target(
             name: "Control",
             dependencies: [
-                "Proxy", "Addressing", "Chaos", "Records", "HAR", "BundleFormat", "Presets", "JSON", logging,
+                "Proxy", "Addressing", "Chaos", "Link", "Records", "HAR", "BundleFormat", "Presets", "JSON", logging,
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -186,7 +186,7 @@ let package = Package(
         // Package.swift against the sources: every import declared, every dependency imported, the
         // pure modules free of I/O.
         .testTarget(name: "ModuleGraphTests"),
-        .testTarget(name: "ChaosTests", dependencies: ["Chaos", "HLS", "JSON", "Addressing"]),
+        .testTarget(name: "ChaosTests", dependencies: ["Chaos", "HLS", "JSON", "Addressing", "Link"]),
         .testTarget(name: "LinkTests", dependencies: ["Link", "JSON"]),
         .testTarget(name: "RecordsTests", dependencies: ["Records", "Addressing", "TestSupport"]),
         .testTarget(name: "HARTests", dependencies: ["HAR", "BundleFormat", "Records", "Chaos", "Addressing", "TestSupport"]),

@@ -26,7 +26,7 @@ public enum ConfigFile {
         "maxSessions", "maxPresetsPerURL", "engineCacheSize", "playlistHistoryBytes", "rewriteCacheBytes",
         "maxLearnedHosts", "events", "eventsMaxBytes", "recordBufferSize", "control", "controlToken",
         "record", "recordRedact", "recordMaxBytes", "recordings", "forward", "https", "dataDir",
-        "resolve", "upstreamCAFile",
+        "resolve", "upstreamCAFile", "link",
     ]
 
     public static func load(path: String) throws(Problems) -> AppSettings {
@@ -46,7 +46,7 @@ public enum ConfigFile {
         guard case .object(let members) = root else {
             throw Problems(file: file, messages: ["the configuration must be a JSON object, got \(root.typeName)"])
         }
-        var reader = Reader()
+        var reader = Reader(folder: URL(fileURLWithPath: file).deletingLastPathComponent().path)
         var settings = AppSettings()
         var seen = Set<String>()
         for member in members where !member.key.hasPrefix("//") {
@@ -64,6 +64,8 @@ public enum ConfigFile {
     public static func isValidOriginName(_ name: String) -> Bool { ProxyPath.isValidName(name) }
 
     struct Reader {
+        /// The file's folder: a link trace the file names is read relative to it.
+        let folder: String
         var messages: [String] = []
 
         mutating func problem(_ key: String, _ message: String) {
@@ -158,6 +160,13 @@ public enum ConfigFile {
             case "upstreamCAFile":
                 if case .null = value { settings.proxy.upstream.extraCAFile = nil; return }
                 if let text = string(key, value) { settings.proxy.upstream.extraCAFile = text }
+            case "link":
+                if case .null = value { settings.proxy.link = nil; return }
+                do {
+                    settings.proxy.link = LinkChoice(spec: try LinkSetting.read(value, folder: folder, path: "link"), from: "the configuration's \"link\"")
+                } catch {
+                    for found in error.problems { problem(found.path, found.message) }
+                }
             case "dataDir":
                 if case .null = value { settings.dataDirectory = nil; return }
                 if let text = string(key, value) { settings.dataDirectory = text }

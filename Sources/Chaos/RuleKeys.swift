@@ -3,7 +3,7 @@ import PlayerReports
 
 /// Every key the decoder accepts, per object. The JSON Schema in rules/schema.json is tested against these lists.
 public enum RuleKeys {
-    public static let scenario = ["$schema", "name", "description", "reference", "expected", "play", "expect", "rules"]
+    public static let scenario = ["$schema", "name", "description", "reference", "expected", "play", "expect", "rules", "link"]
     public static let play = ["stream", "flavour", "for"]
     /// The keys of `"expected"`: the players whose reaction a scenario describes in words. Player
     /// families, some of which `hlschaos run` cannot drive (AVPlayer, ExoPlayer); not `playerNames`.

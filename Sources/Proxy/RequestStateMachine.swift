@@ -1,6 +1,7 @@
 import Addressing
 import Chaos
 import Foundation
+import Link
 import NIOHTTP1
 import Records
 import Upstream
@@ -32,6 +33,8 @@ struct RequestStateMachine {
     /// What the client has been sent so far.
     private(set) var sent = Sent()
     private(set) var ending: RequestRecord.Ending?
+    /// What the session's link did to the response, once it is over.
+    private(set) var link: RequestRecord.LinkTimes?
 
     struct Sent {
         /// A response was begun: a second one to the same request would desynchronise the client.
@@ -150,6 +153,12 @@ struct RequestStateMachine {
         end(connectionOpen ? .closed : .clientAbort)
     }
 
+    /// The response left the session's link.
+    mutating func linked(_ account: LinkFlowAccount) {
+        link = RequestRecord.LinkTimes(
+            latency: account.headDelay.seconds, waited: account.waitedForCapacity.seconds, stalled: account.stalled.seconds)
+    }
+
     // MARK: - The record
 
     /// The request's record (its id is given by `RecordLog.emit`).
@@ -171,7 +180,8 @@ struct RequestStateMachine {
                 content: plan.content.map(\.rule.description)),
             actions: RecordValues.actions(plan), status: sent.status, bytesSent: sent.bodyBytes,
             ending: ending ?? .complete, duration: (now - started).seconds,
-            requestHeaders: requestHeaders, responseHeaders: sent.headers, httpVersion: RecordValues.versionName(head.version))
+            requestHeaders: requestHeaders, responseHeaders: sent.headers, httpVersion: RecordValues.versionName(head.version),
+            link: link)
     }
 }
 
