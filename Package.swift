@@ -221,7 +221,7 @@ let package = Package(
         .testTarget(
             name: "ProxyTests",
             dependencies: [
-                "Proxy", "RuleLoading", "Addressing", "DemoOrigin", "Upstream", "HLS", "Chaos", "Records", "JSON", "BundleFormat", "Players", "PlayerReports",
+                "Proxy", "RuleLoading", "Addressing", "Link", "DemoOrigin", "Upstream", "HLS", "Chaos", "Records", "JSON", "BundleFormat", "Players", "PlayerReports",
                 "TestSupport", "CertificateAuthority", .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ] + swiftNIO("NIOCore", "NIOHTTP1", "NIOPosix")
         ),

@@ -32,14 +32,13 @@ public struct RuleEngine: Sendable {
         public var scenarios: [Scenario]
         /// nil: the session's first request; otherwise the instant the layer was set.
         public var origin: Duration?
-        /// The layer's link: its first scenario's that has one, unless given (a session's link set
-        /// through the control API is a layer of its own, without rules).
+        /// The layer's link: its first scenario's that has one.
         public var link: LinkChoice?
 
-        public init(_ scenarios: [Scenario], origin: Duration? = nil, link: LinkChoice? = nil) {
+        public init(_ scenarios: [Scenario], origin: Duration? = nil) {
             self.scenarios = scenarios
             self.origin = origin
-            self.link = link ?? scenarios.first { $0.link != nil }.map { LinkChoice(spec: $0.link!, from: "scenario \"\($0.name)\"") }
+            self.link = scenarios.first { $0.link != nil }.map { LinkChoice(spec: $0.link!, from: "scenario \"\($0.name)\"") }
         }
     }
 

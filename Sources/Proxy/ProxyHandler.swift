@@ -203,16 +203,17 @@ struct ProxyHandler: Sendable {
         }
     }
 
-    /// The plan, made with the control and session layers, under one hold of the session's lock;
-    /// the session's link follows the layers (or `serve --link`).
+    /// The plan, made with the control and session layers, under one hold of the session's lock.
+    /// The session's link is its own (set through the API), else the first layer's that has one,
+    /// else `serve --link`'s.
     private func decide(_ exchange: inout Exchange, now: Duration) {
         let head = exchange.client.requestHead
         let session = exchange.session
         let (engine, plan) = session.memory.withLockedValue { state -> (RuleEngine, FaultPlan?) in
             var engine = exchange.engine
-            let layers = [control.layer, state.layer, state.linkLayer].compactMap { $0 }
+            let layers = [control.layer, state.layer].compactMap { $0 }
             if !layers.isEmpty { engine = engine.inserting(layers, beforeLayer: 1) }
-            if let problem = session.link.want(engine.link ?? configuration.link, ladder: { Session.ladder(state.catalog) }) {
+            if let problem = session.link.want(state.ownLink ?? engine.link ?? configuration.link, ladder: { Session.ladder(state.catalog) }) {
                 logger.warning("\(problem)", metadata: ["session": "\(session.id)"])
             }
             guard let tag = exchange.tag else { return (engine, nil) }

@@ -19,8 +19,8 @@ public final class Session: Sendable {
         var catalog = SessionCatalog()
         /// The scenario the control API set on this session, with its clock origin.
         var layer: RuleEngine.Layer?
-        /// The link the control API set on this session: a layer of its own, after its scenario.
-        var linkLayer: RuleEngine.Layer?
+        /// The link the control API set on this session: it goes before the layers' links.
+        var ownLink: LinkChoice?
     }
 
     /// The device's link: what its responses share.
@@ -42,7 +42,7 @@ public final class Session: Sendable {
     }
 
     /// The link the control API set on this session (nil: none; the layers and `serve --link` decide).
-    public var ownLink: LinkChoice? { memory.withLockedValue { $0.linkLayer?.link } }
+    public var ownLink: LinkChoice? { memory.withLockedValue { $0.ownLink } }
 
     /// Sets (or with nil, clears) the session's own link. It runs at once, also for the bodies in
     /// flight; a spec relative to the ladder waits for the session's master. When cleared, the link
@@ -56,7 +56,7 @@ public final class Session: Sendable {
             } catch {
                 return error
             }
-            memory.linkLayer = choice.map { RuleEngine.Layer([], link: $0) }
+            memory.ownLink = choice
             return nil
         }
         if let refused { throw refused }

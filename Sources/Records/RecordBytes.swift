@@ -59,6 +59,7 @@ enum RecordBytes {
         mark(.status, record.status != nil)
         mark(.httpVersion, record.httpVersion != nil)
         mark(.pathway, record.pathway != nil)
+        mark(.link, record.link != nil)
         out.unsigned(present)
         out.double(record.time.timeIntervalSinceReferenceDate)
         out.string(record.client)
@@ -92,6 +93,11 @@ enum RecordBytes {
         out.headers(record.responseHeaders)
         if let version = record.httpVersion { out.string(version) }
         if let pathway = record.pathway { out.string(pathway) }
+        if let link = record.link {
+            out.double(link.latency)
+            out.double(link.waited)
+            out.double(link.stalled)
+        }
     }
 
     /// The record `bytes` hold, or nil when they are not one `encode` wrote.
@@ -138,6 +144,10 @@ enum RecordBytes {
         record.responseHeaders = responseHeaders
         if has(.httpVersion) { guard let version = reader.string() else { return nil }; record.httpVersion = version }
         if has(.pathway) { guard let pathway = reader.string() else { return nil }; record.pathway = pathway }
+        if has(.link) {
+            guard let latency = reader.double(), let waited = reader.double(), let stalled = reader.double() else { return nil }
+            record.link = RequestRecord.LinkTimes(latency: latency, waited: waited, stalled: stalled)
+        }
         return record
     }
 
@@ -153,7 +163,7 @@ enum RecordBytes {
     private enum Field: UInt64 {
         case kind, variant, rendition, iFrameVariant, copy, msn, part
         case upstream, upstreamStatus, connect, firstByte, total, error
-        case responseRule, delayRule, status, httpVersion, pathway
+        case responseRule, delayRule, status, httpVersion, pathway, link
     }
 
     /// An action's kind in a record (its values follow).
