@@ -22,7 +22,7 @@ public enum ConfigFile {
     public static let keys = [
         "listen", "upstream", "origins", "connectTimeout", "firstByteTimeout", "playlistTimeout",
         "maxPlaylistBytes", "sessionIdleTimeout", "cors", "rules", "presets", "logLevel", "shutdownTimeout",
-        "requestHeadTimeout", "keepAliveTimeout", "maxClientConnections", "maxRequestHeadBytes",
+        "requestHeadTimeout", "keepAliveTimeout", "maxClientConnections", "maxOriginConnectionsPerHost", "maxRequestHeadBytes",
         "maxSessions", "maxPresetsPerURL", "engineCacheSize", "playlistHistoryBytes", "rewriteCacheBytes",
         "maxLearnedHosts", "events", "eventsMaxBytes", "recordBufferSize", "control", "controlToken",
         "record", "recordRedact", "recordMaxBytes", "recordings", "forward", "https", "dataDir",
@@ -103,6 +103,8 @@ public enum ConfigFile {
                 if let duration = duration(key, value) { settings.proxy.clients.keepAliveTimeout = duration.seconds }
             case "maxClientConnections":
                 if let number = integer(key, value, 1...1_000_000, unit: "connections") { settings.proxy.clients.maxConnections = number }
+            case "maxOriginConnectionsPerHost":
+                if let number = integer(key, value, 1...100_000, unit: "connections") { settings.proxy.upstream.maxConnectionsPerHost = number }
             case "maxRequestHeadBytes":
                 // NIO's HTTP parser refuses heads over 80 KB by itself.
                 if let number = integer(key, value, 1024...65536, unit: "bytes") { settings.proxy.clients.maxRequestHeadBytes = number }
