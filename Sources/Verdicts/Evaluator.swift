@@ -46,7 +46,8 @@ public enum Evaluator {
                 players: expectation.players, note: expectation.note, passed: finding.passed,
                 observed: finding.observed, evidence: finding.evidence)
         }
-        var verdict = Verdict(results: results, faultInjected: reaction.firstFault != nil)
+        // A link is what is done to the session, as a fault is: its verdict does not say "no fault was injected".
+        var verdict = Verdict(results: results, faultInjected: reaction.firstFault != nil || link != nil)
         verdict.adaptation = facts.adaptation
         return verdict
     }

@@ -87,6 +87,7 @@ import Testing
         let verdict = Evaluator.evaluate([], records: run.traffic.records, reaction: run.reaction, player: nil, live: false,
                                          runEnded: run.traffic.at(100))
         #expect(verdict.adaptation == nil)
+        #expect(verdict.summary == "no expectations to check (passed) (no fault was injected)")
     }
 
     @Test func aLinkThatNeverFellHasNothingToJudge() {
@@ -156,6 +157,7 @@ import Testing
                                          player: player, live: false, runEnded: run.traffic.at(100), link: run.observation)
         let figures = run.figures(player: player)
         #expect(verdict.adaptation == figures)
+        #expect(verdict.summary == "the expectation held", "a link is something done to the session: no \"no fault was injected\"")
         #expect(ReactionWords.summary(reaction: run.reaction, player: player, adaptation: verdict.adaptation)
             == ReactionWords.summary(reaction: run.reaction, player: player) + "; " + figures.words)
     }
