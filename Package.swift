@@ -156,9 +156,9 @@ let package = Package(
         ),
         // Real players: launching, watching and reading them (process groups, watchdog, drivers).
         .target(name: "Players", dependencies: ["PlayerReports"]),
-        // A scenario's expectations checked against request records, the reaction report and a
-        // player's report (`hlschaos run`). Pure: no clock, no I/O.
-        .target(name: "Verdicts", dependencies: ["Chaos", "Records", "PlayerReports"]),
+        // A scenario's expectations checked against request records, the reaction report, a
+        // player's report and the session's link history (`hlschaos run`); the adaptation figures. Pure: no clock, no I/O.
+        .target(name: "Verdicts", dependencies: ["Chaos", "Records", "PlayerReports", "Link"]),
         // Scripted chaos runs: the proxy and demo origin in-process, players on fresh sessions,
         // verdicts, JUnit/JSON/HTML, the conformance matrix.
         .target(
@@ -208,7 +208,7 @@ let package = Package(
         ),
         .testTarget(name: "PlayersTests", dependencies: ["Players", "PlayerReports", "Chaos", "TestSupport", "DemoOrigin"]),
         .testTarget(name: "RunsTests", dependencies: ["Runs", "Markup", "Verdicts", "Players", "PlayerReports", "Records", "Chaos", "Proxy", "RuleLoading", logging]),
-        .testTarget(name: "VerdictsTests", dependencies: ["Verdicts", "Chaos", "Records", "Addressing", "PlayerReports"]),
+        .testTarget(name: "VerdictsTests", dependencies: ["Verdicts", "Chaos", "Records", "Addressing", "PlayerReports", "Link"]),
         .testTarget(name: "UpstreamTests", dependencies: ["Upstream", "TestSupport"] + swiftNIO("NIOCore")),
         .testTarget(
             name: "DemoOriginTests",

@@ -57,13 +57,22 @@ public enum RuleKeys {
     public static let checks = [
         "switchedDown", "switchedUp", "retried", "failedOver", "fetchedToTheEnd", "stopped", "reloadCadence",
         "neverRequested", "skipped", "movedPathway", "steeringReloads", "outcome", "playerError", "log", "logNot", "anyOf", "not",
-    ]
+    ] + adaptationChecks
+    /// The checks of a player's adaptation to the session's link (issue 36).
+    public static let adaptationChecks = ["switches", "stalls", "utilisation", "overshoot"]
     public static let expectation = checks + ["players", "note"]
     /// What an expectation's `"players"` can name: the drivers of `hlschaos run --player`, and
     /// `command` for every custom player (`PlayerNames`); not the `expected` keys.
     public static let playerNames = PlayerNames.expectable
     public static let outcomes = PlayerReport.Outcome.allCases.map(\.rawValue)
     public static let timing = ["within"]
+    /// `switchedDown` and `switchedUp`: `within`, and what the time is measured from.
+    public static let switchTiming = ["within", "after"]
+    public static let switchedDownAnchors = ["firstFault", "linkBelowVariant"]
+    public static let switchedUpAnchors = ["firstFault", "linkRecovered"]
+    public static let switches = ["atLeast", "atMost", "perMinute"]
+    public static let utilisation = ["atLeast", "atMost"]
+    public static let overshoot = ["atMost"]
     public static let movedPathway = ["to", "within"]
     public static let bounds = ["atLeast", "atMost"]
     public static let reloadPaces = Expectation.ReloadPace.allCases.map(\.rawValue)

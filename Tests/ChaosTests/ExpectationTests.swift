@@ -36,7 +36,16 @@ typealias Expectation = Chaos.Expectation
           {"not": {"fetchedToTheEnd": true}, "players": ["gstreamer"]},
           {"movedPathway": {"to": "cdn-b", "within": "15s"}},
           {"movedPathway": true},
-          {"steeringReloads": {"atMost": 0}}
+          {"steeringReloads": {"atMost": 0}},
+          {"switchedDown": {"within": "5s", "after": "linkBelowVariant"}},
+          {"switchedUp": {"after": "linkRecovered"}},
+          {"switchedDown": {"after": "firstFault"}},
+          {"switches": {"atMost": 6}},
+          {"switches": {"atMost": 1.5, "perMinute": true}},
+          {"stalls": {"atMost": 0}},
+          {"utilisation": {"atLeast": "70%"}},
+          {"utilisation": {"atLeast": "50%", "atMost": "72.5%"}},
+          {"overshoot": {"atMost": "5s"}}
         ]
         """#))
         let checks = scenario.expectations.map(\.check)
@@ -51,7 +60,15 @@ typealias Expectation = Chaos.Expectation
             .anyOf([.retried(atLeast: 1, atMost: nil), .switchedDown(within: nil)]), .not(.fetchedToTheEnd),
             .movedPathway(to: "cdn-b", within: .seconds(15)), .movedPathway(to: nil, within: nil),
             .steeringReloads(atLeast: nil, atMost: 0),
+            .switchedDownOnLink(within: .seconds(5)), .switchedUpOnLink(within: nil), .switchedDown(within: nil),
+            .switches(atLeast: nil, atMost: 6, perMinute: false), .switches(atLeast: nil, atMost: 1.5, perMinute: true),
+            .stalls(atLeast: nil, atMost: 0), .utilisation(atLeast: 0.7, atMost: nil), .utilisation(atLeast: 0.5, atMost: 0.725),
+            .overshoot(atMost: .seconds(5)),
         ])
+        #expect(checks[24].key == "switchedDown" && checks[25].key == "switchedUp")
+        // A switch timed from the link is another check than one timed from the first fault.
+        #expect(checks[24].replacementKey != checks[26].replacementKey)
+        #expect(Expectation.Check.not(checks[25]).replacementKey == checks[25].replacementKey)
         #expect(checks[20].key == "not")
         #expect(checks[20].replacementKey == "fetchedToTheEnd")
         #expect(scenario.expectations[0].note == "session 514")
@@ -93,6 +110,17 @@ typealias Expectation = Chaos.Expectation
             (.anyOf([.retried(atLeast: 1, atMost: nil), .switchedDown(within: nil)]),
              "retried the faulted resource at least once, or switched down"),
             (.not(.fetchedToTheEnd), "not: kept fetching segments to the end"),
+            (.switchedDownOnLink(within: .seconds(5)), "switched down within 5s each time the link fell below the variant in use"),
+            (.switchedUpOnLink(within: nil), "switched back up each time the link recovered"),
+            (.switches(atLeast: nil, atMost: 6, perMinute: false), "switched variant at most 6 times"),
+            (.switches(atLeast: 1, atMost: nil, perMinute: false), "switched variant at least once"),
+            (.switches(atLeast: nil, atMost: 1.5, perMinute: true), "switched variant at most 1.5 times a minute"),
+            (.switches(atLeast: nil, atMost: 0, perMinute: true), "did not switch variant"),
+            (.stalls(atLeast: nil, atMost: 2), "stalled at most twice"),
+            (.stalls(atLeast: nil, atMost: 0), "did not stall"),
+            (.utilisation(atLeast: 0.7, atMost: nil), "used at least 70% of the link"),
+            (.utilisation(atLeast: 0.5, atMost: 0.725), "used 50% to 72.5% of the link"),
+            (.overshoot(atMost: .milliseconds(2500)), "spent at most 2.5s on a variant the link could not carry"),
         ]
         for (check, words) in cases { #expect(check.words == words) }
         #expect(Expectation(.fetchedToTheEnd, players: ["hlsjs"]).description == "kept fetching segments to the end (hlsjs)")
@@ -102,8 +130,8 @@ typealias Expectation = Chaos.Expectation
     static let problemCases: [(expect: String, expected: [String])] = [
         (#"{"retried": {"atLeast": 1}}"#, [#"t.json: $.expect: expected a list of expectations, got an object"#]),
         (#"[3]"#, ["t.json: $.expect[0]: expected an object, got an integer"]),
-        (#"[{}]"#, ["t.json: $.expect[0]: no check given (use one of switchedDown, switchedUp, retried, failedOver, fetchedToTheEnd, stopped, reloadCadence, neverRequested, skipped, movedPathway, steeringReloads, outcome, playerError, log, logNot, anyOf, not)"]),
-        (#"[{"note": "x"}]"#, ["t.json: $.expect[0]: no check given (use one of switchedDown, switchedUp, retried, failedOver, fetchedToTheEnd, stopped, reloadCadence, neverRequested, skipped, movedPathway, steeringReloads, outcome, playerError, log, logNot, anyOf, not)"]),
+        (#"[{}]"#, ["t.json: $.expect[0]: no check given (use one of switchedDown, switchedUp, retried, failedOver, fetchedToTheEnd, stopped, reloadCadence, neverRequested, skipped, movedPathway, steeringReloads, outcome, playerError, log, logNot, anyOf, not, switches, stalls, utilisation, overshoot)"]),
+        (#"[{"note": "x"}]"#, ["t.json: $.expect[0]: no check given (use one of switchedDown, switchedUp, retried, failedOver, fetchedToTheEnd, stopped, reloadCadence, neverRequested, skipped, movedPathway, steeringReloads, outcome, playerError, log, logNot, anyOf, not, switches, stalls, utilisation, overshoot)"]),
         (#"[{"retired": {"atLeast": 1}}]"#, [#"t.json: $.expect[0].retired: unknown key "retired" (did you mean "retried"?)"#]),
         (#"[{"switchDown": {}}]"#, [#"t.json: $.expect[0].switchDown: unknown key "switchDown" (did you mean "switchedDown"?)"#]),
         (#"[{"retried": {"atLeast": 1}, "skipped": {"atMost": 0}}]"#,
@@ -157,7 +185,55 @@ typealias Expectation = Chaos.Expectation
         (#"[{"not": true}]"#, [#"t.json: $.expect[0].not: "not" takes one check, e.g. {"fetchedToTheEnd": true}, got a boolean"#]),
         (#"[{"not": {"fetchedToTheEnd": true, "note": "x"}}]"#,
          [#"t.json: $.expect[0].not.note: "note" applies to the whole expectation: put it on the item itself"#]),
-        (#"[{"not": {}}]"#, ["t.json: $.expect[0].not: no check given (use one of switchedDown, switchedUp, retried, failedOver, fetchedToTheEnd, stopped, reloadCadence, neverRequested, skipped, movedPathway, steeringReloads, outcome, playerError, log, logNot, anyOf, not)"]),
+        // The adaptation checks (issue 36).
+        (#"[{"switchedDown": {"within": "5s", "after": "linkRecovered"}}]"#,
+         [#"t.json: $.expect[0].switchedDown.after: "linkRecovered" times an up-switch; "switchedDown" is timed from "firstFault" or "linkBelowVariant""#]),
+        (#"[{"switchedUp": {"after": "linkBelowVariant"}}]"#,
+         [#"t.json: $.expect[0].switchedUp.after: "linkBelowVariant" times a down-switch; "switchedUp" is timed from "firstFault" or "linkRecovered""#]),
+        (#"[{"switchedDown": {"after": "linkBelow"}}]"#,
+         [#"t.json: $.expect[0].switchedDown.after: unknown anchor "linkBelow" (did you mean "linkBelowVariant"?); expected one of "firstFault", "linkBelowVariant""#]),
+        (#"[{"switchedUp": {"aftr": "linkRecovered"}}]"#, [#"t.json: $.expect[0].switchedUp.aftr: unknown key "aftr" (did you mean "after"?)"#]),
+        (#"[{"switchedDown": "5s"}]"#,
+         [#"t.json: $.expect[0].switchedDown: "switchedDown" takes {"within": "10s"}, {"within": "10s", "after": "linkBelowVariant"}, {} or true, got a string"#]),
+        (#"[{"switches": 4}]"#,
+         [#"t.json: $.expect[0].switches: "switches" takes {"atMost": N} or {"atMost": N, "perMinute": true}, got an integer"#]),
+        (#"[{"switches": {"atMost": 1.5}}]"#,
+         [#"t.json: $.expect[0].switches.atMost: atMost counts switches over the run: a whole number, got 1.5 (for switches a minute add "perMinute": true)"#]),
+        (#"[{"switches": {"atMost": -1}}]"#, ["t.json: $.expect[0].switches.atMost: atMost must be at least 0, got -1"]),
+        (#"[{"switches": {"atMost": -1, "perMinute": true}}]"#,
+         ["t.json: $.expect[0].switches.atMost: atMost must be between 0 and 60 switches a minute, got -1"]),
+        (#"[{"switches": {"atMost": 600, "perMinute": true}}]"#,
+         ["t.json: $.expect[0].switches.atMost: atMost must be between 0 and 60 switches a minute, got 600"]),
+        (#"[{"switches": {"atMost": "2", "perMinute": true}}]"#,
+         ["t.json: $.expect[0].switches.atMost: expected a number of switches a minute, got a string"]),
+        (#"[{"switches": {"perMinute": true}}]"#, [#"t.json: $.expect[0].switches: give "atLeast", "atMost" or both"#]),
+        (#"[{"switches": {"atMost": 2, "perMinute": "yes"}}]"#, ["t.json: $.expect[0].switches.perMinute: expected true or false, got a string"]),
+        (#"[{"switches": {"atLeast": 3, "atMost": 1}}]"#, ["t.json: $.expect[0].switches: atLeast (3) is greater than atMost (1)"]),
+        (#"[{"switches": {"atMots": 3}}]"#, [#"t.json: $.expect[0].switches.atMots: unknown key "atMots" (did you mean "atMost"?)"#]),
+        (#"[{"stalls": {"atMost": -2}}]"#, ["t.json: $.expect[0].stalls.atMost: atMost must be at least 0, got -2"]),
+        (#"[{"stalls": 0}]"#, [#"t.json: $.expect[0].stalls: "stalls" takes {"atLeast": N, "atMost": M}, got an integer"#]),
+        (#"[{"utilisation": {"atLeast": 0.7}}]"#,
+         [#"t.json: $.expect[0].utilisation.atLeast: atLeast is a percentage written as a string: write "70%", got 0.7"#]),
+        (#"[{"utilisation": {"atLeast": 70}}]"#,
+         [#"t.json: $.expect[0].utilisation.atLeast: atLeast is a percentage written as a string: write "70%", got 70"#]),
+        (#"[{"utilisation": {"atLeast": "150%"}}]"#, [#"t.json: $.expect[0].utilisation.atLeast: atLeast must be between 0% and 100%, got "150%""#]),
+        (#"[{"utilisation": {"atLeast": "-5%"}}]"#,
+         [#"t.json: $.expect[0].utilisation.atLeast: invalid percentage "-5%" (write a number and %: "70%", "72.5%")"#]),
+        (#"[{"utilisation": {"atLeast": "70"}}]"#,
+         [#"t.json: $.expect[0].utilisation.atLeast: invalid percentage "70" (write a number and %: "70%", "72.5%")"#]),
+        (#"[{"utilisation": {"atLeast": "80%", "atMost": "70%"}}]"#, ["t.json: $.expect[0].utilisation: atLeast (80%) is greater than atMost (70%)"]),
+        (#"[{"utilisation": "70%"}]"#,
+         [#"t.json: $.expect[0].utilisation: "utilisation" takes {"atLeast": "70%"}, {"atMost": "95%"} or both, got a string"#]),
+        (#"[{"utilisation": {}}]"#, [#"t.json: $.expect[0].utilisation: give "atLeast", "atMost" or both"#]),
+        (#"[{"utilization": {"atLeast": "70%"}}]"#,
+         [#"t.json: $.expect[0].utilization: unknown key "utilization" (did you mean "utilisation"?)"#]),
+        (#"[{"overshoot": {"atMost": "-1s"}}]"#,
+         [#"t.json: $.expect[0].overshoot.atMost: invalid duration "-1s" (use a number and ms, s, m or h: "500ms", "2s", "1.5s", "1m")"#]),
+        (#"[{"overshoot": {"atMost": 5}}]"#, ["t.json: $.expect[0].overshoot.atMost: expected a string, got an integer"]),
+        (#"[{"overshoot": {}}]"#, [#"t.json: $.expect[0].overshoot: give "atMost" (a duration such as "5s")"#]),
+        (#"[{"overshoot": {"atLeast": "5s"}}]"#, [#"t.json: $.expect[0].overshoot.atLeast: unknown key "atLeast" (did you mean "atMost"?)"#]),
+        (#"[{"overshoot": "5s"}]"#, [#"t.json: $.expect[0].overshoot: "overshoot" takes {"atMost": "5s"}, got a string"#]),
+        (#"[{"not": {}}]"#, ["t.json: $.expect[0].not: no check given (use one of switchedDown, switchedUp, retried, failedOver, fetchedToTheEnd, stopped, reloadCadence, neverRequested, skipped, movedPathway, steeringReloads, outcome, playerError, log, logNot, anyOf, not, switches, stalls, utilisation, overshoot)"]),
     ]
 
     @Test(arguments: problemCases.indices)
