@@ -26,7 +26,8 @@ struct ValidateCommand: ParsableCommand {
                 let scenario = try RuleDecoder.decodeFile(atPath: file, builtInTraces: RuleBook.builtInTrace)
                 let expectations = scenario.expectations.isEmpty ? ""
                     : ", \(scenario.expectations.count) expectation\(scenario.expectations.count == 1 ? "" : "s")"
-                print("\(file): ok (\(scenario.name), \(scenario.rules.count) rule\(scenario.rules.count == 1 ? "" : "s")\(expectations))")
+                let link = scenario.link == nil ? "" : ", a link"
+                print("\(file): ok (\(scenario.name), \(scenario.rules.count) rule\(scenario.rules.count == 1 ? "" : "s")\(link)\(expectations))")
             } catch {
                 failed = true
                 for problem in error.problems { print(problem.description) }
