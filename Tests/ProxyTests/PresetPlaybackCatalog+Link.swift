@@ -38,7 +38,7 @@ extension PresetPlaybackCatalog {
             },
             // The link falls at 15 s and is back at 35 s: hls.js goes to level 0 and, after the
             // recovery, back above it.
-            hlsjs: HlsjsPlan(seconds: 55) { log, faults in
+            hlsjs: HlsjsPlan(seconds: 65) { log, faults in
                 PresetChecks.expectLinked(faults, waited: true)
                 let switches = log.switches
                 let down = switches.firstIndex(of: 0)
