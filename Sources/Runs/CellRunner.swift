@@ -74,7 +74,8 @@ struct CellRunner {
             expectations, records: records, reaction: reaction, player: report, live: plan.live, runEnded: ended,
             link: Self.linkObservation(proxy.link(session: session)))
         let cited = Set(verdict.results.filter { !$0.passed }.flatMap(\.evidence))
-        let faulted = records.filter(\.isFaulted).count
+        // A response a rule changed, or one the session's link held back: the preset reached it.
+        let faulted = records.filter { $0.isFaulted || $0.link != nil }.count
         let notApplicable = faulted == 0 ? Self.notApplicable(plan) : nil
         let result = CellResult(
             scenario: plan.scenario.name, reference: plan.scenario.reference, player: plan.player.name,
