@@ -172,7 +172,7 @@ let package = Package(
             name: "hlschaos",
             dependencies: [
                 "HLS", "Addressing", "Chaos", "Upstream", "CurlShim", "Proxy", "RuleLoading", "AppConfiguration", "DemoOrigin", "Control",
-                "Players", "Runs", "BundleFormat", "Recorder", "Replay", "HAR", "Records", "CertificateAuthority", logging,
+                "Players", "Runs", "BundleFormat", "Recorder", "Replay", "HAR", "Records", "CertificateAuthority", "JSON", "Link", logging,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ] + swiftNIO("NIOCore", "NIOPosix")
         ),

@@ -8,11 +8,15 @@ public struct HARImportOutput: Sendable {
     public var scenarioPath: String?
     public var bundlePath: String
     public var manifest: BundleManifest
+    /// The throughput the HAR's timings show, as a link trace (`link.csv`); nil when no entry's
+    /// timings say how fast its body came.
+    public var linkPath: String?
 }
 
 extension HARImport {
     public static let scenarioFile = "scenario.json"
     public static let bundleDirectory = "bundle"
+    public static let linkFile = "link.csv"
 
     /// Writes `out/scenario.json` (when there is something to reproduce) and `out/bundle/`: each
     /// entry as an exchange — `at` from its startedDateTime, status, headers, the body from
@@ -47,6 +51,7 @@ extension HARImport {
             if created { try? files.removeItem(at: directory) } else {
                 try? files.removeItem(at: scenarioURL)
                 try? files.removeItem(at: bundleURL)
+                try? files.removeItem(at: directory.appendingPathComponent(Self.linkFile))
             }
         }
         do throws(HARImportError) {
@@ -58,13 +63,33 @@ extension HARImport {
                 }
             }
             let manifest = try writeBundle(to: bundleURL, redact: redact)
+            let linkWritten = try writeLink(to: directory.appendingPathComponent(Self.linkFile))
             // Paths as the user gave --out, for messages.
             return HARImportOutput(directory: out, scenarioPath: scenarioText == nil ? nil : (out as NSString).appendingPathComponent(Self.scenarioFile),
-                                   bundlePath: (out as NSString).appendingPathComponent(Self.bundleDirectory), manifest: manifest)
+                                   bundlePath: (out as NSString).appendingPathComponent(Self.bundleDirectory), manifest: manifest,
+                                   linkPath: linkWritten ? (out as NSString).appendingPathComponent(Self.linkFile) : nil)
         } catch {
             undo()
             throw error
         }
+    }
+
+    /// `link.csv`: the throughput the HAR's timings show (`ObservedThroughput`): each entry's body
+    /// size (`bodySize`, else `content.size`) between its first byte and its end; false when no entry
+    /// says both.
+    private func writeLink(to url: URL) throws(HARImportError) -> Bool {
+        let arrivals = zip(log.entries, offsets).map { entry, offset in
+            ObservedThroughput.Arrival(
+                at: offset, firstByte: entry.status == 0 ? nil : entry.timings.firstByte, total: entry.time,
+                bytes: entry.bodySize.flatMap { $0 > 0 ? $0 : nil } ?? entry.contentSize ?? entry.body?.count)
+        }
+        guard let text = ObservedThroughput.csv(arrivals) else { return false }
+        do {
+            try Data(text.utf8).write(to: url, options: .atomic)
+        } catch {
+            throw HARImportError(file: url.path, "cannot be written: \(error.localizedDescription)")
+        }
+        return true
     }
 
     private func writeBundle(to url: URL, redact: Bool) throws(HARImportError) -> BundleManifest {

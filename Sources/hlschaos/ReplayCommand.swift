@@ -5,6 +5,9 @@ import Foundation
 import Logging
 import Proxy
 import BundleFormat
+import Chaos
+import JSON
+import Link
 import Replay
 
 /// `hlschaos replay BUNDLE`: the bundle served as an origin (`ReplayServer`), the proxy in front of
@@ -62,7 +65,11 @@ struct ReplayCommand: AsyncParsableCommand {
         } catch {
             throw CLIError(error.description)
         }
-        var settings = try options.settings()
+        var proxyOptions = options
+        let recordedLink = options.link?.trimmingCharacters(in: .whitespaces) == "recorded"
+        if recordedLink { proxyOptions.link = nil }
+        var settings = try proxyOptions.settings()
+        if recordedLink { settings.proxy.link = try Self.recordedLink(recording, options: replayOptions) }
         let logger = makeLogger(settings.logLevel)
         let server: ReplayServer
         do {
@@ -87,6 +94,22 @@ struct ReplayCommand: AsyncParsableCommand {
             throw error
         }
         await server.shutdown()
+    }
+
+    /// `--link recorded`: every session lives on the throughput the recording's device had
+    /// (`ObservedThroughput`), from `--from` on, at `--speed`.
+    static func recordedLink(_ recording: RecordingBundle, options: ReplayOptions) throws -> LinkChoice {
+        guard let text = ObservedThroughput.csv(recording.exchanges, from: options.from, speed: options.speed) else {
+            throw CLIError("--link recorded: \(recording.location) has no exchange whose body timings say how fast it arrived; give a link spec or a profile instead")
+        }
+        let spec: JSONValue = .object([JSONMember(key: "trace", value: .object([
+            JSONMember(key: "text", value: .string(text)), JSONMember(key: "format", value: .string("csv")),
+        ]))])
+        do {
+            return LinkChoice(spec: try LinkSpecReader.read(spec), from: "the recording's throughput (--link recorded)")
+        } catch {
+            throw CLIError("--link recorded: the throughput of \(recording.location) makes no trace: \(error.description)")
+        }
     }
 
     static func banner(

@@ -84,7 +84,7 @@ struct ProxyOptions: ParsableArguments {
     @Option(help: ArgumentHelp("A recording stops once it reaches this size (default 10GB).", valueName: "SIZE"))
     var recordMaxSize: String?
 
-    @Option(help: ArgumentHelp("Every session's link unless its rules or the API give one: a profile (slow-3g, slow-4g, fast-3g, fast-4g), a link spec as JSON ('{\"rate\": \"2Mbps\"}'), or a JSON file holding one (docs/link.md).", valueName: "LINK"))
+    @Option(help: ArgumentHelp("Every session's link unless its rules or the API give one: a profile (slow-3g, slow-4g, fast-3g, fast-4g), a link spec as JSON ('{\"rate\": \"2Mbps\"}'), or a JSON file holding one (docs/link.md); with replay, \"recorded\": the throughput the recording's device had.", valueName: "LINK"))
     var link: String?
 
     @Option(help: "Log level: trace, debug, info, notice, warning, error.")
@@ -167,6 +167,9 @@ struct ProxyOptions: ParsableArguments {
             configuration.origins[parts[0]] = location
         }
         if let link {
+            if link.trimmingCharacters(in: .whitespaces) == "recorded" {
+                throw CLIError("--link recorded replays the throughput of a recording: only `hlschaos replay BUNDLE --link recorded` has one")
+            }
             do {
                 configuration.link = LinkChoice(spec: try LinkSetting.argument(link), from: "serve --link")
             } catch {

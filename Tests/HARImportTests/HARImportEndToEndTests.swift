@@ -114,6 +114,11 @@ import TestSupport
             let served503: Int = bundle.exchanges.filter { $0.status == 503 }.count
             #expect(served503 == 10)
             #expect(imported.notes.contains { $0.hasPrefix("bodies: ") && $0.contains("hlschaos's HAR export keeps no bodies") })
+            // The throughput the HAR's timings show, as a link trace the replay can run.
+            let link = try #require(written.linkPath)
+            let trace = try String(contentsOfFile: link, encoding: .utf8)
+            #expect(trace.hasPrefix("seconds,kbps\n0,"), "\(trace)")
+            #expect(imported.report(written).contains("Link: \(link)"))
             try? FileManager.default.removeItem(atPath: out)
         }
     }
