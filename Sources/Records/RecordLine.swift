@@ -19,7 +19,15 @@ public enum RecordLine {
             fields.append(record.matchedRules.joined(separator: ","))
         }
         if let error = record.upstream?.error { fields.append("upstream: \(error)") }
+        if let link = record.link, let words = linkWords(link) { fields.append(words) }
         return fields
+    }
+
+    /// "link: latency 0.5 s, waited 1.2 s, stalled 3.0 s", the parts over 50 ms; nil when none is.
+    static func linkWords(_ link: RequestRecord.LinkTimes) -> String? {
+        let parts = [("latency", link.latency), ("waited", link.waited), ("stalled", link.stalled)]
+            .filter { $0.1 >= 0.05 }.map { "\($0.0) \(String(format: "%.1f", $0.1)) s" }
+        return parts.isEmpty ? nil : "link: " + parts.joined(separator: ", ")
     }
 
     /// Time and fields, uncoloured, prefixed with the record's id.
