@@ -72,10 +72,10 @@ let package = Package(
         // Header syntax is swift-http-types' (values only, no I/O).
         .target(
             name: "Chaos",
-            dependencies: ["HLS", "JSON", "Addressing", "PlayerReports", .product(name: "HTTPTypes", package: "swift-http-types")]
+            dependencies: ["HLS", "JSON", "Addressing", "CMCD", "PlayerReports", .product(name: "HTTPTypes", package: "swift-http-types")]
         ),
         // One record per request and what is read off records: the reaction report. Pure.
-        .target(name: "Records", dependencies: ["JSON", "Addressing"]),
+        .target(name: "Records", dependencies: ["JSON", "Addressing", "CMCD"]),
         // A session's link (the device's downlink): capacity over time, the shared bottleneck
         // scheduler, latency, bad-state stalls, outages, link specs and profiles. Pure: no clock, no I/O.
         .target(name: "Link", dependencies: ["JSON"]),
@@ -116,7 +116,7 @@ let package = Package(
         .target(
             name: "Proxy",
             dependencies: [
-                "HLS", "Addressing", "Chaos", "Records", "Upstream", "RuleLoading", "BundleFormat", "CertificateAuthority", logging,
+                "HLS", "Addressing", "CMCD", "Chaos", "Records", "Upstream", "RuleLoading", "BundleFormat", "CertificateAuthority", logging,
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOTLS", package: "swift-nio"),
                 .product(name: "NIOHTTP2", package: "swift-nio-http2"),
@@ -129,7 +129,7 @@ let package = Package(
         .target(
             name: "Control",
             dependencies: [
-                "Proxy", "Addressing", "Chaos", "Records", "HAR", "BundleFormat", "Presets", "JSON", logging,
+                "Proxy", "Addressing", "CMCD", "Chaos", "Records", "HAR", "BundleFormat", "Presets", "JSON", logging,
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -158,7 +158,7 @@ let package = Package(
         .target(name: "Players", dependencies: ["PlayerReports"]),
         // A scenario's expectations checked against request records, the reaction report and a
         // player's report (`hlschaos run`). Pure: no clock, no I/O.
-        .target(name: "Verdicts", dependencies: ["Chaos", "Records", "PlayerReports"]),
+        .target(name: "Verdicts", dependencies: ["Chaos", "Records", "CMCD", "PlayerReports"]),
         // Scripted chaos runs: the proxy and demo origin in-process, players on fresh sessions,
         // verdicts, JUnit/JSON/HTML, the conformance matrix.
         .target(

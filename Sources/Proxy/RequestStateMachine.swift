@@ -1,4 +1,5 @@
 import Addressing
+import CMCD
 import Chaos
 import Foundation
 import NIOHTTP1
@@ -32,6 +33,8 @@ struct RequestStateMachine {
     /// What the client has been sent so far.
     private(set) var sent = Sent()
     private(set) var ending: RequestRecord.Ending?
+    /// The CMCD the request carried (`RequestCMCD`), nil for most.
+    private(set) var cmcd: CMCDData?
 
     struct Sent {
         /// A response was begun: a second one to the same request would desynchronise the client.
@@ -68,6 +71,8 @@ struct RequestStateMachine {
     mutating func recording(into captures: [RequestCapture]) { self.captures = captures }
 
     mutating func planned(_ plan: FaultPlan) { self.plan = plan }
+
+    mutating func carried(_ cmcd: CMCDData) { self.cmcd = cmcd }
 
     // MARK: - The origin
 
@@ -171,7 +176,8 @@ struct RequestStateMachine {
                 content: plan.content.map(\.rule.description)),
             actions: RecordValues.actions(plan), status: sent.status, bytesSent: sent.bodyBytes,
             ending: ending ?? .complete, duration: (now - started).seconds,
-            requestHeaders: requestHeaders, responseHeaders: sent.headers, httpVersion: RecordValues.versionName(head.version))
+            requestHeaders: requestHeaders, responseHeaders: sent.headers, httpVersion: RecordValues.versionName(head.version),
+            cmcd: cmcd.map(RequestCMCD.record))
     }
 }
 

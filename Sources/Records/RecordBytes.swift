@@ -59,6 +59,7 @@ enum RecordBytes {
         mark(.status, record.status != nil)
         mark(.httpVersion, record.httpVersion != nil)
         mark(.pathway, record.pathway != nil)
+        mark(.cmcd, record.cmcd != nil)
         out.unsigned(present)
         out.double(record.time.timeIntervalSinceReferenceDate)
         out.string(record.client)
@@ -92,6 +93,11 @@ enum RecordBytes {
         out.headers(record.responseHeaders)
         if let version = record.httpVersion { out.string(version) }
         if let pathway = record.pathway { out.string(pathway) }
+        if let cmcd = record.cmcd {
+            out.string(cmcd.text)
+            out.strings(cmcd.carriages)
+            out.strings(cmcd.findings ?? [])
+        }
     }
 
     /// The record `bytes` hold, or nil when they are not one `encode` wrote.
@@ -138,6 +144,10 @@ enum RecordBytes {
         record.responseHeaders = responseHeaders
         if has(.httpVersion) { guard let version = reader.string() else { return nil }; record.httpVersion = version }
         if has(.pathway) { guard let pathway = reader.string() else { return nil }; record.pathway = pathway }
+        if has(.cmcd) {
+            guard let text = reader.string(), let carriages = reader.strings(), let findings = reader.strings() else { return nil }
+            record.cmcd = RequestRecord.CMCD(text: text, carriages: carriages, findings: findings.isEmpty ? nil : findings)
+        }
         return record
     }
 
@@ -153,7 +163,7 @@ enum RecordBytes {
     private enum Field: UInt64 {
         case kind, variant, rendition, iFrameVariant, copy, msn, part
         case upstream, upstreamStatus, connect, firstByte, total, error
-        case responseRule, delayRule, status, httpVersion, pathway
+        case responseRule, delayRule, status, httpVersion, pathway, cmcd
     }
 
     /// An action's kind in a record (its values follow).

@@ -100,6 +100,9 @@ struct RunFacts {
         case .playerError(let kind, let code, let fatal): playerError(kind: kind, code: code, fatal: fatal)
         case .log(let pattern): log(pattern, shouldMatch: true)
         case .logNot(let pattern): log(pattern, shouldMatch: false)
+        case .bufferNeverBelow(let floor): bufferNeverBelow(floor)
+        case .startupWithin(let limit): startupWithin(limit)
+        case .cmcdValid: cmcdValid()
         case .anyOf(let checks): anyOf(checks)
         case .not(let check): negated(check)
         }
