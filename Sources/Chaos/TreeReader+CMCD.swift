@@ -4,9 +4,11 @@ import JSON
 /// `match.cmcd`: `{"bl": {"below": "2s"}, "su": true, "sta": "rebuffering", …}`.
 extension TreeReader {
     mutating func cmcdCondition(_ value: JSONValue, _ path: String) -> CMCDCondition? {
+        let start = problems.count
         guard let members = object(value, path, allowed: RuleKeys.cmcdMatch) else { return nil }
         guard !members.isEmpty else {
-            report(path, "empty cmcd condition (give \(RuleKeys.cmcdMatch.map { "\"\($0)\"" }.joined(separator: ", ")))")
+            // An unknown key was reported already: that says it.
+            if problems.count == start { report(path, "empty cmcd condition (give \(RuleKeys.cmcdMatch.map { "\"\($0)\"" }.joined(separator: ", ")))") }
             return nil
         }
         let before = problems.count
@@ -53,9 +55,10 @@ extension TreeReader {
             report(path, "\"\(key)\" takes \(example) (or \"above\", or both), got \(value.typeName)")
             return nil
         }
+        let start = problems.count
         guard let members = object(value, path, allowed: RuleKeys.cmcdBounds) else { return nil }
         guard !members.isEmpty else {
-            report(path, "give \"below\", \"above\" or both, e.g. \(example)")
+            if problems.count == start { report(path, "give \"below\", \"above\" or both, e.g. \(example)") }
             return nil
         }
         return (members["below"], members["above"])

@@ -63,7 +63,7 @@ import Testing
 
     @Test func theExampleDocumentsEveryKey() throws {
         let text = try String(contentsOfFile: Self.example, encoding: .utf8)
-        #expect(ConfigFile.keys.count == 37)
+        #expect(ConfigFile.keys.count == 38)
         for key in ConfigFile.keys {
             #expect(text.contains("\"\(key)\":"), "\(key) has no value")
             #expect(text.contains("\"//\(key)\":"), "\(key) has no comment")

@@ -36,7 +36,10 @@ typealias Expectation = Chaos.Expectation
           {"not": {"fetchedToTheEnd": true}, "players": ["gstreamer"]},
           {"movedPathway": {"to": "cdn-b", "within": "15s"}},
           {"movedPathway": true},
-          {"steeringReloads": {"atMost": 0}}
+          {"steeringReloads": {"atMost": 0}},
+          {"bufferNeverBelow": "2s"},
+          {"startupWithin": "1500ms"},
+          {"cmcdValid": true}
         ]
         """#))
         let checks = scenario.expectations.map(\.check)
@@ -50,7 +53,7 @@ typealias Expectation = Chaos.Expectation
             .playerError(kind: nil, code: nil, fatal: nil), .log("HTTP error 503"), .logNot(#"^Failed to open segment \d+"#),
             .anyOf([.retried(atLeast: 1, atMost: nil), .switchedDown(within: nil)]), .not(.fetchedToTheEnd),
             .movedPathway(to: "cdn-b", within: .seconds(15)), .movedPathway(to: nil, within: nil),
-            .steeringReloads(atLeast: nil, atMost: 0),
+            .steeringReloads(atLeast: nil, atMost: 0), .bufferNeverBelow(.seconds(2)), .startupWithin(.milliseconds(1500)), .cmcdValid,
         ])
         #expect(checks[20].key == "not")
         #expect(checks[20].replacementKey == "fetchedToTheEnd")
@@ -102,8 +105,8 @@ typealias Expectation = Chaos.Expectation
     static let problemCases: [(expect: String, expected: [String])] = [
         (#"{"retried": {"atLeast": 1}}"#, [#"t.json: $.expect: expected a list of expectations, got an object"#]),
         (#"[3]"#, ["t.json: $.expect[0]: expected an object, got an integer"]),
-        (#"[{}]"#, ["t.json: $.expect[0]: no check given (use one of switchedDown, switchedUp, retried, failedOver, fetchedToTheEnd, stopped, reloadCadence, neverRequested, skipped, movedPathway, steeringReloads, outcome, playerError, log, logNot, anyOf, not)"]),
-        (#"[{"note": "x"}]"#, ["t.json: $.expect[0]: no check given (use one of switchedDown, switchedUp, retried, failedOver, fetchedToTheEnd, stopped, reloadCadence, neverRequested, skipped, movedPathway, steeringReloads, outcome, playerError, log, logNot, anyOf, not)"]),
+        (#"[{}]"#, ["t.json: $.expect[0]: no check given (use one of switchedDown, switchedUp, retried, failedOver, fetchedToTheEnd, stopped, reloadCadence, neverRequested, skipped, movedPathway, steeringReloads, outcome, playerError, log, logNot, bufferNeverBelow, startupWithin, cmcdValid, anyOf, not)"]),
+        (#"[{"note": "x"}]"#, ["t.json: $.expect[0]: no check given (use one of switchedDown, switchedUp, retried, failedOver, fetchedToTheEnd, stopped, reloadCadence, neverRequested, skipped, movedPathway, steeringReloads, outcome, playerError, log, logNot, bufferNeverBelow, startupWithin, cmcdValid, anyOf, not)"]),
         (#"[{"retired": {"atLeast": 1}}]"#, [#"t.json: $.expect[0].retired: unknown key "retired" (did you mean "retried"?)"#]),
         (#"[{"switchDown": {}}]"#, [#"t.json: $.expect[0].switchDown: unknown key "switchDown" (did you mean "switchedDown"?)"#]),
         (#"[{"retried": {"atLeast": 1}, "skipped": {"atMost": 0}}]"#,
@@ -157,7 +160,7 @@ typealias Expectation = Chaos.Expectation
         (#"[{"not": true}]"#, [#"t.json: $.expect[0].not: "not" takes one check, e.g. {"fetchedToTheEnd": true}, got a boolean"#]),
         (#"[{"not": {"fetchedToTheEnd": true, "note": "x"}}]"#,
          [#"t.json: $.expect[0].not.note: "note" applies to the whole expectation: put it on the item itself"#]),
-        (#"[{"not": {}}]"#, ["t.json: $.expect[0].not: no check given (use one of switchedDown, switchedUp, retried, failedOver, fetchedToTheEnd, stopped, reloadCadence, neverRequested, skipped, movedPathway, steeringReloads, outcome, playerError, log, logNot, anyOf, not)"]),
+        (#"[{"not": {}}]"#, ["t.json: $.expect[0].not: no check given (use one of switchedDown, switchedUp, retried, failedOver, fetchedToTheEnd, stopped, reloadCadence, neverRequested, skipped, movedPathway, steeringReloads, outcome, playerError, log, logNot, bufferNeverBelow, startupWithin, cmcdValid, anyOf, not)"]),
     ]
 
     @Test(arguments: problemCases.indices)
