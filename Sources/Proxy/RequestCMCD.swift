@@ -21,7 +21,7 @@ enum RequestCMCD {
         var inQuery = false, matched = 0
         for byte in target.utf8 {
             if !inQuery {
-                if byte == UInt8(ascii: "?") { inQuery = true }
+                if byte == UInt8(ascii: "?") { inQuery = true } else if byte == UInt8(ascii: "#") { return false }
                 continue
             }
             switch byte {

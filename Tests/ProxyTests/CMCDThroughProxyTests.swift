@@ -111,6 +111,7 @@ import TestSupport
             let none = try await proxy.get("/media/seg1.ts")
             #expect(low.status == 503 && high.status == 200 && lowInQuery.status == 503)
             #expect(none.status == 200, "no CMCD: a bl condition does not hold")
+            _ = await eventually { proxy.server.control.records(session: "default").count == 4 }
             let report = proxy.server.control.report(session: "default")
             #expect(report.player?.faults.map(\.bufferLength) == [1500, 300])
             #expect(report.player?.lowestBuffer?.bufferLength == 300)
