@@ -31,6 +31,13 @@ import TestSupport
             #expect(issues.contains { $0["kind"] as? String == "changed" && $0["key"] as? String == "sid" }, "\(issues)")
             #expect((conformance["findings"] as? [[String: Any]])?.count == 1)
 
+            let report = try await api.get("/api/sessions/p1/report")
+            let summary = try #require(report.object?["player"] as? [String: Any])
+            #expect((summary["lowestBuffer"] as? [String: Any])?["bufferLength"] as? Int == 0)
+            let findings = try #require((report.object?["words"] as? [String: Any])?["findings"] as? [[String: Any]])
+            let said = try #require(findings.first { $0["label"] as? String == "player (CMCD)" })
+            #expect((said["words"] as? String)?.hasPrefix("lowest 0.0 s · 1 stall · started in ") == true, "\(said)")
+
             for path in ["/api/sessions/nobody/player", "/api/sessions/nobody/cmcd"] {
                 let missing = try await api.get(path)
                 #expect(missing.status == 404)
