@@ -9,6 +9,12 @@ import Upstream
 /// Most requests carry none, and they pay for a look at each header name's first bytes and a scan of
 /// the query that stops at the first argument that is not `CMCD=`-shaped: nothing is allocated.
 enum RequestCMCD {
+    /// A request's parsed CMCD, held by reference (a few hundred bytes most requests do without).
+    final class Box: Sendable {
+        let data: CMCDData
+        init(data: CMCDData) { self.data = data }
+    }
+
     /// Whether the request has a `CMCD-*` header or a `CMCD=` query argument.
     static func isCarried(_ head: HTTPRequestHead, target: String) -> Bool {
         for (name, _) in head.headers where name.utf8.count <= 12 && name.asciiCaseInsensitiveHasPrefix("cmcd-") { return true }

@@ -33,8 +33,10 @@ struct RequestStateMachine {
     /// What the client has been sent so far.
     private(set) var sent = Sent()
     private(set) var ending: RequestRecord.Ending?
-    /// The CMCD the request carried (`RequestCMCD`), nil for most.
-    private(set) var cmcd: CMCDData?
+    /// The CMCD the request carried (`RequestCMCD`), nil for most: boxed, so that the state of a
+    /// request without it stays as small as it was.
+    private var cmcdBox: RequestCMCD.Box?
+    var cmcd: CMCDData? { cmcdBox?.data }
 
     struct Sent {
         /// A response was begun: a second one to the same request would desynchronise the client.
@@ -72,7 +74,7 @@ struct RequestStateMachine {
 
     mutating func planned(_ plan: FaultPlan) { self.plan = plan }
 
-    mutating func carried(_ cmcd: CMCDData) { self.cmcd = cmcd }
+    mutating func carried(_ cmcd: CMCDData) { cmcdBox = RequestCMCD.Box(data: cmcd) }
 
     // MARK: - The origin
 

@@ -133,6 +133,21 @@ import TestSupport
         await forward.stop()
     }
 
+    /// Intercepted HTTPS over HTTP/2 (lowercase header names): the same reading, the same rules.
+    @Test func interceptedHTTP2RequestsAreReadAndMatchedToo() async throws {
+        let forward = try await ForwardHarness.start { $0.forward.intercept = [ForwardHarness.cdnName] }
+        let user = ["--cacert", forward.rootFile, "--proxy-user", "phone+cmcd-low-buffer-503:x", "--http2"]
+        let segment = forward.cdnURL + "/vod/ts/v0/s003.ts"
+        let low = try await forward.curl(segment + "?CMCD=bl%3D900", user + ["-H", "CMCD-Object: ot=v"])
+        let high = try await forward.curl(segment, user + ["-H", "CMCD-Request: bl=9000", "-H", "CMCD-Object: ot=v"])
+        #expect(low.status == 503 && low.httpVersion == "2", "\(low.stderr)")
+        #expect(high.status == 200 && high.httpVersion == "2", "\(high.stderr)")
+        let records = forward.proxy.server.control.records(session: "phone").filter { $0.method == "GET" }.sorted { $0.time < $1.time }
+        #expect(records.map { $0.cmcd?.text } == ["bl=900,ot=v", "bl=9000,ot=v"])
+        #expect(records.map(\.httpVersion) == ["HTTP/2", "HTTP/2"])
+        await forward.stop()
+    }
+
     @Test func withoutTheSwitchSidNamesNoSession() async throws {
         let forward = try await ForwardHarness.start()
         let url = forward.plainOrigin.baseURL + "/vod/ts/master.m3u8"
