@@ -127,6 +127,7 @@ import TestSupport
         #expect(try await forward.curl(url, ["-H", #"CMCD-Session: sid="app-b""#]).status == 200)
         #expect(try await forward.curl(url).status == 200)
         let control = forward.proxy.server.control
+        _ = await eventually { control.records(session: nil).filter { $0.path.hasSuffix("master.m3u8") }.count == 3 }
         #expect(control.records(session: "ip-127-0-0-1.app-A-1").count == 1)
         #expect(control.records(session: "ip-127-0-0-1.app-b").count == 1)
         #expect(control.records(session: "ip-127-0-0-1").count == 1)
@@ -142,7 +143,9 @@ import TestSupport
         let high = try await forward.curl(segment, user + ["-H", "CMCD-Request: bl=9000", "-H", "CMCD-Object: ot=v"])
         #expect(low.status == 503 && low.httpVersion == "2", "\(low.stderr)")
         #expect(high.status == 200 && high.httpVersion == "2", "\(high.stderr)")
-        let records = forward.proxy.server.control.records(session: "phone").filter { $0.method == "GET" }.sorted { $0.time < $1.time }
+        let gets = { forward.proxy.server.control.records(session: "phone").filter { $0.method == "GET" } }
+        _ = await eventually { gets().count == 2 }
+        let records = gets().sorted { $0.time < $1.time }
         #expect(records.map { $0.cmcd?.text } == ["bl=900,ot=v", "bl=9000,ot=v"])
         #expect(records.map(\.httpVersion) == ["HTTP/2", "HTTP/2"])
         await forward.stop()
@@ -152,6 +155,7 @@ import TestSupport
         let forward = try await ForwardHarness.start()
         let url = forward.plainOrigin.baseURL + "/vod/ts/master.m3u8"
         #expect(try await forward.curl(url, ["-H", #"CMCD-Session: sid="app-b""#]).status == 200)
+        _ = await eventually { !forward.proxy.server.control.records(session: nil).isEmpty }
         #expect(forward.proxy.server.control.records(session: "ip-127-0-0-1").count == 1)
         await forward.stop()
     }
