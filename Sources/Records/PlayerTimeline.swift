@@ -78,9 +78,10 @@ public struct PlayerTimeline: Sendable, Codable, Equatable {
         public var source: String
     }
 
-    /// The timeline of these records (one session's); records without CMCD count in `requests` only.
+    /// The timeline of these records (one session's stream records: `CONNECT`s and a forward
+    /// device's other traffic are left out); records without CMCD count in `requests` only.
     public static func build(_ records: [RequestRecord]) -> PlayerTimeline {
-        let records = records.sorted(by: RequestRecord.chronological)
+        let records = records.streamRecords.sorted(by: RequestRecord.chronological)
         var timeline = PlayerTimeline(
             session: records.first?.session, requests: records.count, requestsWithCMCD: 0, requestsWithFindings: 0,
             sessionIDs: [], points: [], pointsLeftOut: 0, stalls: [], lowestBuffer: nil, startup: nil)

@@ -29,8 +29,9 @@ public struct CMCDSessionConformance: Sendable {
 
     public static let maxRecords = 100
 
+    /// Over a session's stream records (`CONNECT`s and a forward device's other traffic left out).
     public init(_ records: [RequestRecord]) {
-        let records = records.sorted(by: RequestRecord.chronological)
+        let records = records.streamRecords.sorted(by: RequestRecord.chronological)
         let origin = records.first?.time ?? Date()
         conformance = CMCDConformance.check(records.map {
             CMCDObservation(time: $0.time.timeIntervalSince(origin), objectTypeHint: $0.cmcdObjectTypeHint, cmcd: $0.parsedCMCD)

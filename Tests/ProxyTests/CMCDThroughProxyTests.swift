@@ -148,6 +148,10 @@ import TestSupport
         let records = gets().sorted { $0.time < $1.time }
         #expect(records.map { $0.cmcd?.text } == ["bl=900,ot=v", "bl=9000,ot=v"])
         #expect(records.map(\.httpVersion) == ["HTTP/2", "HTTP/2"])
+        // The CONNECTs that opened the tunnels are no requests of the stream: the timeline leaves them out.
+        let timeline = forward.proxy.server.control.playerTimeline(session: "phone")
+        #expect(timeline.requests == 2 && timeline.requestsWithCMCD == 2)
+        #expect(!forward.proxy.server.control.cmcdConformance(session: "phone").conformance.issues.contains { "\($0.kind)" == "withoutCMCD" })
         await forward.stop()
     }
 
