@@ -72,7 +72,7 @@ let package = Package(
         // Header syntax is swift-http-types' (values only, no I/O).
         .target(
             name: "Chaos",
-            dependencies: ["HLS", "JSON", "Addressing", "CMCD", "PlayerReports", .product(name: "HTTPTypes", package: "swift-http-types")]
+            dependencies: ["HLS", "JSON", "Addressing", "CMCD", "PlayerReports", "Link", .product(name: "HTTPTypes", package: "swift-http-types")]
         ),
         // One record per request and what is read off records: the reaction report. Pure.
         .target(name: "Records", dependencies: ["JSON", "Addressing", "CMCD"]),
@@ -116,7 +116,7 @@ let package = Package(
         .target(
             name: "Proxy",
             dependencies: [
-                "HLS", "Addressing", "CMCD", "Chaos", "Records", "Upstream", "RuleLoading", "BundleFormat", "CertificateAuthority", logging,
+                "HLS", "Addressing", "CMCD", "Chaos", "Link", "Records", "Upstream", "RuleLoading", "BundleFormat", "CertificateAuthority", logging,
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOTLS", package: "swift-nio"),
                 .product(name: "NIOHTTP2", package: "swift-nio-http2"),
@@ -124,12 +124,12 @@ let package = Package(
         ),
         // The configuration file (`ConfigFile`): every key read and checked into one value with a part
         // per owner (`AppSettings`: the data plane's, the rules', the control API's, logging, data folder).
-        .target(name: "AppConfiguration", dependencies: ["Proxy", "RuleLoading", "Addressing", "Chaos", "JSON", "Upstream"]),
+        .target(name: "AppConfiguration", dependencies: ["Proxy", "RuleLoading", "Addressing", "Chaos", "JSON", "Link", "Upstream"]),
         // Control plane: the control API on its own listener (Hummingbird), events, HAR, report, metrics.
         .target(
             name: "Control",
             dependencies: [
-                "Proxy", "Addressing", "CMCD", "Chaos", "Records", "HAR", "BundleFormat", "Presets", "JSON", logging,
+                "Proxy", "Addressing", "CMCD", "Chaos", "Link", "Records", "HAR", "BundleFormat", "Presets", "JSON", logging,
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -156,9 +156,9 @@ let package = Package(
         ),
         // Real players: launching, watching and reading them (process groups, watchdog, drivers).
         .target(name: "Players", dependencies: ["PlayerReports"]),
-        // A scenario's expectations checked against request records, the reaction report and a
-        // player's report (`hlschaos run`). Pure: no clock, no I/O.
-        .target(name: "Verdicts", dependencies: ["Chaos", "Records", "CMCD", "PlayerReports"]),
+        // A scenario's expectations checked against request records, the reaction report, a
+        // player's report and the session's link history (`hlschaos run`); the adaptation figures. Pure: no clock, no I/O.
+        .target(name: "Verdicts", dependencies: ["Chaos", "Records", "CMCD", "PlayerReports", "Link"]),
         // Scripted chaos runs: the proxy and demo origin in-process, players on fresh sessions,
         // verdicts, JUnit/JSON/HTML, the conformance matrix.
         .target(
@@ -186,7 +186,7 @@ let package = Package(
         // Package.swift against the sources: every import declared, every dependency imported, the
         // pure modules free of I/O.
         .testTarget(name: "ModuleGraphTests"),
-        .testTarget(name: "ChaosTests", dependencies: ["Chaos", "CMCD", "HLS", "JSON", "Addressing"]),
+        .testTarget(name: "ChaosTests", dependencies: ["Chaos", "CMCD", "HLS", "JSON", "Addressing", "Link"]),
         .testTarget(name: "LinkTests", dependencies: ["Link", "JSON"]),
         .testTarget(name: "RecordsTests", dependencies: ["Records", "Addressing", "TestSupport"]),
         .testTarget(name: "HARTests", dependencies: ["HAR", "BundleFormat", "Records", "Chaos", "Addressing", "TestSupport"]),
@@ -208,7 +208,7 @@ let package = Package(
         ),
         .testTarget(name: "PlayersTests", dependencies: ["Players", "PlayerReports", "Chaos", "TestSupport", "DemoOrigin"]),
         .testTarget(name: "RunsTests", dependencies: ["Runs", "Markup", "Verdicts", "Players", "PlayerReports", "Records", "Chaos", "Proxy", "RuleLoading", logging]),
-        .testTarget(name: "VerdictsTests", dependencies: ["Verdicts", "Chaos", "Records", "Addressing", "PlayerReports"]),
+        .testTarget(name: "VerdictsTests", dependencies: ["Verdicts", "Chaos", "Records", "Addressing", "PlayerReports", "Link"]),
         .testTarget(name: "UpstreamTests", dependencies: ["Upstream", "TestSupport"] + swiftNIO("NIOCore")),
         .testTarget(
             name: "DemoOriginTests",
@@ -221,7 +221,7 @@ let package = Package(
         .testTarget(
             name: "ProxyTests",
             dependencies: [
-                "Proxy", "RuleLoading", "Addressing", "DemoOrigin", "Upstream", "HLS", "Chaos", "Records", "JSON", "BundleFormat", "Players", "PlayerReports",
+                "Proxy", "RuleLoading", "Addressing", "Link", "DemoOrigin", "Upstream", "HLS", "Chaos", "Records", "JSON", "BundleFormat", "Players", "PlayerReports",
                 "TestSupport", "CertificateAuthority", .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ] + swiftNIO("NIOCore", "NIOHTTP1", "NIOPosix")
         ),

@@ -26,7 +26,7 @@ players='PlayerTests|PresetPlaybackTests|PlayersTests|RunCommandTests|RecordRepl
 # start at 1×: beside the player suites it started late enough to sit 3.5 s behind. Recording the LL
 # stream follows its parts as they are published: in the parallel unit phase, a starved test
 # process once recorded one blocking reload in 6 s.
-timing='LowLatencyServerTests|LowLatencyThroughProxyTests|LowLatencyPlaybackTests|LowLatencyRecordingTests'
+timing='LowLatencyServerTests|LowLatencyThroughProxyTests|LowLatencyPlaybackTests|LowLatencyRecordingTests|LinkThroughProxyTests'
 swift test --skip-build --skip "$players|$timing" "$@"
 swift test --skip-build --filter "$players" "$@"
 swift test --skip-build --filter "$timing" "$@"

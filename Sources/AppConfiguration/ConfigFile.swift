@@ -22,11 +22,11 @@ public enum ConfigFile {
     public static let keys = [
         "listen", "upstream", "origins", "connectTimeout", "firstByteTimeout", "playlistTimeout",
         "maxPlaylistBytes", "sessionIdleTimeout", "cors", "stripCMCD", "rules", "presets", "logLevel", "shutdownTimeout",
-        "requestHeadTimeout", "keepAliveTimeout", "maxClientConnections", "maxRequestHeadBytes",
+        "requestHeadTimeout", "keepAliveTimeout", "maxClientConnections", "maxOriginConnectionsPerHost", "maxRequestHeadBytes",
         "maxSessions", "maxPresetsPerURL", "engineCacheSize", "playlistHistoryBytes", "rewriteCacheBytes",
         "maxLearnedHosts", "events", "eventsMaxBytes", "recordBufferSize", "control", "controlToken",
         "record", "recordRedact", "recordMaxBytes", "recordings", "forward", "https", "dataDir",
-        "resolve", "upstreamCAFile",
+        "resolve", "upstreamCAFile", "link",
     ]
 
     public static func load(path: String) throws(Problems) -> AppSettings {
@@ -46,7 +46,7 @@ public enum ConfigFile {
         guard case .object(let members) = root else {
             throw Problems(file: file, messages: ["the configuration must be a JSON object, got \(root.typeName)"])
         }
-        var reader = Reader()
+        var reader = Reader(folder: URL(fileURLWithPath: file).deletingLastPathComponent().path)
         var settings = AppSettings()
         var seen = Set<String>()
         for member in members where !member.key.hasPrefix("//") {
@@ -64,6 +64,8 @@ public enum ConfigFile {
     public static func isValidOriginName(_ name: String) -> Bool { ProxyPath.isValidName(name) }
 
     struct Reader {
+        /// The file's folder: a link trace the file names is read relative to it.
+        let folder: String
         var messages: [String] = []
 
         mutating func problem(_ key: String, _ message: String) {
@@ -101,6 +103,8 @@ public enum ConfigFile {
                 if let duration = duration(key, value) { settings.proxy.clients.keepAliveTimeout = duration.seconds }
             case "maxClientConnections":
                 if let number = integer(key, value, 1...1_000_000, unit: "connections") { settings.proxy.clients.maxConnections = number }
+            case "maxOriginConnectionsPerHost":
+                if let number = integer(key, value, 1...100_000, unit: "connections") { settings.proxy.upstream.maxConnectionsPerHost = number }
             case "maxRequestHeadBytes":
                 // NIO's HTTP parser refuses heads over 80 KB by itself.
                 if let number = integer(key, value, 1024...65536, unit: "bytes") { settings.proxy.clients.maxRequestHeadBytes = number }
@@ -161,6 +165,13 @@ public enum ConfigFile {
             case "upstreamCAFile":
                 if case .null = value { settings.proxy.upstream.extraCAFile = nil; return }
                 if let text = string(key, value) { settings.proxy.upstream.extraCAFile = text }
+            case "link":
+                if case .null = value { settings.proxy.link = nil; return }
+                do {
+                    settings.proxy.link = LinkChoice(spec: try LinkSetting.read(value, folder: folder, path: "link"), from: "the configuration's \"link\"")
+                } catch {
+                    for found in error.problems { problem(found.path, found.message) }
+                }
             case "dataDir":
                 if case .null = value { settings.dataDirectory = nil; return }
                 if let text = string(key, value) { settings.dataDirectory = text }

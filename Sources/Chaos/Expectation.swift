@@ -72,6 +72,21 @@ public struct Expectation: Sendable, Equatable {
         case cmcdValid
         /// At least one of the checks holds.
         case anyOf([Check])
+        // The player's adaptation to the session's link (issue 36; `Verdicts.AdaptationFigures`).
+        /// A down-switch each time the link's capacity fell below the BANDWIDTH of the variant in
+        /// use, within `within` of the fall when given (`{"switchedDown": {"after": "linkBelowVariant"}}`).
+        case switchedDownOnLink(within: Duration?)
+        /// An up-switch each time the link recovered from such a fall with the player below the
+        /// variant it had left, within `within` of the recovery when given.
+        case switchedUpOnLink(within: Duration?)
+        /// Up and down switches over the run, or per minute of it, between the bounds.
+        case switches(atLeast: Double?, atMost: Double?, perMinute: Bool)
+        /// Stalls the player reported, between the bounds.
+        case stalls(atLeast: Int?, atMost: Int?)
+        /// The share of the link the variant in use took (0…1), between the bounds.
+        case utilisation(atLeast: Double?, atMost: Double?)
+        /// Time on a variant the link could not carry, at most this.
+        case overshoot(atMost: Duration)
         /// The check does not hold: a player's known departure from a documented expectation
         /// (`{"not": {"fetchedToTheEnd": true}, "players": ["gstreamer"]}`).
         indirect case not(Check)
@@ -99,14 +114,25 @@ public struct Expectation: Sendable, Equatable {
             case .cmcdValid: "cmcdValid"
             case .anyOf: "anyOf"
             case .not: "not"
+            case .switchedDownOnLink: "switchedDown"
+            case .switchedUpOnLink: "switchedUp"
+            case .switches: "switches"
+            case .stalls: "stalls"
+            case .utilisation: "utilisation"
+            case .overshoot: "overshoot"
             }
         }
 
         /// The key a per-player expectation replaces a documented one by: the check's own key, and
         /// for `not` the key of the check it negates (a known departure replaces what it departs from).
+        /// A switch timed from the link is another check than one timed from the first fault.
         public var replacementKey: String {
-            if case .not(let check) = self { return check.replacementKey }
-            return key
+            switch self {
+            case .not(let check): check.replacementKey
+            case .switchedDownOnLink: "switchedDown after linkBelowVariant"
+            case .switchedUpOnLink: "switchedUp after linkRecovered"
+            default: key
+            }
         }
 
         /// The check in words.
@@ -136,6 +162,7 @@ public struct Expectation: Sendable, Equatable {
             case .cmcdValid: "the player's CMCD was well-formed and conformant"
             case .anyOf(let checks): checks.map(\.words).joined(separator: ", or ")
             case .not(let check): "not: " + check.words
+            case .switchedDownOnLink, .switchedUpOnLink, .switches, .stalls, .utilisation, .overshoot: adaptationWords
             }
         }
 

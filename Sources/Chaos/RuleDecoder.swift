@@ -4,31 +4,41 @@ import JSON
 /// Reads a rule file and reports every problem at once (file, JSON path, what is wrong).
 public enum RuleDecoder {
     /// Decodes a scenario from JSON bytes; `file` is the name used in problems.
-    public static func decode(_ bytes: some Collection<UInt8>, file: String) throws(RuleFileError) -> Scenario {
+    /// `traceFile` returns the bytes of a link trace the file names (`"link": {"trace": {"file": …}}`),
+    /// or nil when there is no such trace.
+    public static func decode(_ bytes: some Collection<UInt8>, file: String,
+                              traceFile: @escaping (String) -> [UInt8]? = { _ in nil }) throws(RuleFileError) -> Scenario {
         let value: JSONValue
         do {
             value = try JSONValue.parse(Array(bytes))
         } catch {
             throw RuleFileError(problems: [RuleProblem(file: file, path: "$", message: error.description)])
         }
-        return try decode(value, file: file)
+        return try decode(value, file: file, traceFile: traceFile)
     }
 
     /// Decodes a scenario already parsed (the `scenario` of a control API body).
-    public static func decode(_ value: JSONValue, file: String) throws(RuleFileError) -> Scenario {
-        var reader = TreeReader(file: file)
+    public static func decode(_ value: JSONValue, file: String,
+                              traceFile: @escaping (String) -> [UInt8]? = { _ in nil }) throws(RuleFileError) -> Scenario {
+        var reader = TreeReader(file: file, traceFile: traceFile)
         let scenario = reader.scenario(value)
         if let scenario, reader.problems.isEmpty { return scenario }
         throw RuleFileError(problems: reader.problems)
     }
 
-    /// Reads and decodes a file from disk; an unreadable file is one problem at `$`.
-    public static func decodeFile(atPath path: String) throws(RuleFileError) -> Scenario {
+    /// Reads and decodes a file from disk; an unreadable file is one problem at `$`. A link trace
+    /// it names is read relative to the file's folder, else from `builtInTraces`.
+    public static func decodeFile(atPath path: String,
+                                  builtInTraces: @escaping (String) -> [UInt8]? = { _ in nil }) throws(RuleFileError) -> Scenario {
         guard let data = FileManager.default.contents(atPath: path) else {
             let reason = FileManager.default.fileExists(atPath: path) ? "cannot read the file" : "no such file"
             throw RuleFileError(problems: [RuleProblem(file: path, path: "$", message: reason)])
         }
-        return try decode([UInt8](data), file: path)
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+        return try decode([UInt8](data), file: path) { name in
+            FileManager.default.contents(atPath: folder.appendingPathComponent(name).path).map { [UInt8]($0) }
+                ?? builtInTraces(name)
+        }
     }
 
     /// Every problem in the file, empty when it is valid.
@@ -45,9 +55,13 @@ public enum RuleDecoder {
 /// Walks the parsed tree, collecting problems; every reader returns nil for a value it rejected.
 struct TreeReader {
     let file: String
+    let traceFile: (String) -> [UInt8]?
     var problems: [RuleProblem] = []
 
-    init(file: String) { self.file = file }
+    init(file: String, traceFile: @escaping (String) -> [UInt8]? = { _ in nil }) {
+        self.file = file
+        self.traceFile = traceFile
+    }
 
     mutating func report(_ path: String, _ message: String) {
         problems.append(RuleProblem(file: file, path: path, message: message))

@@ -1,4 +1,5 @@
 import Addressing
+import Link
 
 /// Evaluates rules for requests. Immutable and Sendable: share one per rule set; per-session
 /// memory is in the `SessionState` passed in.
@@ -31,12 +32,21 @@ public struct RuleEngine: Sendable {
         public var scenarios: [Scenario]
         /// nil: the session's first request; otherwise the instant the layer was set.
         public var origin: Duration?
+        /// The layer's link: its first scenario's that has one.
+        public var link: LinkChoice?
 
         public init(_ scenarios: [Scenario], origin: Duration? = nil) {
             self.scenarios = scenarios
             self.origin = origin
+            self.link = scenarios.first { $0.link != nil }.map { LinkChoice(spec: $0.link!, from: "scenario \"\($0.name)\"") }
         }
     }
+
+    /// The link the layers give a session: the first layer's that has one, the order in which a
+    /// wire action is chosen too (rule files, the control API's scenario for every session, the
+    /// session's own, the URL's presets).
+    public var link: LinkChoice? { layerLinks.lazy.compactMap { $0 }.first }
+    private let layerLinks: [LinkChoice?]
 
     /// All rules of all scenarios, in load order (layer order, scenario order, then file order).
     public let entries: [Entry]
@@ -60,14 +70,15 @@ public struct RuleEngine: Sendable {
                     Entry(reference: RuleReference(scenario: scenario.name, id: $0.id), rule: $0, origin: layer.origin)
                 }
             }
-        }, layerStarts: starts)
+        }, layerStarts: starts, layerLinks: layers.map(\.link))
     }
 
     public init(scenarios: [Scenario]) { self.init(layers: [Layer(scenarios)]) }
 
-    private init(entries: [Entry], layerStarts: [Int]) {
+    private init(entries: [Entry], layerStarts: [Int], layerLinks: [LinkChoice?]) {
         self.entries = entries
         self.layerStarts = layerStarts
+        self.layerLinks = layerLinks
         var horizon: Duration? = .zero
         for entry in entries {
             for action in entry.rule.action.playlist {
@@ -92,7 +103,9 @@ public struct RuleEngine: Sendable {
         let split = layerIndex < layerStarts.count ? layerStarts[layerIndex] : entries.count
         let starts = layerStarts[..<layerIndex] + inserted.layerStarts.map { $0 + split }
             + layerStarts[layerIndex...].map { $0 + inserted.entries.count }
-        return RuleEngine(entries: Array(entries[..<split]) + inserted.entries + entries[split...], layerStarts: Array(starts))
+        let links = layerLinks[..<layerIndex] + inserted.layerLinks + layerLinks[layerIndex...]
+        return RuleEngine(entries: Array(entries[..<split]) + inserted.entries + entries[split...], layerStarts: Array(starts),
+                          layerLinks: Array(links))
     }
 
     public init(scenario: Scenario) { self.init(scenarios: [scenario]) }

@@ -4,13 +4,14 @@ import Foundation
 public enum RuleFiles {
     /// Decodes every file; throws every problem of every file, plus scenario names used twice
     /// (rule counters are keyed by scenario name and rule id, so names must be unique).
-    public static func load(paths: [String]) throws(RuleFileError) -> [Scenario] {
+    /// A link trace a file names is read beside it, else from `builtInTraces`.
+    public static func load(paths: [String], builtInTraces: @escaping (String) -> [UInt8]? = { _ in nil }) throws(RuleFileError) -> [Scenario] {
         var scenarios: [Scenario] = []
         var problems: [RuleProblem] = []
         var owners: [String: String] = [:]
         for path in paths {
             do {
-                let scenario = try RuleDecoder.decodeFile(atPath: path)
+                let scenario = try RuleDecoder.decodeFile(atPath: path, builtInTraces: builtInTraces)
                 if let owner = owners[scenario.name] {
                     problems.append(RuleProblem(file: path, path: "$.name",
                                                 message: "scenario name \"\(scenario.name)\" is already used by \(owner)"))

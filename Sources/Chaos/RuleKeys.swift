@@ -3,7 +3,7 @@ import PlayerReports
 
 /// Every key the decoder accepts, per object. The JSON Schema in rules/schema.json is tested against these lists.
 public enum RuleKeys {
-    public static let scenario = ["$schema", "name", "description", "reference", "expected", "play", "expect", "rules"]
+    public static let scenario = ["$schema", "name", "description", "reference", "expected", "play", "expect", "rules", "link"]
     public static let play = ["stream", "flavour", "for"]
     /// The keys of `"expected"`: the players whose reaction a scenario describes in words. Player
     /// families, some of which `hlschaos run` cannot drive (AVPlayer, ExoPlayer); not `playerNames`.
@@ -61,13 +61,22 @@ public enum RuleKeys {
         "switchedDown", "switchedUp", "retried", "failedOver", "fetchedToTheEnd", "stopped", "reloadCadence",
         "neverRequested", "skipped", "movedPathway", "steeringReloads", "outcome", "playerError", "log", "logNot",
         "bufferNeverBelow", "startupWithin", "cmcdValid", "anyOf", "not",
-    ]
+    ] + adaptationChecks
+    /// The checks of a player's adaptation to the session's link (issue 36).
+    public static let adaptationChecks = ["switches", "stalls", "utilisation", "overshoot"]
     public static let expectation = checks + ["players", "note"]
     /// What an expectation's `"players"` can name: the drivers of `hlschaos run --player`, and
     /// `command` for every custom player (`PlayerNames`); not the `expected` keys.
     public static let playerNames = PlayerNames.expectable
     public static let outcomes = PlayerReport.Outcome.allCases.map(\.rawValue)
     public static let timing = ["within"]
+    /// `switchedDown` and `switchedUp`: `within`, and what the time is measured from.
+    public static let switchTiming = ["within", "after"]
+    public static let switchedDownAnchors = ["firstFault", "linkBelowVariant"]
+    public static let switchedUpAnchors = ["firstFault", "linkRecovered"]
+    public static let switches = ["atLeast", "atMost", "perMinute"]
+    public static let utilisation = ["atLeast", "atMost"]
+    public static let overshoot = ["atMost"]
     public static let movedPathway = ["to", "within"]
     public static let bounds = ["atLeast", "atMost"]
     public static let reloadPaces = Expectation.ReloadPace.allCases.map(\.rawValue)

@@ -1,4 +1,6 @@
-/// One rule file: a named scenario and its rules, in file order.
+import Link
+
+/// One rule file: a named scenario and its rules, in file order, and the link it gives a session.
 public struct Scenario: Sendable, Equatable {
     public var name: String
     public var description: String?
@@ -11,9 +13,13 @@ public struct Scenario: Sendable, Equatable {
     public var play: PlayHint?
     /// What players are expected to do under this scenario (`"expect"`), checked by `hlschaos run`.
     public var expectations: [Expectation]
+    /// The device's link under this scenario (`"link"`): what the session's responses share.
+    public var link: LinkSpec?
 
     public init(name: String, description: String? = nil, reference: String? = nil,
-                expected: [String: String] = [:], rules: [Rule], play: PlayHint? = nil, expectations: [Expectation] = []) {
+                expected: [String: String] = [:], rules: [Rule], play: PlayHint? = nil, expectations: [Expectation] = [],
+                link: LinkSpec? = nil) {
+        self.link = link
         self.name = name
         self.description = description
         self.reference = reference

@@ -56,13 +56,16 @@ extension TreeReader {
 
     private mutating func check(_ key: String, _ value: JSONValue, _ path: String) -> Expectation.Check? {
         switch key {
-        case "switchedDown": return timing(value, path, key).map { .switchedDown(within: $0) }
-        case "switchedUp": return timing(value, path, key).map { .switchedUp(within: $0) }
+        case "switchedDown", "switchedUp": return switchTiming(value, path, key)
         case "failedOver": return timing(value, path, key).map { .failedOver(within: $0) }
         case "stopped": return timing(value, path, key).map { .stopped(within: $0) }
         case "retried": return bounds(value, path, key).map { .retried(atLeast: $0.0, atMost: $0.1) }
         case "skipped": return bounds(value, path, key).map { .skipped(atLeast: $0.0, atMost: $0.1) }
         case "steeringReloads": return bounds(value, path, key).map { .steeringReloads(atLeast: $0.0, atMost: $0.1) }
+        case "stalls": return bounds(value, path, key).map { .stalls(atLeast: $0.0, atMost: $0.1) }
+        case "switches": return switches(value, path)
+        case "utilisation": return utilisation(value, path)
+        case "overshoot": return overshoot(value, path)
         case "movedPathway": return movedPathway(value, path)
         case "fetchedToTheEnd":
             guard case .bool(true) = value else {

@@ -1,5 +1,6 @@
 import Addressing
 import JSON
+import Link
 
 extension TreeReader {
     mutating func scenario(_ value: JSONValue) -> Scenario? {
@@ -24,12 +25,18 @@ extension TreeReader {
 
         let play = members["play"].flatMap { self.play($0.0, $0.1) }
 
+        let link = members["link"].flatMap { self.link($0.0, $0.1) }
+        let linkValid = members["link"] == nil || link != nil
         var rules: [Rule] = []
         var rulesValid = false
-        if let (value, path) = required(members, "rules", "$") {
+        if members["rules"] == nil, members["link"] != nil {
+            rulesValid = true  // a scenario may give a link alone
+        } else if let (value, path) = required(members, "rules", "$") {
             if case .array(let elements) = value {
-                if elements.isEmpty {
-                    report(path, "no rules (a scenario needs at least one)")
+                if elements.isEmpty, members["link"] != nil {
+                    rulesValid = true
+                } else if elements.isEmpty {
+                    report(path, "no rules (a scenario needs at least one, or a \"link\")")
                 } else {
                     rulesValid = true
                     var firstUse: [String: String] = [:]
@@ -57,9 +64,19 @@ extension TreeReader {
         if let (value, path) = members["expect"] {
             if let list = self.expectations(value, path) { expectations = list } else { expectationsValid = false }
         }
-        guard let name, rulesValid, expectationsValid else { return nil }
+        guard let name, rulesValid, expectationsValid, linkValid else { return nil }
         return Scenario(name: name, description: description, reference: reference, expected: expected, rules: rules,
-                        play: play, expectations: expectations)
+                        play: play, expectations: expectations, link: link)
+    }
+
+    /// `"link"`: read by the Link module's reader, its problems reported with this file's name.
+    mutating func link(_ value: JSONValue, _ path: String) -> LinkSpec? {
+        do {
+            return try LinkSpecReader.read(value, path: path, traceFile: traceFile)
+        } catch {
+            for problem in error.problems { report(problem.path, problem.message) }
+            return nil
+        }
     }
 
     mutating func play(_ value: JSONValue, _ path: String) -> PlayHint? {

@@ -55,6 +55,7 @@ struct ControlAPI: Sendable {
         router.put("/api/devices/{address}") { request, context in try await nameDevice(request, context) }
         router.delete("/api/devices/{address}") { _, context in try unnameDevice(context) }
         router.get("/api/setup") { _, _ in setup() }
+        registerLinkRoutes(on: router)
     }
 
     // MARK: - Service

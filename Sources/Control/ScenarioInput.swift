@@ -44,7 +44,9 @@ enum ScenarioInput {
     /// keys and the spelling of numbers).
     static func inline(_ value: JSONValue) throws(APIError) -> Scenario {
         do {
-            return try RuleDecoder.decode(value, file: inlineFile)
+            // A scenario sent to the API names only the traces shipped with hlschaos: a client may not
+            // have the server read its files.
+            return try RuleDecoder.decode(value, file: inlineFile, traceFile: BuiltInPresets.trace)
         } catch {
             throw APIError.invalidScenario(error)
         }

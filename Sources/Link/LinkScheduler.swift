@@ -29,6 +29,8 @@ public struct LinkScheduler: Sendable {
     private var tickEnd: Nanos = -1
     private var tickBudget: Double = 0
     private var tickSpent = 0
+    /// The link's down total when the current tick began.
+    private var tickDownTotal: Nanos = 0
     /// Granted in this tick to flows that no longer wait.
     private var spentByIdle = 0
     private var backlogged = 0
@@ -50,6 +52,9 @@ public struct LinkScheduler: Sendable {
 
     /// Flows open now.
     public var flowCount: Int { flows.count }
+
+    /// Ticks of capacity a flow that waited may make up for when its caller asks late.
+    static let maximumCatchUp: Nanos = 4
 
     // MARK: - Changing the link
 
@@ -202,10 +207,23 @@ public struct LinkScheduler: Sendable {
         // come out right; nothing else is.
         let consecutive = now < tickEnd + tick
         let carry = consecutive && backlogged > 0 ? min(max(0, tickBudget - Double(tickSpent)), Double(backlogged)) : 0
+        let previousEnd = tickEnd
+        let usedUp = tickBudget - Double(tickSpent) < Double(backlogged) + 1
         tickStart = now - now % tick
         tickEnd = tickStart + tick
         tickBudget = carry
-        for window in availability.upWindows(from: tickStart, to: tickEnd) {
+        // Flows that the last tick's capacity left waiting wanted the capacity of the ticks between
+        // it and this one, if the link was up all along: they asked late because the caller did (a
+        // busy machine wakes its timers late), not because they had nothing to send. Up to
+        // `maximumCatchUp` ticks of it are added, so a late caller keeps its rate without a burst
+        // after a long pause.
+        var from = tickStart
+        let upSincePreviousTick = availability.downTotal == tickDownTotal
+        tickDownTotal = availability.downTotal
+        if backlogged > 0, usedUp, upSincePreviousTick, previousEnd >= 0, previousEnd < tickStart {
+            from = max(previousEnd, tickStart - Self.maximumCatchUp * tick)
+        }
+        for window in availability.upWindows(from: from, to: tickEnd) {
             tickBudget += offered(from: window.start, to: window.end)
         }
         tickSpent = 0

@@ -37,6 +37,30 @@ public enum LinkSpecReader {
         throw LinkSpecError(problems: problems)
     }
 
+    /// The longest cut of a link the control API takes at once.
+    public static let maximumCut: Duration = .seconds(3600)
+
+    /// Reads a cut of the link, `{"for": "10s"}` (at most `maximumCut`).
+    public static func readCut(_ value: JSONValue) throws(LinkSpecError) -> Duration {
+        var reader = SpecReader(traceFile: { _ in nil })
+        var cut: Duration?
+        if let members = reader.object(value, "$", allowed: ["for"]) {
+            if let (value, path) = members["for"] {
+                if let read = reader.duration(value, path) {
+                    if read <= .zero || read > maximumCut {
+                        reader.report(path, "a cut lasts more than 0s and at most 1h")
+                    } else {
+                        cut = read
+                    }
+                }
+            } else {
+                reader.report("$", #"say how long the link is down: {"for": "10s"}"#)
+            }
+        }
+        if let cut, reader.problems.isEmpty { return cut }
+        throw LinkSpecError(problems: reader.problems)
+    }
+
     /// Reads a spec from JSON text (a file, an API body).
     public static func read(bytes: [UInt8], traceFile: (String) -> [UInt8]? = { _ in nil }) throws(LinkSpecError) -> LinkSpec {
         let value: JSONValue

@@ -28,9 +28,16 @@ final class ClientChannel: @unchecked Sendable {
     private(set) var closesAfterResponse = false
     /// The last write of a response after which the connection closes: the close waits for it.
     private var lastWrite: EventLoopFuture<Void>?
+    /// The request is the first on its connection: on a link, its head pays the set-up round trip.
+    let firstOnConnection: Bool
+    /// The session's link, once the session is known; asked before every write while it shapes.
+    private(set) var link: SessionLink?
+    private var flow: SessionLink.Flow?
 
-    init(channel: Channel, writability: WritabilityGate, requestHead: HTTPRequestHead, cors: Bool, clientAddress: String, way: ClientWay) {
+    init(channel: Channel, writability: WritabilityGate, requestHead: HTTPRequestHead, cors: Bool, clientAddress: String, way: ClientWay,
+         firstOnConnection: Bool = false) {
         self.channel = channel
+        self.firstOnConnection = firstOnConnection
         self.way = way
         self.clientAddress = clientAddress
         self.writability = writability
@@ -48,13 +55,73 @@ final class ClientChannel: @unchecked Sendable {
     /// The connection ends after this response (`Connection: close` is sent with it).
     func closeAfterResponse() { closesAfterResponse = true }
 
+    /// The response goes over the session's link (`SessionLink`): its writes wait for their turn.
+    func travel(on link: SessionLink) { self.link = link }
+
+    /// The response is over: it leaves the link, and the request learns what the link did to it.
+    func leaveLink() {
+        guard let flow, let link else { return }
+        self.flow = nil
+        if let account = link.close(flow) { request.linked(account) }
+    }
+
     /// Writes and flushes `parts` (after the held-back head), then waits while the client is behind.
     private func write(_ parts: [HTTPServerResponsePart]) async throws {
+        if let link, flow != nil || link.isShaping {
+            try await writeOnLink(parts, link)
+            return
+        }
         var parts = parts
         if let head = heldHead {
             heldHead = nil
             parts.insert(.head(head), at: 0)
         }
+        try await send(parts)
+    }
+
+    /// Writes `parts` as the link lets them through: the head after the link's latency, the body
+    /// in the grants the scheduler hands out, waiting in between.
+    private func writeOnLink(_ parts: [HTTPServerResponsePart], _ link: SessionLink) async throws {
+        var ready: [HTTPServerResponsePart] = []
+        if let head = heldHead {
+            heldHead = nil
+            if flow == nil {
+                switch link.open(newConnection: firstOnConnection) {
+                case .none:  // the link is down and resets new requests
+                    request.end(.reset)
+                    await reset()
+                    throw ChannelError.ioOnClosedChannel
+                case .some(nil):
+                    break
+                case .some(let opened?):
+                    flow = opened.flow
+                    try await link.wait(opened.flow, until: opened.headAt, on: channel.eventLoop)
+                }
+            }
+            ready.append(.head(head))
+        } else if flow == nil, case .some(let opened?) = link.open(newConnection: false) {
+            flow = opened.flow  // a body in flight when the link was set: shaped from now on
+        }
+        guard let flow else { return try await send(ready + parts) }
+        for part in parts {
+            guard case .body(.byteBuffer(var buffer)) = part else {
+                ready.append(part)
+                continue
+            }
+            while buffer.readableBytes > 0 {
+                let grant = link.ask(flow, waiting: buffer.readableBytes)
+                if grant.bytes > 0, let slice = buffer.readSlice(length: grant.bytes) { ready.append(.body(.byteBuffer(slice))) }
+                guard buffer.readableBytes > 0 else { break }
+                try await send(ready)
+                ready = []
+                try await link.wait(flow, until: grant.askAgainAt ?? link.now + .milliseconds(10), on: channel.eventLoop)
+            }
+        }
+        try await send(ready)
+    }
+
+    /// Writes and flushes `parts`, then waits while the client is behind.
+    private func send(_ parts: [HTTPServerResponsePart]) async throws {
         guard !parts.isEmpty else { return }
         guard channel.isActive else { throw ChannelError.ioOnClosedChannel }
         for part in parts.dropLast() { channel.write(part, promise: nil) }

@@ -79,11 +79,12 @@ final class ClientConnectionHandler: ChannelInboundHandler, RemovableChannelHand
             return
         }
         timeouts?.requestStarted()
+        let firstOnConnection = clientAddress == nil
         let address = clientAddress ?? RecordValues.address(context.channel.remoteAddress)
         clientAddress = address
         let client = ClientChannel(
             channel: context.channel, writability: writability, requestHead: requestHead, cors: setup.cors, clientAddress: address,
-            way: way)
+            way: way, firstOnConnection: firstOnConnection)
         let handler = self.handler
         let connection = NIOLoopBound((self, context), eventLoop: context.eventLoop)
         current = Task(executorPreference: executor) {

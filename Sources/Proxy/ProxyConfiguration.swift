@@ -1,4 +1,5 @@
 import Addressing
+import Chaos
 import Foundation
 import Upstream
 
@@ -16,6 +17,8 @@ public struct ProxyConfiguration: Sendable {
     public var playlistTimeout: TimeInterval = 15
     /// Largest playlist the proxy reads into memory to rewrite.
     public var maxPlaylistBytes: Int = 8 * 1024 * 1024
+    /// Every session's link unless its layers give one (`serve --link`, config `link`).
+    public var link: LinkChoice?
     /// Sessions without requests for this long are forgotten.
     public var sessionIdleTimeout: TimeInterval = 30 * 60
     /// Add `Access-Control-Allow-Origin: *` where the origin sent none and answer CORS preflights,

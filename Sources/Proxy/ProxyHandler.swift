@@ -74,6 +74,7 @@ struct ProxyHandler: Sendable {
         } catch {
             disposition = await failed(error, client)
         }
+        client.leaveLink()
         #if !HLSCHAOS_WITHOUT_RECORDS  // defined only by Benchmarks/proxy/records-cost.sh, to measure what this costs
         var record = client.request.record(head: client.requestHead, client: client.clientAddress)
         records.emit(&record)
@@ -180,9 +181,10 @@ struct ProxyHandler: Sendable {
             let status: HTTPResponseStatus = if case .tooMany = error { .badRequest } else { .notFound }
             throw Refusal(status, error.description)
         }
+        let session = sessions.session(for: path.session)
+        client.travel(on: session.link)
         return Exchange(
-            client: client, path: path, target: target, hop: hop, location: location,
-            session: sessions.session(for: path.session), engine: engine)
+            client: client, path: path, target: target, hop: hop, location: location, session: session, engine: engine)
     }
 
     /// An entry URL (no tag): a media file by its extension; a playlist is fetched first, since
@@ -204,12 +206,18 @@ struct ProxyHandler: Sendable {
     }
 
     /// The plan, made with the control and session layers, under one hold of the session's lock.
+    /// The session's link is its own (set through the API), else the first layer's that has one,
+    /// else `serve --link`'s.
     private func decide(_ exchange: inout Exchange, now: Duration) {
         let head = exchange.client.requestHead
-        let (engine, plan) = exchange.session.memory.withLockedValue { state -> (RuleEngine, FaultPlan?) in
+        let session = exchange.session
+        let (engine, plan) = session.memory.withLockedValue { state -> (RuleEngine, FaultPlan?) in
             var engine = exchange.engine
             let layers = [control.layer, state.layer].compactMap { $0 }
             if !layers.isEmpty { engine = engine.inserting(layers, beforeLayer: 1) }
+            if let problem = session.link.want(state.ownLink ?? engine.link ?? configuration.link, ladder: { Session.ladder(state.catalog) }) {
+                logger.warning("\(problem)", metadata: ["session": "\(session.id)"])
+            }
             guard let tag = exchange.tag else { return (engine, nil) }
             let facts = RequestFacts(
                 tag: tag, session: exchange.session, catalog: state.catalog, head: head, upstream: exchange.location, cmcd: exchange.client.request.cmcd)

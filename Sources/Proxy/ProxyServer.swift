@@ -57,7 +57,8 @@ public final class ProxyServer: Sendable {
         let records = try RecordLog(configuration: configuration, logger: logger)
         let sessions = SessionStore(
             idleTimeout: configuration.sessionIdleTimeout, capacity: configuration.memory.maxSessions,
-            historyBytes: configuration.memory.playlistHistoryBytes, notice: LimitNotice(configKey: "maxSessions", logger: logger))
+            historyBytes: configuration.memory.playlistHistoryBytes, notice: LimitNotice(configKey: "maxSessions", logger: logger),
+            clock: clock)
         let allowlist = HostAllowlist(
             origins: configuration.allOrigins, learnedLimit: configuration.memory.maxLearnedHosts,
             notice: LimitNotice(configKey: "maxLearnedHosts", logger: logger))

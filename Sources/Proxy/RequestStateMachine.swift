@@ -2,6 +2,7 @@ import Addressing
 import CMCD
 import Chaos
 import Foundation
+import Link
 import NIOHTTP1
 import Records
 import Upstream
@@ -37,6 +38,8 @@ struct RequestStateMachine {
     /// request without it stays as small as it was.
     private var cmcdBox: RequestCMCD.Box?
     var cmcd: CMCDData? { cmcdBox?.data }
+    /// What the session's link did to the response, once it is over.
+    private(set) var link: RequestRecord.LinkTimes?
 
     struct Sent {
         /// A response was begun: a second one to the same request would desynchronise the client.
@@ -157,6 +160,12 @@ struct RequestStateMachine {
         end(connectionOpen ? .closed : .clientAbort)
     }
 
+    /// The response left the session's link.
+    mutating func linked(_ account: LinkFlowAccount) {
+        link = RequestRecord.LinkTimes(
+            latency: account.headDelay.seconds, waited: account.waitedForCapacity.seconds, stalled: account.stalled.seconds)
+    }
+
     // MARK: - The record
 
     /// The request's record (its id is given by `RecordLog.emit`).
@@ -179,7 +188,7 @@ struct RequestStateMachine {
             actions: RecordValues.actions(plan), status: sent.status, bytesSent: sent.bodyBytes,
             ending: ending ?? .complete, duration: (now - started).seconds,
             requestHeaders: requestHeaders, responseHeaders: sent.headers, httpVersion: RecordValues.versionName(head.version),
-            cmcd: cmcd.map(RequestCMCD.record))
+            link: link, cmcd: cmcd.map(RequestCMCD.record))
     }
 }
 

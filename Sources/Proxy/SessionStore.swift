@@ -1,5 +1,6 @@
 import Chaos
 import Foundation
+import Link
 import NIOConcurrencyHelpers
 
 /// One device's view of the proxy: its own clock and counters. Created by its first request and
@@ -18,14 +19,49 @@ public final class Session: Sendable {
         var catalog = SessionCatalog()
         /// The scenario the control API set on this session, with its clock origin.
         var layer: RuleEngine.Layer?
+        /// The link the control API set on this session: it goes before the layers' links.
+        var ownLink: LinkChoice?
         /// `stripCMCD` as the control API set it for this session (nil: the configuration's).
         var stripCMCD: Bool?
     }
 
-    init(id: String, now: Date, historyBytes: Int) {
+    /// The device's link: what its responses share.
+    public let link: SessionLink
+
+    init(id: String, now: Date, historyBytes: Int, clock: any ChaosClock = SystemChaosClock()) {
         self.id = id
         self.startedAt = now
         self.memory = NIOLockedValueBox(Memory(rules: SessionState(sessionID: id, historyBudget: historyBytes)))
+        var seed = StableHash()
+        seed.combine(id)
+        self.link = SessionLink(clock: clock, seed: seed.value)
+    }
+
+    /// The variants' BANDWIDTH in the master's order, nil before a master was fetched.
+    static func ladder(_ catalog: SessionCatalog) -> [Int]? {
+        guard !catalog.variants.isEmpty else { return nil }
+        return catalog.variants.sorted { $0.key < $1.key }.map(\.value.bandwidth)
+    }
+
+    /// The link the control API set on this session (nil: none; the layers and `serve --link` decide).
+    public var ownLink: LinkChoice? { memory.withLockedValue { $0.ownLink } }
+
+    /// Sets (or with nil, clears) the session's own link. It runs at once, also for the bodies in
+    /// flight; a spec relative to the ladder waits for the session's master. When cleared, the link
+    /// the session's layers give (or none) runs from its next request.
+    public func setLink(_ choice: LinkChoice?) throws(LinkSpecError) {
+        // Under the session's lock (taken before the link's, as a request's decision does), so no
+        // request adopts the link of its layers between the two steps.
+        let refused = memory.withLockedValue { memory -> LinkSpecError? in
+            do throws(LinkSpecError) {
+                try link.set(choice, ladder: Self.ladder(memory.catalog))
+            } catch {
+                return error
+            }
+            memory.ownLink = choice
+            return nil
+        }
+        if let refused { throw refused }
     }
 
     public var requestCount: Int { counters.withLockedValue { $0 } }
@@ -83,6 +119,8 @@ public final class SessionStore: Sendable {
     public let historyBytes: Int
     private let now: @Sendable () -> Date
     private let notice: LimitNotice?
+    /// The clock sessions' links run on: the rules' clock.
+    private let clock: any ChaosClock
     private let list = NIOLockedValueBox(LRUList())
 
     public convenience init(
@@ -94,8 +132,9 @@ public final class SessionStore: Sendable {
 
     init(
         idleTimeout: TimeInterval, capacity: Int, historyBytes: Int = 4 * 1024 * 1024, notice: LimitNotice?,
-        now: @escaping @Sendable () -> Date = Date.init
+        clock: any ChaosClock = SystemChaosClock(), now: @escaping @Sendable () -> Date = Date.init
     ) {
+        self.clock = clock
         self.idleTimeout = idleTimeout
         self.capacity = max(1, capacity)
         self.historyBytes = historyBytes
@@ -112,7 +151,7 @@ public final class SessionStore: Sendable {
             if let existing = list.touch(id, at: now) { return (existing, false) }
             let evicted = list.count >= capacity
             if evicted { list.removeLeastRecent() }
-            let created = Session(id: id, now: now, historyBytes: historyBytes)
+            let created = Session(id: id, now: now, historyBytes: historyBytes, clock: clock)
             list.insert(created, at: now)
             return (created, evicted)
         }

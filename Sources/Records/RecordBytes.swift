@@ -59,6 +59,7 @@ enum RecordBytes {
         mark(.status, record.status != nil)
         mark(.httpVersion, record.httpVersion != nil)
         mark(.pathway, record.pathway != nil)
+        mark(.link, record.link != nil)
         mark(.cmcd, record.cmcd != nil)
         out.unsigned(present)
         out.double(record.time.timeIntervalSinceReferenceDate)
@@ -93,6 +94,11 @@ enum RecordBytes {
         out.headers(record.responseHeaders)
         if let version = record.httpVersion { out.string(version) }
         if let pathway = record.pathway { out.string(pathway) }
+        if let link = record.link {
+            out.double(link.latency)
+            out.double(link.waited)
+            out.double(link.stalled)
+        }
         if let cmcd = record.cmcd {
             out.string(cmcd.text)
             out.strings(cmcd.carriages)
@@ -144,6 +150,10 @@ enum RecordBytes {
         record.responseHeaders = responseHeaders
         if has(.httpVersion) { guard let version = reader.string() else { return nil }; record.httpVersion = version }
         if has(.pathway) { guard let pathway = reader.string() else { return nil }; record.pathway = pathway }
+        if has(.link) {
+            guard let latency = reader.double(), let waited = reader.double(), let stalled = reader.double() else { return nil }
+            record.link = RequestRecord.LinkTimes(latency: latency, waited: waited, stalled: stalled)
+        }
         if has(.cmcd) {
             guard let text = reader.string(), let carriages = reader.strings(), let findings = reader.strings() else { return nil }
             record.cmcd = RequestRecord.CMCD(text: text, carriages: carriages, findings: findings.isEmpty ? nil : findings)
@@ -163,7 +173,7 @@ enum RecordBytes {
     private enum Field: UInt64 {
         case kind, variant, rendition, iFrameVariant, copy, msn, part
         case upstream, upstreamStatus, connect, firstByte, total, error
-        case responseRule, delayRule, status, httpVersion, pathway, cmcd
+        case responseRule, delayRule, status, httpVersion, pathway, link, cmcd
     }
 
     /// An action's kind in a record (its values follow).

@@ -50,6 +50,24 @@ public struct RequestRecord: Sendable, Codable, Equatable {
     /// A few headers worth keeping (content-type, content-length, range, user-agent…).
     public var requestHeaders: [Header]
     public var responseHeaders: [Header]
+    /// What the session's link did to the response (absent when the session had no link).
+    public var link: LinkTimes?
+
+    /// Seconds the session's link held a response back.
+    public struct LinkTimes: Sendable, Codable, Equatable {
+        /// Latency before the head: the link's base and jitter, a new connection's round trip, and
+        /// the time the link was down when the response was ready.
+        public var latency: Double
+        /// Time with body bytes waiting while the link was up but its capacity was used (by this
+        /// response's share or by the others').
+        public var waited: Double
+        /// Time with body bytes waiting while the link was down (a bad state or an outage).
+        public var stalled: Double
+
+        public init(latency: Double, waited: Double, stalled: Double) {
+            self.latency = latency; self.waited = waited; self.stalled = stalled
+        }
+    }
     /// The CMCD the request carried (query argument and `CMCD-*` headers), nil when none.
     public var cmcd: CMCD?
 
@@ -119,8 +137,9 @@ public struct RequestRecord: Sendable, Codable, Equatable {
         kind: ResourceKind? = nil, variant: Int? = nil, rendition: Int? = nil, iFrameVariant: Int? = nil, copy: String? = nil, msn: Int? = nil,
         part: Int? = nil, pathway: String? = nil, upstream: Upstream? = nil, matchedRules: [String] = [], decidingRules: DecidingRules = .init(),
         actions: [Action] = [], status: Int? = nil, bytesSent: Int = 0, ending: Ending = .complete, duration: Double = 0,
-        requestHeaders: [Header] = [], responseHeaders: [Header] = [], httpVersion: String? = nil, cmcd: CMCD? = nil
+        requestHeaders: [Header] = [], responseHeaders: [Header] = [], httpVersion: String? = nil, link: LinkTimes? = nil, cmcd: CMCD? = nil
     ) {
+        self.link = link
         self.id = id; self.time = time; self.session = session; self.client = client; self.method = method
         self.path = path; self.kind = kind; self.variant = variant; self.rendition = rendition
         self.iFrameVariant = iFrameVariant; self.copy = copy

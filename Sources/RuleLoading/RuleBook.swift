@@ -11,6 +11,9 @@ import Presets
 /// validates leaves the running rules in place, a preset file that no longer parses leaves its
 /// previous version (or the built-in one) in place; the problems are logged.
 public final class RuleBook: Sendable {
+    /// A link trace shipped with hlschaos by the name a rule file gives it (`traces/commute.csv`).
+    public static let builtInTrace: @Sendable (String) -> [UInt8]? = { BuiltInPresets.trace($0) }
+
     public let ruleFiles: [String]
     /// Extra presets; nil: the built-in presets only.
     public let presetDirectory: String?
@@ -103,7 +106,7 @@ public final class RuleBook: Sendable {
         var builtIns: [String: Scenario] = [:]
         for file in builtInPresets {
             do {
-                builtIns[file.name] = try RuleDecoder.decode(file.bytes, file: "built-in preset \(file.name).json")
+                builtIns[file.name] = try RuleDecoder.decode(file.bytes, file: "built-in preset \(file.name).json", traceFile: BuiltInPresets.trace)
             } catch {
                 logger.error("preset not loaded: \(error.problems.map(\.description).joined(separator: "; "))")
             }
@@ -253,7 +256,7 @@ public final class RuleBook: Sendable {
         let stamps = Dictionary(uniqueKeysWithValues: Set(files).map { ($0, FileStamp(path: $0)) })
             .compactMapValues { $0 }
         do {
-            return (try RuleFiles.load(paths: files), stamps, [])
+            return (try RuleFiles.load(paths: files, builtInTraces: BuiltInPresets.trace), stamps, [])
         } catch {
             return ([], stamps, error.problems)
         }
@@ -274,7 +277,7 @@ public final class RuleBook: Sendable {
             let name = String(file.dropLast(5))
             let path = (directory as NSString).appendingPathComponent(file)
             do {
-                presets[name] = try RuleDecoder.decodeFile(atPath: path)
+                presets[name] = try RuleDecoder.decodeFile(atPath: path, builtInTraces: BuiltInPresets.trace)
             } catch {
                 problems += error.problems
                 let kept: String

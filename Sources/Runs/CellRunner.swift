@@ -70,16 +70,19 @@ struct CellRunner {
         let ended = plan.live ? max(Date(), playing.addingTimeInterval(plan.timeout)) : Date()
         let reaction = proxy.report(session: session, records: records, at: ended, vodRunEnded: !plan.live)
         let expectations = Evaluator.expectations(for: plan.player.expectationName, in: plan.scenario.expectations, documentedOnly: plan.documentedOnly)
-        let verdict = Evaluator.evaluate(expectations, records: records, reaction: reaction, player: report, live: plan.live, runEnded: ended)
+        let verdict = Evaluator.evaluate(
+            expectations, records: records, reaction: reaction, player: report, live: plan.live, runEnded: ended,
+            link: Self.linkObservation(proxy.link(session: session)))
         let cited = Set(verdict.results.filter { !$0.passed }.flatMap(\.evidence))
-        let faulted = records.filter(\.isFaulted).count
+        // A response a rule changed, or one the session's link held back: the preset reached it.
+        let faulted = records.filter { $0.isFaulted || $0.link != nil }.count
         let notApplicable = faulted == 0 ? Self.notApplicable(plan) : nil
         let result = CellResult(
             scenario: plan.scenario.name, reference: plan.scenario.reference, player: plan.player.name,
             playerVersion: report.version, session: session, url: url, live: plan.live,
             status: notApplicable != nil ? .notApplicable : verdict.passed ? .passed : .failed,
             problem: notApplicable, report: report, verdict: verdict,
-            reaction: reaction, reactionWords: ReactionWords.summary(reaction: reaction, player: report),
+            reaction: reaction, reactionWords: ReactionWords.summary(reaction: reaction, player: report, adaptation: verdict.adaptation),
             evidenceRecords: Array(records.filter { cited.contains($0.id) }.prefix(20)),
             requests: records.count, faultedRequests: faulted,
             evidence: evidence.map { self.evidence?.name(of: $0) ?? $0.path }, seconds: Date().timeIntervalSince(started))
@@ -88,6 +91,15 @@ struct CellRunner {
         }
         _ = proxy.removeSession(session)
         return result
+    }
+
+    /// What the session's link offered and delivered, for the adaptation checks; nil when the
+    /// session had no link.
+    static func linkObservation(_ view: ProxyControl.LinkView?) -> LinkObservation? {
+        guard let view, !view.snapshot.buckets.isEmpty else { return nil }
+        return LinkObservation(
+            buckets: view.snapshot.buckets, clockZero: view.at.addingTimeInterval(-view.snapshot.now.seconds),
+            ladder: view.ladder, until: view.snapshot.now)
     }
 
     /// Why a cell that faulted nothing has nothing to judge: an LL stream played by a player

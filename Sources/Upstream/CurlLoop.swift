@@ -51,6 +51,7 @@ final class CurlLoop: @unchecked Sendable {
 
     /// How many hosts' worth of idle connections the cache keeps (the origin and a few CDN hosts).
     static let idleConnectionHosts = 4
+    static let maximumIdleConnections = 512
 
     init(configuration: UpstreamConfiguration, systemCABundle: String?) throws(UpstreamError) {
         let initCode = cs_global_init_once()
@@ -71,7 +72,8 @@ final class CurlLoop: @unchecked Sendable {
         // curl's default cache size follows the number of transfers in the multi handle at the
         // moment one ends (4 per transfer): whenever the load dipped, it closed idle origin
         // connections that the next burst had to open again.
-        _ = cs_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, perHost * Self.idleConnectionHosts)
+        // At most 512 idle ones however many may be open: each holds a descriptor.
+        _ = cs_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, min(perHost * Self.idleConnectionHosts, max(perHost, Self.maximumIdleConnections)))
     }
 
     deinit { close(wakeDescriptor) }

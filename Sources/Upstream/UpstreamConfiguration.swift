@@ -6,6 +6,9 @@ public struct UpstreamConfiguration: Sendable {
     public var firstByteTimeout: Duration
     /// Whole transfer, body included; nil means none (segments can be long). Requests may override it.
     public var totalTimeout: Duration?
+    /// Origin connections open at once to one host; transfers beyond it wait in curl for one. A
+    /// slow client (or a session's link) keeps its transfer, and so its connection, for as long as
+    /// its body takes: this bounds how many such bodies one origin host serves at once.
     public var maxConnectionsPerHost: Int
     /// A transfer is paused while more than this many body bytes wait for the consumer.
     public var bufferHighWatermark: Int
@@ -25,7 +28,7 @@ public struct UpstreamConfiguration: Sendable {
         connectTimeout: Duration = .seconds(5),
         firstByteTimeout: Duration = .seconds(10),
         totalTimeout: Duration? = nil,
-        maxConnectionsPerHost: Int = 32,
+        maxConnectionsPerHost: Int = 256,
         bufferHighWatermark: Int = 512 * 1024,
         userAgentFallback: String = "hlschaos",
         verifyTLS: Bool = true,

@@ -32,11 +32,13 @@ public enum Evaluator {
     ///   - live: the stream is live: `fetchedToTheEnd` looks for a segment loaded near `runEnded`.
     ///   - runEnded: when the run ended; for a live run, the end of its planned time even when the
     ///     player quit early (a player that quit did not fetch to the end).
+    ///   - link: what the session's link offered; nil when it had none: the verdict then has no
+    ///     adaptation figures and the checks that need the link cannot be judged.
     public static func evaluate(
         _ expectations: [Expectation], records: [RequestRecord], reaction: ReactionReport, player: PlayerReport?,
-        live: Bool, runEnded: Date
+        live: Bool, runEnded: Date, link: LinkObservation? = nil
     ) -> Verdict {
-        let facts = RunFacts(records: records, reaction: reaction, player: player, live: live, runEnded: runEnded)
+        let facts = RunFacts(records: records, reaction: reaction, player: player, live: live, runEnded: runEnded, link: link)
         let results = expectations.map { expectation in
             let finding = facts.judge(expectation.check)
             return ExpectationResult(
@@ -44,7 +46,10 @@ public enum Evaluator {
                 players: expectation.players, note: expectation.note, passed: finding.passed,
                 observed: finding.observed, evidence: finding.evidence)
         }
-        return Verdict(results: results, faultInjected: reaction.firstFault != nil)
+        // A link is what is done to the session, as a fault is: its verdict does not say "no fault was injected".
+        var verdict = Verdict(results: results, faultInjected: reaction.firstFault != nil || link != nil)
+        verdict.adaptation = facts.adaptation
+        return verdict
     }
 }
 
@@ -71,8 +76,12 @@ struct RunFacts {
     /// The first fault, else the first failure: what reactions are timed from.
     let trigger: ReactionReport.Incident?
     let triggerWords: String
+    /// The variant in use over time, and the adaptation figures when the session had a link.
+    let timeline: VariantTimeline
+    let adaptation: AdaptationFigures?
 
-    init(records: [RequestRecord], reaction: ReactionReport, player: PlayerReport?, live: Bool, runEnded: Date) {
+    init(records: [RequestRecord], reaction: ReactionReport, player: PlayerReport?, live: Bool, runEnded: Date,
+         link: LinkObservation? = nil) {
         self.records = records.streamRecords.sorted { ($0.time, $0.id) < ($1.time, $1.id) }
         byID = Dictionary(records.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         self.reaction = reaction
@@ -81,6 +90,9 @@ struct RunFacts {
         self.runEnded = runEnded
         trigger = reaction.firstFault ?? reaction.firstFailure
         triggerWords = reaction.firstFault != nil ? "the first fault" : "the first failure"
+        let timeline = VariantTimeline(records: self.records, reaction: reaction)
+        self.timeline = timeline
+        adaptation = link.map { AdaptationFigures(timeline: timeline, player: player, link: $0) }
     }
 
     func judge(_ check: Expectation.Check) -> Finding {
@@ -105,6 +117,12 @@ struct RunFacts {
         case .cmcdValid: cmcdValid()
         case .anyOf(let checks): anyOf(checks)
         case .not(let check): negated(check)
+        case .switchedDownOnLink(let within): linkSwitchedDown(within: within)
+        case .switchedUpOnLink(let within): linkSwitchedUp(within: within)
+        case .switches(let low, let high, let perMinute): switchCount(low, high, perMinute: perMinute)
+        case .stalls(let low, let high): stallCount(low, high)
+        case .utilisation(let low, let high): utilisation(low, high)
+        case .overshoot(let atMost): overshoot(atMost: atMost)
         }
     }
 

@@ -4,11 +4,14 @@ import Records
 
 /// The observed reaction in a few words, for a cell of the player × scenario matrix:
 /// "retried ×2 → down-switch 2→1 → fetched to the end; played",
-/// "retried ×3 → gave up after 4 failures; failed: fragLoadError 404", "no reaction needed; played".
+/// "retried ×3 → gave up after 4 failures; failed: fragLoadError 404", "no reaction needed; played",
+/// and under a link its figures: "…; played; went down 3.4 s after the link fell below variant 2; …".
 public enum ReactionWords {
-    public static func summary(reaction: ReactionReport, player: PlayerReport?) -> String {
+    /// `adaptation`: the verdict's figures when the session had a link (`AdaptationFigures.words`).
+    public static func summary(reaction: ReactionReport, player: PlayerReport?, adaptation: AdaptationFigures? = nil) -> String {
         var text = proxySide(reaction)
         if let player { text += "; " + playerSide(player) }
+        if let adaptation { text += "; " + adaptation.words }
         return text
     }
 

@@ -32,9 +32,11 @@ public struct Verdict: Sendable, Codable, Equatable {
     public var passed: Bool
     /// "all 4 expectations held", "1 of 4 expectations failed: switched down within 20s of the first fault".
     public var summary: String
+    /// How the player adapted to the session's link; nil (and absent from the JSON) without a link.
+    public var adaptation: AdaptationFigures?
 
-    public init(results: [ExpectationResult], passed: Bool, summary: String) {
-        self.results = results; self.passed = passed; self.summary = summary
+    public init(results: [ExpectationResult], passed: Bool, summary: String, adaptation: AdaptationFigures? = nil) {
+        self.results = results; self.passed = passed; self.summary = summary; self.adaptation = adaptation
     }
 
     /// Builds the verdict of `results`; `faultInjected` false adds that no fault was injected.

@@ -35,6 +35,11 @@ struct MatrixCommand: AsyncParsableCommand {
     @Option(help: "Describes the machine in the page header (default: cores, CPU model, kernel).")
     var machine: String?
 
+    @Option(help: ArgumentHelp(
+        "Run only the I-th of N disjoint slices of the presets (every player of a preset in the same slice; slices balanced by play time), so that N machines share the matrix; merge their matrix.json files with --from-json.",
+        valueName: "I/N"))
+    var shard: String?
+
     @Option(parsing: .upToNextOption, help: ArgumentHelp(
         "Write the pages again from the matrix.json of earlier runs (no player runs). Several files make one matrix: rows sorted by preset, a preset in a later file replacing an earlier file's row.",
         valueName: "FILE"))
@@ -45,11 +50,23 @@ struct MatrixCommand: AsyncParsableCommand {
     }
 
     private func execute() async throws -> Int32 {
-        if !fromJSON.isEmpty { return try rerender(fromJSON) }
+        if !fromJSON.isEmpty {
+            if shard != nil { throw CLIError("--shard runs players; --from-json only writes pages: give one or the other") }
+            return try rerender(fromJSON)
+        }
         try ScenarioArguments.checkJobs(jobs)
         let seconds = try ScenarioArguments.seconds(timeout, option: "--timeout")
         let (book, logger) = try ScenarioArguments.presetBook(directory: nil)
-        let scenarios = try ScenarioArguments.resolve(presets.isEmpty ? book.presetNames : presets, rules: book)
+        var scenarios = try ScenarioArguments.resolve(presets.isEmpty ? book.presetNames : presets, rules: book)
+        if let shard {
+            switch MatrixShard.parse(shard) {
+            case .failure(let error): throw CLIError(error.description)
+            case .success(let slice):
+                scenarios = slice.select(scenarios, vodSeconds: min(seconds, 60))
+                say("matrix: shard \(slice): \(scenarios.count) presets (\(scenarios.map(\.name).joined(separator: ", ")))")
+                guard !scenarios.isEmpty else { say("matrix: this shard has no preset"); return 0 }
+            }
+        }
 
         var drivers: [any PlayerDriver] = []
         if players.isEmpty {

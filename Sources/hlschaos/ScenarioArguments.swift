@@ -18,7 +18,7 @@ enum ScenarioArguments {
         for argument in arguments {
             if argument.hasSuffix(".json") || argument.contains("/") {
                 do {
-                    scenarios.append(try RuleDecoder.decodeFile(atPath: argument))
+                    scenarios.append(try RuleDecoder.decodeFile(atPath: argument, builtInTraces: RuleBook.builtInTrace))
                 } catch {
                     problems.append(error.description)
                 }

@@ -1,6 +1,7 @@
 import Addressing
 import AppConfiguration
 import ArgumentParser
+import Chaos
 import Foundation
 import Logging
 import Proxy
@@ -83,6 +84,9 @@ struct ProxyOptions: ParsableArguments {
     @Option(help: ArgumentHelp("A recording stops once it reaches this size (default 10GB).", valueName: "SIZE"))
     var recordMaxSize: String?
 
+    @Option(help: ArgumentHelp("Every session's link unless its rules or the API give one: a profile (slow-3g, slow-4g, fast-3g, fast-4g), a link spec as JSON ('{\"rate\": \"2Mbps\"}'), or a JSON file holding one (docs/link.md).", valueName: "LINK"))
+    var link: String?
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error.")
     var logLevel: String?
 
@@ -161,6 +165,13 @@ struct ProxyOptions: ParsableArguments {
                 throw CLIError("--origin \(parts[0]): \"\(parts[1])\" is not an absolute http(s) URL")
             }
             configuration.origins[parts[0]] = location
+        }
+        if let link {
+            do {
+                configuration.link = LinkChoice(spec: try LinkSetting.argument(link), from: "serve --link")
+            } catch {
+                throw CLIError("--link \"\(link)\": \(error.problems.map(\.description).joined(separator: "; "))")
+            }
         }
         if let host { configuration.host = host }
         if let port {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Chaos
 import Foundation
+import RuleLoading
 
 /// `hlschaos validate FILE…`: every problem on its own line, exit code 1 if there is any.
 struct ValidateCommand: ParsableCommand {
@@ -22,10 +23,11 @@ struct ValidateCommand: ParsableCommand {
                 continue
             }
             do {
-                let scenario = try RuleDecoder.decodeFile(atPath: file)
+                let scenario = try RuleDecoder.decodeFile(atPath: file, builtInTraces: RuleBook.builtInTrace)
                 let expectations = scenario.expectations.isEmpty ? ""
                     : ", \(scenario.expectations.count) expectation\(scenario.expectations.count == 1 ? "" : "s")"
-                print("\(file): ok (\(scenario.name), \(scenario.rules.count) rule\(scenario.rules.count == 1 ? "" : "s")\(expectations))")
+                let link = scenario.link == nil ? "" : ", a link"
+                print("\(file): ok (\(scenario.name), \(scenario.rules.count) rule\(scenario.rules.count == 1 ? "" : "s")\(link)\(expectations))")
             } catch {
                 failed = true
                 for problem in error.problems { print(problem.description) }

@@ -76,7 +76,7 @@ import Testing
 
     @Test func theExampleDocumentsEveryKey() throws {
         let text = try String(contentsOfFile: Self.example, encoding: .utf8)
-        #expect(ConfigFile.keys.count == 38)
+        #expect(ConfigFile.keys.count == 40)
         for key in ConfigFile.keys {
             #expect(text.contains("\"\(key)\":"), "\(key) has no value")
             #expect(text.contains("\"//\(key)\":"), "\(key) has no comment")
@@ -165,6 +165,29 @@ import Testing
             try ConfigFile.parse(Array("{\n  \"listen\": \"x\",\n}".utf8), file: "c.json")
         } throws: { error in
             String(describing: error).hasPrefix("c.json: invalid JSON at line 3")
+        }
+    }
+}
+
+@Suite struct ConfigLinkTests {
+    @Test func theLinkKeyTakesAProfileOrASpecAndNamesItsProblems() throws {
+        let profile = try ConfigFile.parse(Array(#"{"link": "slow-4g"}"#.utf8), file: "c.json")
+        #expect(profile.proxy.link?.spec.profile == "slow-4g")
+        #expect(profile.proxy.link?.from == #"the configuration's "link""#)
+        let spec = try ConfigFile.parse(Array(#"{"link": {"rate": "3Mbps", "latency": {"base": "40ms"}}}"#.utf8), file: "c.json")
+        #expect(spec.proxy.link?.spec.latency.base == .milliseconds(40))
+        #expect(try ConfigFile.parse(Array(#"{"link": null}"#.utf8), file: "c.json").proxy.link == nil)
+        do {
+            _ = try ConfigFile.parse(Array(#"{"link": {"rate": "3 megabits"}}"#.utf8), file: "c.json")
+            Issue.record("accepted")
+        } catch {
+            #expect(error.description.hasPrefix("c.json: link.rate: invalid rate \"3 megabits\""), "\(error.description)")
+        }
+        do {
+            _ = try ConfigFile.parse(Array(#"{"link": "slow-5g"}"#.utf8), file: "c.json")
+            Issue.record("accepted")
+        } catch {
+            #expect(error.description.contains("link.profile: unknown profile \"slow-5g\""), "\(error.description)")
         }
     }
 }

@@ -103,6 +103,27 @@ import Testing
         #expect(propertyNames(objectAlternative(at(defs, "timing"))) == RuleKeys.timing)
         #expect(propertyNames(at(defs, "bounds")) == RuleKeys.bounds)
         #expect(propertyNames(objectAlternative(at(defs, "playerError"))) == RuleKeys.playerError)
+        #expect(propertyNames(objectAlternative(at(defs, "switchedDownTiming"))) == RuleKeys.switchTiming)
+        #expect(propertyNames(objectAlternative(at(defs, "switchedUpTiming"))) == RuleKeys.switchTiming)
+        #expect(enumWords(objectAlternative(at(defs, "switchedDownTiming")).flatMap { at($0, "properties", "after") }) == RuleKeys.switchedDownAnchors)
+        #expect(enumWords(objectAlternative(at(defs, "switchedUpTiming")).flatMap { at($0, "properties", "after") }) == RuleKeys.switchedUpAnchors)
+        #expect(propertyNames(at(defs, "switches")) == RuleKeys.switches)
+        #expect(propertyNames(at(defs, "utilisation")) == RuleKeys.utilisation)
+        #expect(propertyNames(at(defs, "overshoot")) == RuleKeys.overshoot)
+    }
+
+    @Test func percentagePatternAgreesWithTheDecoder() throws {
+        let schema = try Self.schema()
+        guard case .string(let pattern)? = at(schema, "$defs", "percentage", "pattern") else {
+            Issue.record("percentage pattern missing")
+            return
+        }
+        let regex = try NSRegularExpression(pattern: pattern)
+        for text in ["70%", "72.5%", "0%", "100%", "70", "0.7", "-5%", ".5%", "5.%", "70 %", "70%%", "150%", "100.5%", "100.0%"] {
+            let schemaAccepts = regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+            let json = #"{"name": "t", "expect": [{"utilisation": {"atLeast": "\#(text)"}}], "rules": [{"id": "r", "match": {}, "action": {"delay": "1s"}}]}"#
+            #expect(schemaAccepts == problems(json).isEmpty, "\(text)")
+        }
     }
 
     @Test func durationPatternAgreesWithTheDecoder() throws {

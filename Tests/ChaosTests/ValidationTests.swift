@@ -10,7 +10,7 @@ import Testing
         ("[]", ["t.json: $: expected an object, got a list"]),
         (#"{"rules": [{"id": "a", "match": {}, "action": {"delay": "1s"}}]}"#, [#"t.json: $: missing required key "name""#]),
         (#"{"name": "x"}"#, [#"t.json: $: missing required key "rules""#]),
-        (#"{"name": "x", "rules": []}"#, ["t.json: $.rules: no rules (a scenario needs at least one)"]),
+        (#"{"name": "x", "rules": []}"#, ["t.json: $.rules: no rules (a scenario needs at least one, or a \"link\")"]),
         (#"{"name": "x", "rules": {}}"#, ["t.json: $.rules: expected a list of rules, got an object"]),
         (#"{"name": "", "rules": [{"id": "a", "match": {}, "action": {"delay": "1s"}}]}"#, ["t.json: $.name: must not be empty"]),
         (#"{"name": "x", "nmae": 1, "rules": [{"id": "a", "match": {}, "action": {"delay": "1s"}}]}"#,

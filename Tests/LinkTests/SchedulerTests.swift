@@ -120,3 +120,30 @@ import Testing
         #expect(history.first?.start == .milliseconds(3_598_000))
     }
 }
+
+@Suite struct LateCallerTests {
+    /// A caller whose timers fire late (a busy machine) still gets the link's rate: a flow that
+    /// waited when a tick ended may use the capacity of the ticks until it asked again, up to four.
+    @Test(arguments: [0, 10, 30, 70])
+    func aFlowAskingLateKeepsItsRate(lateness milliseconds: Int) {
+        var scheduler = LinkScheduler(link: Link(capacity: .constant(.mbps(2))))
+        guard case .open(let id, _) = scheduler.open(now: .zero, newConnection: false) else { Issue.record("reset"); return }
+        var now = Duration.zero
+        var total = 0
+        while now < .seconds(10) {
+            let grant = scheduler.ask(id, waiting: 100_000_000, now: now)
+            total += grant.bytes
+            now = (grant.askAgainAt ?? now) + .milliseconds(milliseconds)
+        }
+        // 250,000 bytes a second for ten seconds, within a tick and a catch-up.
+        #expect(abs(total - 2_500_000) <= 12_500 * 5, "late by \(milliseconds) ms: \(total) of 2,500,000")
+    }
+
+    @Test func afterALongPauseAFlowCatchesUpFourTicksAtMost() {
+        var scheduler = LinkScheduler(link: Link(capacity: .constant(.mbps(2))))
+        guard case .open(let id, _) = scheduler.open(now: .zero, newConnection: false) else { Issue.record("reset"); return }
+        #expect(scheduler.ask(id, waiting: 100_000_000, now: .zero).bytes == 12_500)
+        // Back two seconds later: four ticks made up and the tick under way, not two seconds' worth.
+        #expect(scheduler.ask(id, waiting: 100_000_000, now: .milliseconds(2000)).bytes == 12_500 * 5)
+    }
+}

@@ -18,6 +18,7 @@ extension PresetPlaybackCatalog {
         case throttle = "throttled bandwidth"
         case bodyDamage = "reset, truncated or corrupted bodies"
         case contentSteering = "content steering"
+        case link = "the device's link"
 
         /// The players that support what the family faults: ffmpeg ignores content steering.
         var players: [Player] { self == .contentSteering ? [.hlsjs] : Player.allCases }
@@ -42,6 +43,7 @@ extension PresetPlaybackCatalog {
         Cell(preset: "failover-backup", player: .ffmpeg, family: .failover),
         Cell(preset: "throttle-downswitch", player: .ffmpeg, family: .throttle),
         Cell(preset: "truncated-segment", player: .ffmpeg, family: .bodyDamage),
+        Cell(preset: "link-high-latency", player: .ffmpeg, family: .link),
 
         Cell(preset: "status-404", player: .hlsjs, family: .status),
         Cell(preset: "timeout-segment", player: .hlsjs, family: .timeout),
@@ -52,6 +54,7 @@ extension PresetPlaybackCatalog {
         Cell(preset: "failover-backup", player: .hlsjs, family: .failover),
         Cell(preset: "throttle-downswitch", player: .hlsjs, family: .throttle),
         Cell(preset: "reset-mid-segment", player: .hlsjs, family: .bodyDamage),
+        Cell(preset: "link-drop-below-lowest", player: .hlsjs, family: .link),
         // ffmpeg ignores content steering: only hls.js has a cell.
         Cell(preset: "steering-pathway-down", player: .hlsjs, family: .contentSteering),
     ]

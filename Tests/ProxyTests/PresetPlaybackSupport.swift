@@ -76,8 +76,11 @@ enum PresetPlayback {
         Faults(events: faults(proxy, session: session), report: proxy.server.control.report(session: session))
     }
 
+    /// The session's records that a rule or its link touched.
     static func faults(_ proxy: ProxyHarness, session: String) -> [RequestRecord] {
-        proxy.server.control.records(session: nil).filter { $0.isFaulted && ($0.session == session || $0.session.hasPrefix(session + "+")) }
+        proxy.server.control.records(session: nil).filter {
+            ($0.isFaulted || $0.link != nil) && ($0.session == session || $0.session.hasPrefix(session + "+"))
+        }
     }
 
     /// A work directory of the run's own (the driver keeps the player's logs there), removed after.
