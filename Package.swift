@@ -72,10 +72,10 @@ let package = Package(
         // Header syntax is swift-http-types' (values only, no I/O).
         .target(
             name: "Chaos",
-            dependencies: ["HLS", "JSON", "Addressing", "PlayerReports", "Link", .product(name: "HTTPTypes", package: "swift-http-types")]
+            dependencies: ["HLS", "JSON", "Addressing", "CMCD", "PlayerReports", "Link", .product(name: "HTTPTypes", package: "swift-http-types")]
         ),
         // One record per request and what is read off records: the reaction report. Pure.
-        .target(name: "Records", dependencies: ["JSON", "Addressing"]),
+        .target(name: "Records", dependencies: ["JSON", "Addressing", "CMCD"]),
         // A session's link (the device's downlink): capacity over time, the shared bottleneck
         // scheduler, latency, bad-state stalls, outages, link specs and profiles. Pure: no clock, no I/O.
         .target(name: "Link", dependencies: ["JSON"]),
@@ -116,7 +116,7 @@ let package = Package(
         .target(
             name: "Proxy",
             dependencies: [
-                "HLS", "Addressing", "Chaos", "Link", "Records", "Upstream", "RuleLoading", "BundleFormat", "CertificateAuthority", logging,
+                "HLS", "Addressing", "CMCD", "Chaos", "Link", "Records", "Upstream", "RuleLoading", "BundleFormat", "CertificateAuthority", logging,
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOTLS", package: "swift-nio"),
                 .product(name: "NIOHTTP2", package: "swift-nio-http2"),
@@ -129,7 +129,7 @@ let package = Package(
         .target(
             name: "Control",
             dependencies: [
-                "Proxy", "Addressing", "Chaos", "Link", "Records", "HAR", "BundleFormat", "Presets", "JSON", logging,
+                "Proxy", "Addressing", "CMCD", "Chaos", "Link", "Records", "HAR", "BundleFormat", "Presets", "JSON", logging,
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -158,7 +158,7 @@ let package = Package(
         .target(name: "Players", dependencies: ["PlayerReports"]),
         // A scenario's expectations checked against request records, the reaction report, a
         // player's report and the session's link history (`hlschaos run`); the adaptation figures. Pure: no clock, no I/O.
-        .target(name: "Verdicts", dependencies: ["Chaos", "Records", "PlayerReports", "Link"]),
+        .target(name: "Verdicts", dependencies: ["Chaos", "Records", "CMCD", "PlayerReports", "Link"]),
         // Scripted chaos runs: the proxy and demo origin in-process, players on fresh sessions,
         // verdicts, JUnit/JSON/HTML, the conformance matrix.
         .target(
@@ -186,7 +186,7 @@ let package = Package(
         // Package.swift against the sources: every import declared, every dependency imported, the
         // pure modules free of I/O.
         .testTarget(name: "ModuleGraphTests"),
-        .testTarget(name: "ChaosTests", dependencies: ["Chaos", "HLS", "JSON", "Addressing", "Link"]),
+        .testTarget(name: "ChaosTests", dependencies: ["Chaos", "CMCD", "HLS", "JSON", "Addressing", "Link"]),
         .testTarget(name: "LinkTests", dependencies: ["Link", "JSON"]),
         .testTarget(name: "RecordsTests", dependencies: ["Records", "Addressing", "TestSupport"]),
         .testTarget(name: "HARTests", dependencies: ["HAR", "BundleFormat", "Records", "Chaos", "Addressing", "TestSupport"]),

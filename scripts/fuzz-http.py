@@ -409,6 +409,24 @@ class Result:
         self.tunnel_response = None  # (kind, value) of the origin's answer through the tunnel
 
 
+CMCD_PIECES = [
+    "bl=12600", "br=2400", "ot=v", 'sid="s-1"', "su", "bs", "v=2", "bl=(2100;v 1800;a)", 'nor=("seg_9.m4v";r="0-9")',
+    "bl=-1", "bl=99999999999999999999", "pr=1.23456", "mtp=1e3", "ot=zz", "sta=r", "sta=x", "bs=?0", "bs=?2",
+    'sid="' + "s" * 70 + '"', 'sid="unterminated', 'sid="bad\\escape\\q"', 'cid="caf\u00e9"', "ot=v\u00fc", "BL=1", "x-vendor=1",
+    "bl=(1;v 2;a 3;v 4;a 5;v 6;a 7;v 8;a 9;v 10;a 11;v 12;a 13;v 14;a 15;v 16;a 17;v 18;a 19;v 20;a 21;v 22;a 23;v 24;a 25;v 26;a 27;v 28;a 29;v 30;a 31;v 32;a 33;v)",
+    "bl=((1))", "bl=(", "=1", ",", ",,", "bl=1,", ";", "bl=:YWJj:", "e=t", "rtp=12,rtp=13", "tb=1,br=2",
+]
+
+
+def cmcd_text(rng):
+    """A CMCD dictionary of valid and broken members; sometimes very long, sometimes with non-ASCII."""
+    members = [rng.choice(CMCD_PIECES) for _ in range(rng.choice([1, 2, 5, 70]))]
+    text = rng.choice([",", ", ", ",\t"]).join(members)
+    if rng.random() < 0.1:
+        text += "\udcff\udcfe"  # bytes that are not UTF-8 (surrogateescape)
+    return text
+
+
 def target_info(target, presets_info):
     """What the proxy will make of a request target: its presets and possible rule kinds."""
     try:
@@ -795,6 +813,29 @@ class Generator:
         sep = "&" if "?" in path else "?"
         return path + sep + q
 
+    def mut_cmcd(self, rng, path, notes):
+        """CMCD in the query (docs/cmcd.md): malformed, oversized, repeated, non-ASCII, out of range.
+        The proxy must serve the request as without it (the finding goes into the record)."""
+        value = cmcd_text(rng)
+        encoded = "".join(c if (c.isalnum() and c.isascii()) or c in "-_.~" else "%%%02X" % b
+                          for c in value for b in c.encode("utf-8", "surrogateescape"))
+        form = rng.randrange(5)
+        if form == 0:
+            q = "CMCD=" + encoded
+        elif form == 1:
+            q = "CMCD=%s&CMCD=%s" % (encoded, rng.choice(["bl%3D1", "", "%ZZ"]))
+        elif form == 2:
+            q = "token=abc&CMCD=" + encoded + "&z=1"
+        elif form == 3:
+            q = "CMCD=" + rng.choice(["%", "%Z", "%ZZ%", "bl%3D1%", "+++", "%00", "%C3", "%FF%FE", encoded.replace("%", "%%")])
+        else:
+            q = "CMCD=" + "x" * rng.choice([8193, 20000, 40000])
+            if len(q) > 30000:
+                notes.append("query:cmcd-huge")
+        notes.append("cmcd:query:" + q[:60])
+        sep = "&" if "?" in path else "?"
+        return path + sep + q
+
     # --- request assembly -------------------------------------------------------------------
 
     def request(self, rng, allow_last_only=True, presets=None, path=None, method=None, clean=False):
@@ -811,10 +852,12 @@ class Generator:
             presets = presets or []
         # target mutations
         for _ in range(0 if clean else rng.choice([0, 0, 1, 1, 1, 2])):
-            fam = rng.choices(["session", "tag", "upstream", "pct", "path", "query"], [2, 3, 2, 2, 2, 4])[0]
+            fam = rng.choices(["session", "tag", "upstream", "pct", "path", "query", "cmcd"], [2, 3, 2, 2, 2, 4, 2])[0]
             path = getattr(self, "mut_" + fam)(rng, path, notes)
         if not clean and rng.random() < 0.12 and "query:" not in " ".join(notes):
             path = self.mut_query(rng, path, notes)
+        if "query:cmcd-huge" in notes:
+            flags.add("may_reject")  # a request head over maxRequestHeadBytes: 431
         target = path.encode("utf-8", "surrogateescape")
         if method is None:
             method = rng.choices(["GET", "HEAD", "OPTIONS"], [80, 17, 3])[0]
@@ -835,8 +878,8 @@ class Generator:
         for _ in range(0 if clean else rng.choice([0, 0, 1, 1, 1, 2, 3])):
             fam = rng.choices(
                 ["range", "huge", "many", "dup", "nohost", "badname", "obsfold", "ctl", "cl", "te", "getbody",
-                 "conn", "misc", "eol", "ws", "method", "version", "garbage", "truncated"],
-                [10, 4, 2, 4, 2, 4, 3, 4, 4, 4, 3, 4, 4, 2, 3, 5, 5, 2, 2])[0]
+                 "conn", "misc", "eol", "ws", "method", "version", "garbage", "truncated", "cmcd"],
+                [10, 4, 2, 4, 2, 4, 3, 4, 4, 4, 3, 4, 4, 2, 3, 5, 5, 2, 2, 4])[0]
             if fam in ("cl", "te", "eol", "garbage", "truncated") and not allow_last_only:
                 fam = "range"
             if fam == "range":
@@ -993,6 +1036,15 @@ class Generator:
                     notes.append("header:upgrade")
                 if rng.random() < 0.2:
                     headers.append((b"Keep-Alive", b"timeout=1, max=1"))
+            elif fam == "cmcd":
+                # CMCD headers (any case, repeated, several lines of one), their values malformed.
+                for _ in range(rng.choice([1, 1, 2, 4, 40])):
+                    name = rng.choice([b"CMCD-Object", b"CMCD-Request", b"CMCD-Session", b"CMCD-Status", b"cmcd-request", b"CMCD-REQUEST"])
+                    headers.append((name, cmcd_text(rng).encode("utf-8", "surrogateescape")))
+                if rng.random() < 0.1:
+                    headers.append((b"CMCD-Request", b"bl=" + b"9" * rng.choice([9000, 40000])))
+                    flags.add("may_reject")
+                notes.append("cmcd:headers")
             elif fam == "misc":
                 choice = rng.randrange(12)
                 if choice == 0:

@@ -6,7 +6,7 @@ import Upstream
 
 /// The `forward` and `https` objects of the configuration file.
 extension ConfigFile.Reader {
-    static let forwardKeys = ["enabled", "users", "password", "allowNetworks", "intercept", "tunnel", "allowPrivateTargets"]
+    static let forwardKeys = ["enabled", "users", "password", "allowNetworks", "intercept", "tunnel", "allowPrivateTargets", "sessionFromCMCD"]
     static let httpsKeys = ["port", "certificate", "key"]
 
     /// `"forward": {"enabled": true, "users": {"tv1": "secret"}, "password": "…", "allowNetworks": ["192.168.1.0/24"],
@@ -19,7 +19,7 @@ extension ConfigFile.Reader {
         for member in members where !member.key.hasPrefix("//") {
             let key = "forward.\(member.key)"
             switch member.key {
-            case "enabled", "tunnel", "allowPrivateTargets":
+            case "enabled", "tunnel", "allowPrivateTargets", "sessionFromCMCD":
                 guard case .bool(let flag) = member.value else {
                     problem(key, "expected true or false, got \(member.value.typeName)")
                     continue
@@ -27,6 +27,7 @@ extension ConfigFile.Reader {
                 switch member.key {
                 case "enabled": settings.enabled = flag
                 case "tunnel": settings.tunnel = flag
+                case "sessionFromCMCD": settings.sessionFromCMCD = flag
                 default: settings.allowPrivateTargets = flag
                 }
             case "users":

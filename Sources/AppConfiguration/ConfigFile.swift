@@ -21,7 +21,7 @@ public enum ConfigFile {
     /// Every key the file may hold (config.example.json documents each).
     public static let keys = [
         "listen", "upstream", "origins", "connectTimeout", "firstByteTimeout", "playlistTimeout",
-        "maxPlaylistBytes", "sessionIdleTimeout", "cors", "rules", "presets", "logLevel", "shutdownTimeout",
+        "maxPlaylistBytes", "sessionIdleTimeout", "cors", "stripCMCD", "rules", "presets", "logLevel", "shutdownTimeout",
         "requestHeadTimeout", "keepAliveTimeout", "maxClientConnections", "maxOriginConnectionsPerHost", "maxRequestHeadBytes",
         "maxSessions", "maxPresetsPerURL", "engineCacheSize", "playlistHistoryBytes", "rewriteCacheBytes",
         "maxLearnedHosts", "events", "eventsMaxBytes", "recordBufferSize", "control", "controlToken",
@@ -147,6 +147,9 @@ public enum ConfigFile {
             case "cors":
                 guard case .bool(let flag) = value else { return problem(key, "expected true or false, got \(value.typeName)") }
                 settings.proxy.cors = flag
+            case "stripCMCD":
+                guard case .bool(let flag) = value else { return problem(key, "expected true or false, got \(value.typeName)") }
+                settings.proxy.stripCMCD = flag
             case "rules":
                 ruleFiles(value, into: &settings.rules)
             case "presets":

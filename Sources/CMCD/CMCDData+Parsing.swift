@@ -52,7 +52,7 @@ extension CMCDData {
 
     /// Pairs from members (a repeated key keeps its first place and takes the later value), then
     /// the version, then each key's typed value.
-    private mutating func assemble(_ members: [(DictionaryParser.Member, CMCDCarriage)], findings: inout FindingList) {
+    mutating func assemble(_ members: [(DictionaryParser.Member, CMCDCarriage)], findings: inout FindingList) {
         var position: [String: Int] = [:]
         for (member, carriage) in members {
             if member.uppercase { findings.add(key: member.key, carriage, .uppercaseKey) }

@@ -63,6 +63,13 @@ public struct Expectation: Sendable, Equatable {
         /// The player's log matches (does not match) the regular expression (lines are anchors).
         case log(String)
         case logNot(String)
+        /// CMCD: once the buffer the player reported (`bl`) reached this, it never fell below it
+        /// (startup requests, `su`, not counted).
+        case bufferNeverBelow(Duration)
+        /// CMCD: the player started playing within this of its first request (`msd`, `sta`, or its startup requests).
+        case startupWithin(Duration)
+        /// CMCD was sent, well-formed, and conformant over the session (`CMCDConformance`).
+        case cmcdValid
         /// At least one of the checks holds.
         case anyOf([Check])
         // The player's adaptation to the session's link (issue 36; `Verdicts.AdaptationFigures`).
@@ -102,6 +109,9 @@ public struct Expectation: Sendable, Equatable {
             case .playerError: "playerError"
             case .log: "log"
             case .logNot: "logNot"
+            case .bufferNeverBelow: "bufferNeverBelow"
+            case .startupWithin: "startupWithin"
+            case .cmcdValid: "cmcdValid"
             case .anyOf: "anyOf"
             case .not: "not"
             case .switchedDownOnLink: "switchedDown"
@@ -147,6 +157,9 @@ public struct Expectation: Sendable, Equatable {
             case .playerError(let kind, let code, let fatal): Self.errorWords(kind, code, fatal)
             case .log(let pattern): "the player's log matches /\(pattern)/"
             case .logNot(let pattern): "the player's log does not match /\(pattern)/"
+            case .bufferNeverBelow(let floor): "the player's buffer (CMCD bl) never fell below \(TextValues.format(floor)) once it had reached it"
+            case .startupWithin(let limit): "the player started within \(TextValues.format(limit)) (CMCD)"
+            case .cmcdValid: "the player's CMCD was well-formed and conformant"
             case .anyOf(let checks): checks.map(\.words).joined(separator: ", or ")
             case .not(let check): "not: " + check.words
             case .switchedDownOnLink, .switchedUpOnLink, .switches, .stalls, .utilisation, .overshoot: adaptationWords

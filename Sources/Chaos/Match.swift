@@ -23,6 +23,8 @@ public struct Match: Sendable, Equatable {
     public var range: Bool?                 // extension: only (true) or never (false) Range requests
     /// Only (true) or never (false) LL-HLS blocking playlist reloads (requests with `_HLS_msn`).
     public var blocking: Bool?
+    /// Conditions on the CMCD the request carried (the player's buffer, startup, state…).
+    public var cmcd: CMCDCondition?
 
     public init(kinds: Set<ResourceKind>? = nil, variant: VariantSelector? = nil, rendition: RenditionSelector? = nil,
                 msn: NumberSet? = nil, part: NumberSet? = nil, index: NumberSet? = nil, time: TimeWindow? = nil, requests: RequestRange? = nil,

@@ -22,6 +22,7 @@ extension Match {
         if let methods, !methods.contains(facts.method.uppercased()) { return false }
         if let range, facts.isRangeRequest != range { return false }
         if let blocking, facts.isBlockingReload != blocking { return false }
+        if let cmcd, !cmcd.holds(facts.cmcd) { return false }
         return segmentConditionsHold(facts)
     }
 

@@ -1,4 +1,5 @@
 import Addressing
+import CMCD
 
 /// What the proxy knows about one request; the input of rule matching.
 public struct RequestFacts: Sendable, Equatable {
@@ -26,6 +27,8 @@ public struct RequestFacts: Sendable, Equatable {
     /// Identifies the resource for deterministic probability when msn/index do not (e.g. the
     /// upstream URL path of a playlist or key). Leave empty for segments.
     public var resource: String
+    /// The CMCD the request carried (nil: none).
+    public var cmcd: CMCDData?
 
     public init(sessionID: String, kind: ResourceKind, variant: VariantFacts? = nil, rendition: RenditionFacts? = nil,
                 msn: Int? = nil, part: Int? = nil, index: Int? = nil, mediaTime: Double? = nil, copy: Copy = .primary, pathway: String? = nil,

@@ -11,8 +11,11 @@ public enum RuleKeys {
     public static let rule = ["id", "description", "match", "action"]
     public static let match = [
         "kind", "variant", "rendition", "msn", "part", "index", "time", "requests", "after", "for",
-        "probability", "seed", "copy", "pathway", "session", "method", "range", "blocking",
+        "probability", "seed", "copy", "pathway", "session", "method", "range", "blocking", "cmcd",
     ]
+    /// `match.cmcd`: the CMCD keys a rule can compare.
+    public static let cmcdMatch = ["present", "bl", "mtp", "su", "bs", "sta", "ot"]
+    public static let cmcdBounds = ["below", "above"]
     public static let variantSelector = ["index", "bandwidth", "resolution", "name"]
     public static let variantKeywords = ["highest", "lowest"]
     public static let bandwidth = ["min", "max"]
@@ -56,7 +59,8 @@ public enum RuleKeys {
     /// The check keys; an expectation has exactly one.
     public static let checks = [
         "switchedDown", "switchedUp", "retried", "failedOver", "fetchedToTheEnd", "stopped", "reloadCadence",
-        "neverRequested", "skipped", "movedPathway", "steeringReloads", "outcome", "playerError", "log", "logNot", "anyOf", "not",
+        "neverRequested", "skipped", "movedPathway", "steeringReloads", "outcome", "playerError", "log", "logNot",
+        "bufferNeverBelow", "startupWithin", "cmcdValid", "anyOf", "not",
     ] + adaptationChecks
     /// The checks of a player's adaptation to the session's link (issue 36).
     public static let adaptationChecks = ["switches", "stalls", "utilisation", "overshoot"]

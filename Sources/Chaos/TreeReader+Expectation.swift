@@ -86,6 +86,18 @@ extension TreeReader {
         case "log", "logNot":
             guard let pattern = regex(value, path) else { return nil }
             return key == "log" ? .log(pattern) : .logNot(pattern)
+        case "bufferNeverBelow", "startupWithin":
+            guard case .string = value else {
+                report(path, "\"\(key)\" takes a duration such as \"2s\", got \(value.typeName)")
+                return nil
+            }
+            return duration(value, path).map { key == "bufferNeverBelow" ? .bufferNeverBelow($0) : .startupWithin($0) }
+        case "cmcdValid":
+            guard case .bool(true) = value else {
+                report(path, "\"cmcdValid\" takes true, got \(value == .bool(false) ? "false (remove the expectation instead)" : value.typeName)")
+                return nil
+            }
+            return .cmcdValid
         case "anyOf":
             return anyOf(value, path)
         case "not":

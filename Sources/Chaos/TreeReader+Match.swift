@@ -56,6 +56,7 @@ extension TreeReader {
         if match.blocking == true, let kinds = match.kinds, !kinds.contains(.media), let (_, blockingPath) = members["blocking"] {
             report(blockingPath, "only media playlist requests are blocking reloads, but match.kind does not allow \"media\"")
         }
+        match.cmcd = read("cmcd") { $0.cmcdCondition($1, $2) }
         return problems.count == before ? match : nil
     }
 

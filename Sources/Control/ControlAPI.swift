@@ -41,6 +41,8 @@ struct ControlAPI: Sendable {
         router.get("/api/sessions/{id}/events") { request, context in try events(request, context) }
         router.get("/api/sessions/{id}/har") { _, context in try har(context) }
         router.get("/api/sessions/{id}/report") { _, context in try report(context) }
+        router.get("/api/sessions/{id}/player") { _, context in try player(context) }
+        router.get("/api/sessions/{id}/cmcd") { _, context in try cmcd(context) }
         router.get("/api/sessions/{id}/recording") { _, context in try recording(context) }
         router.put("/api/sessions/{id}/recording") { request, context in try await startRecording(request, context) }
         router.delete("/api/sessions/{id}/recording") { _, context in try stopRecording(context) }
@@ -92,10 +94,10 @@ struct ControlAPI: Sendable {
         let body = try await readJSON(request)
         guard case .object(let members) = body else {
             throw APIError.badRequest(
-                #"the body must be a JSON object such as {"id": "tv1", "scenario": "status-503"}"#,
+                #"the body must be a JSON object such as {"id": "tv1", "scenario": "status-503", "stripCMCD": true}"#,
                 problems: [.init(file: "request", path: "$", message: "expected an object, got \(body.typeName)")])
         }
-        try Self.checkKeys(members, allowed: ["id", "scenario"])
+        try Self.checkKeys(members, allowed: ["id", "scenario", "stripCMCD"])
         guard let idValue = body.member("id") else {
             throw APIError.badRequest(
                 #"the session needs an "id" (1 to 64 letters, digits, '.', '_' or '-')"#,
@@ -111,8 +113,10 @@ struct ControlAPI: Sendable {
         if let value = body.member("scenario") {
             scenario = try ScenarioInput.scenario(value, presets: proxy, path: "$.scenario")
         }
+        let stripCMCD = try Self.stripCMCD(body.member("stripCMCD"))
         let existed = proxy.session(id) != nil
-        let session = proxy.openSession(id, scenario: scenario)
+        var session = proxy.openSession(id, scenario: scenario)
+        if let stripCMCD { session = proxy.setStripCMCD(stripCMCD, session: id) ?? session }
         var response = JSONOutput.response(sessionJSON(session), status: existed ? .ok : .created)
         response.headers[.location] = "/api/sessions/\(id)"
         return response
@@ -228,7 +232,7 @@ struct ControlAPI: Sendable {
     }
 
     /// The session id of the path, for a session that is live or still has records.
-    private func recordedSessionID(_ context: BasicRequestContext) throws(APIError) -> String {
+    func recordedSessionID(_ context: BasicRequestContext) throws(APIError) -> String {
         let id = try sessionID(context)
         guard proxy.isKnown(session: id) else {
             throw APIError.noSession(id)
@@ -311,7 +315,7 @@ struct ControlAPI: Sendable {
     func sessionJSON(_ summary: ProxyControl.SessionSummary) -> SessionJSON {
         SessionJSON(
             id: summary.id, startedAt: summary.startedAt, requests: summary.requestCount, scenario: summary.scenario,
-            urls: deviceURLs(summary.id))
+            urls: deviceURLs(summary.id), stripCMCD: summary.stripCMCD ?? proxy.stripCMCDByDefault)
     }
 
     /// Where a device plays the session: `http://<host>:<proxy port>/s/<id>/` for every device host,
@@ -359,6 +363,8 @@ struct SessionJSON: Encodable {
     /// The scenario set through the API (null: none).
     var scenario: String?
     var urls: [String]
+    /// Whether the session's requests lose their CMCD before the upstream fetch.
+    var stripCMCD: Bool
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -367,8 +373,9 @@ struct SessionJSON: Encodable {
         try container.encode(requests, forKey: .requests)
         try container.encode(scenario, forKey: .scenario)
         try container.encode(urls, forKey: .urls)
+        try container.encode(stripCMCD, forKey: .stripCMCD)
     }
-    enum CodingKeys: String, CodingKey { case id, startedAt, requests, scenario, urls }
+    enum CodingKeys: String, CodingKey { case id, startedAt, requests, scenario, urls, stripCMCD }
 }
 
 struct SessionList: Encodable {

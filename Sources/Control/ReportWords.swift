@@ -41,7 +41,7 @@ struct ReportWords: Encodable, Equatable {
 
     init(_ report: ReactionReport) {
         outcome = Self.outcomeWords[report.outcome] ?? report.outcome.rawValue
-        findings = Self.incidents(report) + Self.reactions(report) + Self.cadence(report) + Self.ending(report)
+        findings = Self.incidents(report) + Self.reactions(report) + Self.cadence(report) + Self.player(report) + Self.ending(report)
     }
 
     static let outcomeWords: [ReactionReport.Outcome: String] = [

@@ -1,3 +1,4 @@
+import CMCD
 import Chaos
 import NIOHTTP1
 import Upstream
@@ -15,13 +16,15 @@ enum HeaderPolicy {
 
     /// Request headers to send upstream. `Host` is curl's to set from the URL; `Accept-Encoding` is
     /// dropped for playlists because the proxy must read them (curl offers and decodes compression).
-    static func upstreamRequestHeaders(from headers: HTTPHeaders, isPlaylist: Bool) -> [(name: String, value: String)] {
+    /// `dropCMCD`: the four `CMCD-*` headers stay behind too (`stripCMCD`).
+    static func upstreamRequestHeaders(from headers: HTTPHeaders, isPlaylist: Bool, dropCMCD: Bool = false) -> [(name: String, value: String)] {
         let named = namedInConnection(headers)
         var kept: [(name: String, value: String)] = []
         kept.reserveCapacity(headers.count)
         for (name, value) in headers {
             if hopByHop.contains(name) || named.contains(name) || requestOwnedByCurl.contains(name) { continue }
             if isPlaylist && (playlistRequestDropped.contains(name) || name.asciiCaseInsensitiveHasPrefix("if-")) { continue }
+            if dropCMCD && CMCDStrip.isCMCDHeader(name) { continue }
             kept.append((name, value))
         }
         return kept

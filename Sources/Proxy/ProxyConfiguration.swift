@@ -48,6 +48,10 @@ public struct ProxyConfiguration: Sendable {
     public var memory = MemoryLimits()
     /// Forward-proxy mode (`--forward`, config `forward`): devices whose proxy setting points here.
     public var forward = ForwardSettings()
+    /// Take the `CMCD` query argument and the `CMCD-*` headers off requests before the upstream fetch
+    /// (config `stripCMCD`; a session may say otherwise through the control API). Off: the origin
+    /// gets them unchanged (CDNs log and bill on them).
+    public var stripCMCD = false
     /// The HTTPS listener of the reverse proxy (`--https-port`, config `https`); nil: none.
     public var https: HTTPSSettings?
 
@@ -69,6 +73,9 @@ public struct ProxyConfiguration: Sendable {
         /// Lets forward requests reach this machine's own listeners and link-local addresses (the cloud
         /// metadata service among them); off, such targets get 403.
         public var allowPrivateTargets = false
+        /// A device whose requests carry a CMCD session id (`sid`) is put in a session of its own,
+        /// `<device session>.<sid>` (docs/cmcd.md): two apps on one phone are two sessions.
+        public var sessionFromCMCD = false
         public init() {}
 
         /// Whether any credentials are configured (else every client must come from `allowNetworks`).

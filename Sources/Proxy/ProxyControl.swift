@@ -43,6 +43,8 @@ public struct ProxyControl: Sendable {
         public var requestCount: Int
         /// The scenario set through the API, by name.
         public var scenario: String?
+        /// `stripCMCD` set through the API for this session (nil: the configuration's).
+        public var stripCMCD: Bool? = nil
     }
 
     public var sessionCount: Int { server.sessions.count }
@@ -86,7 +88,9 @@ public struct ProxyControl: Sendable {
     public static func sessionPath(_ id: String) -> String { ProxyPath(session: id, route: .origin(name: nil, pathAndQuery: "")).target }
 
     private static func summary(_ session: Session) -> SessionSummary {
-        SessionSummary(id: session.id, startedAt: session.startedAt, requestCount: session.requestCount, scenario: session.scenario?.name)
+        SessionSummary(
+            id: session.id, startedAt: session.startedAt, requestCount: session.requestCount, scenario: session.scenario?.name,
+            stripCMCD: session.stripCMCD)
     }
 
     // MARK: - Rules

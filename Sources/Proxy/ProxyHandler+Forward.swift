@@ -54,7 +54,7 @@ extension ProxyHandler {
             let url = "\(scheme)://\(tunnel.authority)\(target)"
             client.request.asked(for: url)
             return try parsed { () throws(ProxyPath.ParseError) in
-                try ProxyPath(forwarding: url, session: identity.session, presets: identity.presets)
+                try ProxyPath(forwarding: url, session: forwardSession(identity.session, client), presets: identity.presets)
             }
         case .direct where Self.isAbsoluteForm(target):
             guard let forwarding else {
@@ -64,7 +64,7 @@ extension ProxyHandler {
             }
             let identity = try admit(client, forwarding)
             let path = try parsed { () throws(ProxyPath.ParseError) in
-                try ProxyPath(forwarding: target, session: identity.session, presets: identity.presets)
+                try ProxyPath(forwarding: target, session: forwardSession(identity.session, client), presets: identity.presets)
             }
             if let upstream = path.upstream, let refusal = forwarding.refusal(host: upstream.host, port: upstream.port) {
                 throw Refusal(.forbidden, "hlschaos: \(refusal)")

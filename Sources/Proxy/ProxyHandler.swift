@@ -1,4 +1,5 @@
 import Addressing
+import CMCD
 import Chaos
 import Foundation
 import HLS
@@ -125,6 +126,7 @@ struct ProxyHandler: Sendable {
         try Self.checkMethodAndRange(head)
         let target: String, hop: Int
         do { (target, hop) = try RedirectHop.split(head.uri) } catch { throw Refusal(.badRequest, "hlschaos: \(error)") }
+        readCMCD(client, target: target)
         if case .direct = client.way, let setupPath = setupPagePath(target),
            try await setupPage.answer(path: setupPath, proxyHost: Self.hostOnly(head.headers.first(name: "host")), proxyPort: configuration.port, client: client) {
             return .keepAlive
@@ -217,7 +219,8 @@ struct ProxyHandler: Sendable {
                 logger.warning("\(problem)", metadata: ["session": "\(session.id)"])
             }
             guard let tag = exchange.tag else { return (engine, nil) }
-            let facts = RequestFacts(tag: tag, session: exchange.session, catalog: state.catalog, head: head, upstream: exchange.location)
+            let facts = RequestFacts(
+                tag: tag, session: exchange.session, catalog: state.catalog, head: head, upstream: exchange.location, cmcd: exchange.client.request.cmcd)
             return (engine, engine.plan(for: facts, state: &state.rules, now: now))
         }
         exchange.engine = engine
@@ -353,11 +356,12 @@ struct ProxyHandler: Sendable {
         // timeouts start counting after that.
         let hold = expectsPlaylist && BlockingReload.asksToBlock(exchange.location.pathAndQuery)
             ? BlockingReload.hold(targetDuration: exchange.session.memory.withLockedValue { $0.catalog.targetDuration }) : nil
-        let url = exchange.location.url
+        let stripCMCD = stripsCMCD(client, exchange.session)
+        let url = stripCMCD ? CMCDStrip.target(exchange.location.url) : exchange.location.url
         let request = UpstreamRequest(
             url: url,
             method: client.isHEAD && !expectsPlaylist ? .head : .get,
-            headers: HeaderPolicy.upstreamRequestHeaders(from: client.requestHead.headers, isPlaylist: expectsPlaylist),
+            headers: HeaderPolicy.upstreamRequestHeaders(from: client.requestHead.headers, isPlaylist: expectsPlaylist, dropCMCD: stripCMCD),
             followRedirects: true,
             decodeContent: expectsPlaylist,
             totalTimeout: expectsPlaylist ? .milliseconds(Int64(configuration.playlistTimeout * 1000)) + (hold ?? .zero) : nil,

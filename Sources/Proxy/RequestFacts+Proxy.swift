@@ -1,10 +1,11 @@
 import Addressing
+import CMCD
 import Chaos
 import NIOHTTP1
 
 extension RequestFacts {
     /// What the rules see of a request: its tag, and what the session learnt from earlier playlists.
-    init(tag: ResourceTag, session: Session, catalog: SessionCatalog, head: HTTPRequestHead, upstream: UpstreamLocation) {
+    init(tag: ResourceTag, session: Session, catalog: SessionCatalog, head: HTTPRequestHead, upstream: UpstreamLocation, cmcd: CMCDData? = nil) {
         let position = catalog.position(of: tag)
         self.init(
             sessionID: session.id,
@@ -21,5 +22,6 @@ extension RequestFacts {
             isBlockingReload: tag.kind == .media && BlockingReload.asksToBlock(upstream.pathAndQuery),
             method: head.method.rawValue,
             resource: String(upstream.path))
+        self.cmcd = cmcd
     }
 }

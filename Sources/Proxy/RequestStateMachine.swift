@@ -1,4 +1,5 @@
 import Addressing
+import CMCD
 import Chaos
 import Foundation
 import Link
@@ -33,6 +34,10 @@ struct RequestStateMachine {
     /// What the client has been sent so far.
     private(set) var sent = Sent()
     private(set) var ending: RequestRecord.Ending?
+    /// The CMCD the request carried (`RequestCMCD`), nil for most: boxed, so that the state of a
+    /// request without it stays as small as it was.
+    private var cmcdBox: RequestCMCD.Box?
+    var cmcd: CMCDData? { cmcdBox?.data }
     /// What the session's link did to the response, once it is over.
     private(set) var link: RequestRecord.LinkTimes?
 
@@ -71,6 +76,8 @@ struct RequestStateMachine {
     mutating func recording(into captures: [RequestCapture]) { self.captures = captures }
 
     mutating func planned(_ plan: FaultPlan) { self.plan = plan }
+
+    mutating func carried(_ cmcd: CMCDData) { cmcdBox = RequestCMCD.Box(data: cmcd) }
 
     // MARK: - The origin
 
@@ -181,7 +188,7 @@ struct RequestStateMachine {
             actions: RecordValues.actions(plan), status: sent.status, bytesSent: sent.bodyBytes,
             ending: ending ?? .complete, duration: (now - started).seconds,
             requestHeaders: requestHeaders, responseHeaders: sent.headers, httpVersion: RecordValues.versionName(head.version),
-            link: link)
+            link: link, cmcd: cmcd.map(RequestCMCD.record))
     }
 }
 

@@ -21,6 +21,8 @@ public final class Session: Sendable {
         var layer: RuleEngine.Layer?
         /// The link the control API set on this session: it goes before the layers' links.
         var ownLink: LinkChoice?
+        /// `stripCMCD` as the control API set it for this session (nil: the configuration's).
+        var stripCMCD: Bool?
     }
 
     /// The device's link: what its responses share.
@@ -86,6 +88,12 @@ public final class Session: Sendable {
             memory.layer = scenario.map { RuleEngine.Layer([$0], origin: now) }
         }
     }
+    /// Whether the session's requests lose their CMCD before the upstream fetch; nil: as configured.
+    public var stripCMCD: Bool? {
+        get { memory.withLockedValue { $0.stripCMCD } }
+        set { memory.withLockedValue { $0.stripCMCD = newValue } }
+    }
+
     /// Playlists whose past versions the session keeps, and their bytes (for `freeze` and `lag`).
     public var historyCount: Int { memory.withLockedValue { $0.rules.histories.count } }
     public var historyBytes: Int { memory.withLockedValue { $0.rules.historyBytes } }

@@ -36,6 +36,7 @@ extension ReactionReport {
         report.stop = stop(of: records, now: now, threshold: threshold, lastMSN: lastMSN)
         report.steering = steering(in: records)
         report.failures = records.filter(\.countsAsFailure).map(\.id)
+        report.player = player(in: records)
         let byID = Dictionary(records.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         if let trigger = faulted ?? failed {
             report.firstReaction = firstReaction(

@@ -45,6 +45,7 @@ extension ReactionReport {
             sentences.append("Reloaded the playlist of \(cadence.playlistOwner) too \(cadence.pace == .tooFast ? "fast" : "slow")"
                 + " (every \(seconds(cadence.medianInterval)), target duration \(seconds(cadence.targetDuration ?? 0)))")
         }
+        if let player = report.player { sentences.append(contentsOf: playerSentences(player)) }
         return sentences.map { $0 + "." }.joined(separator: " ")
     }
 

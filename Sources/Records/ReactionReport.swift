@@ -34,6 +34,9 @@ public struct ReactionReport: Sendable, Codable, Equatable {
     public var steering: Steering?
     /// Ids of every failed request, in time order.
     public var failures: [UInt64]
+    /// What the player said through CMCD (buffer at each fault, lowest buffer, stalls, startup); nil
+    /// when no request carried CMCD.
+    public var player: PlayerSummary?
     public var outcome: Outcome
     /// What the analysis assumed or could not judge, in words.
     public var notes: [String]

@@ -60,6 +60,7 @@ enum RecordBytes {
         mark(.httpVersion, record.httpVersion != nil)
         mark(.pathway, record.pathway != nil)
         mark(.link, record.link != nil)
+        mark(.cmcd, record.cmcd != nil)
         out.unsigned(present)
         out.double(record.time.timeIntervalSinceReferenceDate)
         out.string(record.client)
@@ -97,6 +98,11 @@ enum RecordBytes {
             out.double(link.latency)
             out.double(link.waited)
             out.double(link.stalled)
+        }
+        if let cmcd = record.cmcd {
+            out.string(cmcd.text)
+            out.strings(cmcd.carriages)
+            out.strings(cmcd.findings ?? [])
         }
     }
 
@@ -148,6 +154,10 @@ enum RecordBytes {
             guard let latency = reader.double(), let waited = reader.double(), let stalled = reader.double() else { return nil }
             record.link = RequestRecord.LinkTimes(latency: latency, waited: waited, stalled: stalled)
         }
+        if has(.cmcd) {
+            guard let text = reader.string(), let carriages = reader.strings(), let findings = reader.strings() else { return nil }
+            record.cmcd = RequestRecord.CMCD(text: text, carriages: carriages, findings: findings.isEmpty ? nil : findings)
+        }
         return record
     }
 
@@ -163,7 +173,7 @@ enum RecordBytes {
     private enum Field: UInt64 {
         case kind, variant, rendition, iFrameVariant, copy, msn, part
         case upstream, upstreamStatus, connect, firstByte, total, error
-        case responseRule, delayRule, status, httpVersion, pathway, link
+        case responseRule, delayRule, status, httpVersion, pathway, link, cmcd
     }
 
     /// An action's kind in a record (its values follow).

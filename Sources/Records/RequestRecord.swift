@@ -68,6 +68,8 @@ public struct RequestRecord: Sendable, Codable, Equatable {
             self.latency = latency; self.waited = waited; self.stalled = stalled
         }
     }
+    /// The CMCD the request carried (query argument and `CMCD-*` headers), nil when none.
+    public var cmcd: CMCD?
 
     public struct Upstream: Sendable, Codable, Equatable {
         public var url: String
@@ -91,6 +93,21 @@ public struct RequestRecord: Sendable, Codable, Equatable {
 
         public init(response: String? = nil, delay: String? = nil, content: [String] = []) {
             self.response = response; self.delay = delay; self.content = content
+        }
+    }
+
+    /// A request's CMCD, compact: the keys as one dictionary and what was wrong with them.
+    public struct CMCD: Sendable, Codable, Equatable {
+        /// Every key read, as one CMCD dictionary in key order (`bl=(2000),br=(3000;v),su`): what
+        /// `CMCDData.parse(compact:)` reads back.
+        public var text: String
+        /// Where the request carried it: `query`, `CMCD-Object`, `CMCD-Request`, `CMCD-Session`, `CMCD-Status`.
+        public var carriages: [String]
+        /// What was malformed or out of range, in words (absent when nothing was).
+        public var findings: [String]?
+
+        public init(text: String, carriages: [String], findings: [String]? = nil) {
+            self.text = text; self.carriages = carriages; self.findings = findings
         }
     }
 
@@ -120,7 +137,7 @@ public struct RequestRecord: Sendable, Codable, Equatable {
         kind: ResourceKind? = nil, variant: Int? = nil, rendition: Int? = nil, iFrameVariant: Int? = nil, copy: String? = nil, msn: Int? = nil,
         part: Int? = nil, pathway: String? = nil, upstream: Upstream? = nil, matchedRules: [String] = [], decidingRules: DecidingRules = .init(),
         actions: [Action] = [], status: Int? = nil, bytesSent: Int = 0, ending: Ending = .complete, duration: Double = 0,
-        requestHeaders: [Header] = [], responseHeaders: [Header] = [], httpVersion: String? = nil, link: LinkTimes? = nil
+        requestHeaders: [Header] = [], responseHeaders: [Header] = [], httpVersion: String? = nil, link: LinkTimes? = nil, cmcd: CMCD? = nil
     ) {
         self.link = link
         self.id = id; self.time = time; self.session = session; self.client = client; self.method = method
@@ -131,6 +148,7 @@ public struct RequestRecord: Sendable, Codable, Equatable {
         self.ending = ending; self.duration = duration; self.requestHeaders = requestHeaders
         self.responseHeaders = responseHeaders
         self.httpVersion = httpVersion
+        self.cmcd = cmcd
     }
 
     /// True when a rule changed anything about this request.

@@ -30,6 +30,19 @@ import Testing
         #expect(loaded.recordPath == nil && loaded.recordRedact == defaults.recordRedact)
         #expect(loaded.recordMaxBytes == defaults.recordMaxBytes && loaded.recordingsDirectory == defaults.recordingsDirectory)
         #expect(loaded.forward == defaults.forward && loaded.https == nil && settings.dataDirectory == nil)
+        #expect(loaded.stripCMCD == defaults.stripCMCD)
+    }
+
+    @Test func cmcdSettingsAreReadAndChecked() throws {
+        let settings = try ConfigFile.parse(Array(#"{"stripCMCD": true, "forward": {"sessionFromCMCD": true}}"#.utf8), file: "c.json")
+        #expect(settings.proxy.stripCMCD && settings.proxy.forward.sessionFromCMCD)
+        #expect {
+            try ConfigFile.parse(Array(#"{"stripCMCD": "yes", "forward": {"sessionFromCMCD": 1}}"#.utf8), file: "bad.json")
+        } throws: { error in
+            let text = String(describing: error)
+            return text.contains("bad.json: stripCMCD: expected true or false, got a string")
+                && text.contains("forward.sessionFromCMCD: expected true or false")
+        }
     }
 
     @Test func forwardAndHTTPSSettingsAreReadAndChecked() throws {
@@ -63,7 +76,7 @@ import Testing
 
     @Test func theExampleDocumentsEveryKey() throws {
         let text = try String(contentsOfFile: Self.example, encoding: .utf8)
-        #expect(ConfigFile.keys.count == 39)
+        #expect(ConfigFile.keys.count == 40)
         for key in ConfigFile.keys {
             #expect(text.contains("\"\(key)\":"), "\(key) has no value")
             #expect(text.contains("\"//\(key)\":"), "\(key) has no comment")

@@ -45,7 +45,10 @@ typealias Expectation = Chaos.Expectation
           {"stalls": {"atMost": 0}},
           {"utilisation": {"atLeast": "70%"}},
           {"utilisation": {"atLeast": "50%", "atMost": "72.5%"}},
-          {"overshoot": {"atMost": "5s"}}
+          {"overshoot": {"atMost": "5s"}},
+          {"bufferNeverBelow": "2s"},
+          {"startupWithin": "1500ms"},
+          {"cmcdValid": true}
         ]
         """#))
         let checks = scenario.expectations.map(\.check)
@@ -64,6 +67,7 @@ typealias Expectation = Chaos.Expectation
             .switches(atLeast: nil, atMost: 6, perMinute: false), .switches(atLeast: nil, atMost: 1.5, perMinute: true),
             .stalls(atLeast: nil, atMost: 0), .utilisation(atLeast: 0.7, atMost: nil), .utilisation(atLeast: 0.5, atMost: 0.725),
             .overshoot(atMost: .seconds(5)),
+            .bufferNeverBelow(.seconds(2)), .startupWithin(.milliseconds(1500)), .cmcdValid,
         ])
         #expect(checks[24].key == "switchedDown" && checks[25].key == "switchedUp")
         // A switch timed from the link is another check than one timed from the first fault.
@@ -130,8 +134,8 @@ typealias Expectation = Chaos.Expectation
     static let problemCases: [(expect: String, expected: [String])] = [
         (#"{"retried": {"atLeast": 1}}"#, [#"t.json: $.expect: expected a list of expectations, got an object"#]),
         (#"[3]"#, ["t.json: $.expect[0]: expected an object, got an integer"]),
-        (#"[{}]"#, ["t.json: $.expect[0]: no check given (use one of switchedDown, switchedUp, retried, failedOver, fetchedToTheEnd, stopped, reloadCadence, neverRequested, skipped, movedPathway, steeringReloads, outcome, playerError, log, logNot, anyOf, not, switches, stalls, utilisation, overshoot)"]),
-        (#"[{"note": "x"}]"#, ["t.json: $.expect[0]: no check given (use one of switchedDown, switchedUp, retried, failedOver, fetchedToTheEnd, stopped, reloadCadence, neverRequested, skipped, movedPathway, steeringReloads, outcome, playerError, log, logNot, anyOf, not, switches, stalls, utilisation, overshoot)"]),
+        (#"[{}]"#, ["t.json: $.expect[0]: no check given (use one of switchedDown, switchedUp, retried, failedOver, fetchedToTheEnd, stopped, reloadCadence, neverRequested, skipped, movedPathway, steeringReloads, outcome, playerError, log, logNot, bufferNeverBelow, startupWithin, cmcdValid, anyOf, not, switches, stalls, utilisation, overshoot)"]),
+        (#"[{"note": "x"}]"#, ["t.json: $.expect[0]: no check given (use one of switchedDown, switchedUp, retried, failedOver, fetchedToTheEnd, stopped, reloadCadence, neverRequested, skipped, movedPathway, steeringReloads, outcome, playerError, log, logNot, bufferNeverBelow, startupWithin, cmcdValid, anyOf, not, switches, stalls, utilisation, overshoot)"]),
         (#"[{"retired": {"atLeast": 1}}]"#, [#"t.json: $.expect[0].retired: unknown key "retired" (did you mean "retried"?)"#]),
         (#"[{"switchDown": {}}]"#, [#"t.json: $.expect[0].switchDown: unknown key "switchDown" (did you mean "switchedDown"?)"#]),
         (#"[{"retried": {"atLeast": 1}, "skipped": {"atMost": 0}}]"#,
@@ -233,7 +237,7 @@ typealias Expectation = Chaos.Expectation
         (#"[{"overshoot": {}}]"#, [#"t.json: $.expect[0].overshoot: give "atMost" (a duration such as "5s")"#]),
         (#"[{"overshoot": {"atLeast": "5s"}}]"#, [#"t.json: $.expect[0].overshoot.atLeast: unknown key "atLeast" (did you mean "atMost"?)"#]),
         (#"[{"overshoot": "5s"}]"#, [#"t.json: $.expect[0].overshoot: "overshoot" takes {"atMost": "5s"}, got a string"#]),
-        (#"[{"not": {}}]"#, ["t.json: $.expect[0].not: no check given (use one of switchedDown, switchedUp, retried, failedOver, fetchedToTheEnd, stopped, reloadCadence, neverRequested, skipped, movedPathway, steeringReloads, outcome, playerError, log, logNot, anyOf, not, switches, stalls, utilisation, overshoot)"]),
+        (#"[{"not": {}}]"#, ["t.json: $.expect[0].not: no check given (use one of switchedDown, switchedUp, retried, failedOver, fetchedToTheEnd, stopped, reloadCadence, neverRequested, skipped, movedPathway, steeringReloads, outcome, playerError, log, logNot, bufferNeverBelow, startupWithin, cmcdValid, anyOf, not, switches, stalls, utilisation, overshoot)"]),
     ]
 
     @Test(arguments: problemCases.indices)

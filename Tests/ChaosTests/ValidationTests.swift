@@ -37,7 +37,7 @@ import Testing
         (scenarioJSON(match: #"{"varaint": "highest"}"#, action: #"{"delay": "1s"}"#),
          [#"t.json: $.rules[0].match.varaint: unknown key "varaint" (did you mean "variant"?)"#]),
         (scenarioJSON(match: #"{"zzzzzz": 1}"#, action: #"{"delay": "1s"}"#),
-         [#"t.json: $.rules[0].match.zzzzzz: unknown key "zzzzzz" (expected one of kind, variant, rendition, msn, part, index, time, requests, after, for, probability, seed, copy, pathway, session, method, range, blocking)"#]),
+         [#"t.json: $.rules[0].match.zzzzzz: unknown key "zzzzzz" (expected one of kind, variant, rendition, msn, part, index, time, requests, after, for, probability, seed, copy, pathway, session, method, range, blocking, cmcd)"#]),
         (scenarioJSON(match: #"{"status": 5}"#, action: #"{"delay": "1s"}"#),
          [#"t.json: $.rules[0].match.status: unknown key "status" ("status" belongs in "action")"#]),
         (scenarioJSON(match: #"{"kind": "segmnt"}"#, action: #"{"delay": "1s"}"#),

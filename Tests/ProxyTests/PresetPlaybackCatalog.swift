@@ -24,6 +24,7 @@ enum PresetPlaybackCatalog {
         plans.merge(lowLatencyPlans) { _, new in new }
         plans.merge(steeringPlans) { _, new in new }
         plans.merge(linkPlans) { _, new in new }
+        plans.merge(cmcdPlans) { _, new in new }
         return plans
     }()
 

@@ -19,7 +19,8 @@ import Testing
             matchedRules: ["s/a", "s/b"], decidingRules: .init(response: "s/a", delay: "s/b", content: ["s/c"]),
             actions: RecordActionTests.everyKind, status: 503, bytesSent: 12345, ending: .clientAbort, duration: 2.5,
             requestHeaders: [.init("range", "bytes=0-99"), .init("user-agent", "AppleCoreMedia/1.0 😀")],
-            responseHeaders: [.init("content-type", "text/plain"), .init("retry-after", "")])
+            responseHeaders: [.init("content-type", "text/plain"), .init("retry-after", "")], httpVersion: "HTTP/2",
+            cmcd: .init(text: #"bl=1800,sid="é?",su"#, carriages: ["CMCD-Request", "query"], findings: ["a finding", ""]))
     }
 
     @Test func keepsTheNewestInOrder() {

@@ -1,0 +1,44 @@
+import Addressing
+import CMCD
+import Foundation
+
+extension RequestRecord {
+    /// The CMCD the record kept, read back into typed fields (nil: the request carried none).
+    public var parsedCMCD: CMCDData? { cmcd.flatMap { CMCDData.parse(compact: $0.text) } }
+
+    /// The CMCD object type the proxy knows this request was (nil for segments and parts: the proxy
+    /// cannot tell audio from video).
+    public var cmcdObjectTypeHint: CMCDObjectType? {
+        switch kind {
+        case .master?, .media?: .manifest
+        case .`init`?: .initSegment
+        case .key?: .key
+        case .sessionData?, .steering?: .other
+        default: nil
+        }
+    }
+}
+
+/// What a session's records say of the player's CMCD: `CMCDConformance` (keys per object type,
+/// keys missing where expected, out-of-range values, `sid` changing mid-session), and the
+/// requests' own findings as the proxy recorded them.
+public struct CMCDSessionConformance: Sendable {
+    public var conformance: CMCDConformance
+    /// Each record with findings: its id and the findings in words (at most `maxRecords`).
+    public var findings: [(record: UInt64, findings: [String])]
+
+    public static let maxRecords = 100
+
+    /// Over a session's stream records (`CONNECT`s and a forward device's other traffic left out).
+    public init(_ records: [RequestRecord]) {
+        let records = records.streamRecords.sorted(by: RequestRecord.chronological)
+        let origin = records.first?.time ?? Date()
+        conformance = CMCDConformance.check(records.map {
+            CMCDObservation(time: $0.time.timeIntervalSince(origin), objectTypeHint: $0.cmcdObjectTypeHint, cmcd: $0.parsedCMCD)
+        })
+        findings = Array(records.lazy.compactMap { record in record.cmcd?.findings.map { (record.id, $0) } }.prefix(Self.maxRecords))
+    }
+
+    /// True when CMCD was sent, its values were well-formed and the session raised no conformance issue.
+    public var isValid: Bool { conformance.requestsWithCMCD > 0 && conformance.isClean && findings.isEmpty }
+}
