@@ -42,9 +42,10 @@ public enum RuleDecoder {
     }
 
     /// Every problem in the file, empty when it is valid.
-    public static func problems(in bytes: some Collection<UInt8>, file: String) -> [RuleProblem] {
+    public static func problems(in bytes: some Collection<UInt8>, file: String,
+                                traceFile: @escaping (String) -> [UInt8]? = { _ in nil }) -> [RuleProblem] {
         do {
-            _ = try decode(bytes, file: file)
+            _ = try decode(bytes, file: file, traceFile: traceFile)
             return []
         } catch {
             return error.problems

@@ -20,7 +20,8 @@ import Testing
     @Test(arguments: presetFiles)
     func presetValidatesAndIsDocumented(_ file: String) throws {
         let data = try #require(FileManager.default.contents(atPath: Self.rulesDirectory.appendingPathComponent(file).path))
-        #expect(RuleDecoder.problems(in: [UInt8](data), file: file).map(\.description) == [])
+        let traces = { (name: String) in FileManager.default.contents(atPath: Self.rulesDirectory.appendingPathComponent(name).path).map { [UInt8]($0) } }
+        #expect(RuleDecoder.problems(in: [UInt8](data), file: file, traceFile: traces).map(\.description) == [])
         let scenario = try Self.load(file)
         #expect(scenario.name + ".json" == file, "a preset is chosen by name: name = file name")
         #expect(scenario.description?.isEmpty == false)
