@@ -30,6 +30,14 @@ What it checks, through the page:
     a click on the flag opens the request's detail, and the report's outcome and findings are the
     words GET /api/sessions/{id}/report serves (`words`);
  5. clearing the session's rules from the page makes the proxy serve that segment normally again;
+ 5b. the link panel (docs/link.md *In the dashboard*): a profile picked and set from the panel is
+    the session's link in the API; a bad rate gets the API's problem shown by the rate field (and
+    the rate field marked), the link kept; a rate with latency set from the panel runs (API and
+    panel), segments fetched through the proxy then carry the link's times in the API and show
+    them in their rows ("link: latency … · waited …"), and the timeline's link lane draws the
+    capacity set (a line above the top variant's dotted BANDWIDTH line: 1 Mbit/s), the throughput
+    delivered (an area with height), a dotted line per variant of the ladder; "Cut the link for
+    10 s" shows the link down (API history and a shaded stretch), and Clear removes it;
  6. the browser console has no error.
 Screenshots go to --screenshots (default /tmp/hlschaos-dashboard-test). Exits 0 when every check
 passed, 1 otherwise, with a line saying what failed.
@@ -335,6 +343,127 @@ def check_fault_in_chart_table_and_report(driver, url, token, sid, target_status
               + "; ".join(f"{f['label']}: {f['words']}" for f in served["findings"][:2]))
 
 
+def duration_words(seconds):
+    """format.js `duration`: "80 ms", "1.20 s", "12.0 s"."""
+    if seconds < 1:
+        return f"{round(seconds * 1000)} ms"
+    return f"{seconds:.2f} s" if seconds < 10 else f"{seconds:.1f} s"
+
+
+def link_words(link):
+    """What a row says of a record's `link` (records.js `linkWords`): the times that are not 0."""
+    parts = [f"{name} {duration_words(link[name])}" for name in ("latency", "waited", "stalled") if link.get(name, 0) > 0]
+    return "link: " + (" · ".join(parts) if parts else "no wait")
+
+
+def set_link_from_panel(driver, kind, fields, timeout):
+    """Fills the link panel (kind: profile, rate or pattern; fields: element id → value) and clicks Set link."""
+    kinds = driver.find_element(By.ID, "link-kind")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center', behavior: 'instant'})", kinds)
+    Select(kinds).select_by_value(kind)
+    for element_id, value in fields.items():
+        element = driver.find_element(By.ID, element_id)
+        if element.tag_name == "select":
+            Select(element).select_by_value(value)
+        else:
+            element.clear()
+            if value:
+                element.send_keys(value)
+    click(driver, "link-set", timeout)
+
+
+def check_link(driver, url, token, sid, player, timeout, checks, screenshots):
+    """Step 5b: the link panel sets, refuses, shows, cuts and clears the session's link; the
+    timeline's link lane and the request rows show what it did."""
+    link_path = f"api/sessions/{urllib.parse.quote(sid)}/link"
+    get_link = lambda: api_json(url, "GET", link_path, token)[1] or {}
+    wait_for("the link panel to say the session has no link",
+             lambda: driver.find_element(By.ID, "link-status").get_attribute("data-status") == "none", timeout)
+
+    # A profile, picked and set.
+    set_link_from_panel(driver, "profile", {"link-profile": "fast-4g", "link-latency": "", "link-jitter": ""}, timeout)
+    link = wait_for("GET …/link to show the profile fast-4g set from the panel", lambda: (
+        lambda l: l if l.get("status") == "running" and l.get("profile") == "fast-4g" else None)(get_link()), timeout)
+    wait_for("the panel to show fast-4g running", lambda: driver.find_element(By.ID, "link-status").get_attribute("data-status") == "running"
+             and "fast-4g" in driver.find_element(By.ID, "link-now").text, timeout)
+    checks.ok(f"set the profile fast-4g from the link panel: the API runs it ({link['capacity']} bit/s, from {link['from']})")
+
+    # A bad rate: the API's problem, by the rate field; the link kept.
+    status, refused = api_json(url, "PUT", link_path, token, {"rate": "fast"})
+    problems = [p for p in (refused or {}).get("problems", []) if p.get("path") == "$.rate"]
+    if status != 400 or not problems:
+        raise Failure(f"PUT {link_path} {{\"rate\": \"fast\"}} answered {status} {refused!r}, expected a 400 with a problem at $.rate")
+    message = problems[0]["message"]
+    set_link_from_panel(driver, "rate", {"link-rate": "fast"}, timeout)
+    shown = wait_for("the bad rate's problem by the rate field", lambda: driver.execute_script("""
+        const li = document.querySelector('#link-problems li[data-path="$.rate"]');
+        return li && !document.getElementById('link-problems').hidden
+          && document.getElementById('link-rate').getAttribute('aria-invalid') === 'true' && li.textContent;"""), timeout)
+    if shown != f"rate: {message}":
+        raise Failure(f"the panel shows {shown!r} for the bad rate, expected the API's problem \"rate: {message}\"")
+    if get_link().get("profile") != "fast-4g":
+        raise Failure("after a bad rate the running link changed; the API keeps the running link")
+    # The refused PUT is the one console error allowed: Chromium logs every 4xx a page's fetch gets.
+    unexpected = [e for e in severe_console_entries(driver) if not ("/link" in e["message"] and "400" in e["message"])]
+    if unexpected:
+        raise Failure("the console has errors besides the refused link:\n" + "\n".join(f"    {e['message']}" for e in unexpected))
+    checks.ok(f"a bad rate shows the API's problem by the rate field: “{shown}”; the link is kept")
+
+    # A rate with latency: runs, and what goes through the proxy carries the link's times.
+    set_link_from_panel(driver, "rate", {"link-rate": "1Mbps", "link-latency": "40ms", "link-jitter": ""}, timeout)
+    link = wait_for("GET …/link to run 1 Mbit/s with 40 ms latency", lambda: (
+        lambda l: l if l.get("status") == "running" and l.get("capacity") == 1_000_000 and abs((l.get("latency") or {}).get("base", 0) - 0.04) < 1e-9
+        and l.get("from") == "the control API" and l.get("own") else None)(get_link()), timeout)
+    wait_for("the panel to show 1 Mbit/s now", lambda: "1 Mbit/s now" in driver.find_element(By.ID, "link-now").text, timeout)
+    if driver.execute_script("return document.querySelectorAll('#link-problems li').length") != 0:
+        raise Failure("the problems of the bad rate are still listed after a good one was set")
+    checks.ok("set 1 Mbit/s with 40 ms latency from the panel: the API and the panel show it, the problems are gone")
+    msns = sorted(player.segments)[:3]
+    for msn in msns:
+        status, _, _ = fetch(player.segments[msn])
+        if status != 200:
+            raise Failure(f"under the link, segment {msn} answered {status}")
+    _, page = api_json(url, "GET", f"api/sessions/{urllib.parse.quote(sid)}/events?limit=10000", token)
+    linked = [r for r in (page or {}).get("records", []) if r.get("link") and r.get("kind") == "segment"]
+    if len(linked) < len(msns) or not any(r["link"]["waited"] > 0 for r in linked):
+        raise Failure(f"the segments fetched under the link do not carry its times in the records: {[r.get('link') for r in linked]}")
+    for r in linked[-len(msns):]:
+        wait_for(f"row #{r['id']} to read “{link_words(r['link'])}”", lambda: driver.execute_script(
+            f"return document.querySelector('#records-body tr.rec[data-id=\"{r['id']}\"] .link-times')?.textContent") == link_words(r["link"]), timeout)
+    checks.ok(f"the rows of the segments fetched under the link show its times: “{link_words(linked[-1]['link'])}”")
+
+    def lane():
+        return driver.execute_script("""
+          const svg = document.querySelector('#lane-chart svg');
+          if (!svg || !svg.querySelector('.lane-bg[data-lane="link"]')) return null;
+          const capacity = svg.querySelector('path.link-capacity'), delivered = svg.querySelector('path.link-delivered');
+          // The y of each level of the step line: "M x y" starts one, "V y" moves to the next.
+          const ys = capacity ? (capacity.getAttribute('d').match(/[MV][^MHV]*/g) || [])
+            .map(c => Number(c[0] === 'M' ? c.slice(1).trim().split(/\\s+/)[1] : c.slice(1))) : [];
+          return {capacityY: ys.length ? ys[ys.length - 1] : null,
+                  delivered: delivered ? delivered.getBBox().height : 0,
+                  variants: [...svg.querySelectorAll('line.link-variant')].map(l => ({variant: Number(l.dataset.variant), y: Number(l.getAttribute('y1'))}))};""")
+    ladder = link.get("ladder") or []
+    top = max(range(len(ladder)), key=lambda i: ladder[i]) if ladder else None
+    drawn = wait_for("the link lane: the capacity line above the top variant's BANDWIDTH line, delivered data, a line per variant", lambda: (
+        lambda p: p if p and p["capacityY"] is not None and p["delivered"] > 2 and sorted(v["variant"] for v in p["variants"]) == list(range(len(ladder)))
+        and ladder and p["capacityY"] < next(v["y"] for v in p["variants"] if v["variant"] == top) else None)(lane()), timeout)
+    checks.ok(f"the timeline's link lane draws the capacity (1 Mbit/s, above v{top}'s {ladder[top]} bit/s), "
+              f"delivered data ({drawn['delivered']:.0f} px high) and {len(drawn['variants'])} variant lines")
+    driver.execute_script("document.getElementById('lane-chart').scrollIntoView({block: 'center', behavior: 'instant'})")
+    driver.save_screenshot(os.path.join(screenshots, "3-link.png"))
+
+    # Cut for 10 s: the link is down (API history, a shaded stretch); Clear removes the link.
+    click(driver, "link-cut", timeout)
+    wait_for("GET …/link to show time down after the cut", lambda: any(d > 0 for d in get_link().get("history", {}).get("down", [])), timeout)
+    wait_for("a shaded stretch of the link down in the lane", lambda: driver.find_elements(By.CSS_SELECTOR, "#lane-chart rect.link-down"), timeout)
+    checks.ok("“Cut the link for 10 s” took the link down: the API's history and the lane show it")
+    click(driver, "link-clear", timeout)
+    wait_for("GET …/link to show no link after Clear", lambda: get_link().get("status") == "none", timeout)
+    wait_for("the panel to say no link", lambda: driver.find_element(By.ID, "link-status").get_attribute("data-status") == "none", timeout)
+    checks.ok("Clear on the panel removed the link (API and panel say none)")
+
+
 def click(driver, element_id, timeout):
     """Clicks a control, scrolled into view first (a click on a flag scrolls the table to its row)."""
     def clicked():
@@ -600,6 +729,9 @@ def main():
         if status != 200:
             raise Failure(f"after clearing the session's rules from the page, segment {target_msn} answered {status}")
         checks.ok(f"cleared the rules from the page; segment {target_msn} answers 200 again")
+
+        # 5b. The link panel, the link lane and the rows' link times.
+        check_link(driver, url, args.token, sid, player, timeout, checks, args.screenshots)
         time.sleep(1.0)  # lets the last record and report requests settle before reading the console
 
         # 6. No console error.
@@ -608,7 +740,7 @@ def main():
         if errors:
             raise Failure("the browser console has errors:\n" + "\n".join(f"    {e['message']}" for e in errors))
         checks.ok("no error in the browser console")
-        driver.save_screenshot(os.path.join(args.screenshots, "3-cleared.png"))
+        driver.save_screenshot(os.path.join(args.screenshots, "4-cleared.png"))
     except Failure as failure:
         try:
             driver.save_screenshot(os.path.join(args.screenshots, "failure.png"))

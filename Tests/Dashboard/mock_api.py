@@ -495,6 +495,39 @@ class Handler(BaseHTTPRequestHandler):
             return True
         return query.get("token", [None])[0] == ARGS.token
 
+    def link(self, s, rest, method):
+        """A crude imitation of the session's link: a constant rate or a profile, a made-up history."""
+        if method == "PUT" and rest == []:
+            spec = self.body()
+            rate = {"slow-3g": 400000, "slow-4g": 1440000, "fast-3g": 1440000, "fast-4g": 8100000}.get(spec.get("profile"))
+            m = re.fullmatch(r"(\d+(?:\.\d+)?)\s*(k|M)bps", str(spec.get("rate", "")))
+            if m:
+                rate = float(m.group(1)) * (1000 if m.group(2) == "k" else 1e6)
+            if not rate:
+                return self.send_json(400, {"error": "the body must be a link spec such as {\"profile\": \"slow-3g\"}", "problems": [
+                    {"file": "request", "path": "$.rate" if "rate" in spec else "$", "message": "the mock knows rates such as \"2Mbps\" and the four profiles"}]})
+            s["link"] = {"rate": int(rate), "profile": spec.get("profile"), "since": time.time()}
+        elif method == "DELETE" and rest == []:
+            s.pop("link", None)
+        elif method == "POST" and rest == ["cut"]:
+            if "link" not in s:
+                return self.send_json(409, {"error": "no link running to cut"})
+        elif not (method == "GET" and rest == []):
+            return self.send_json(404, {"error": "no such link route"})
+        link = s.get("link")
+        body = {"session": s["id"], "status": "running" if link else "none", "own": bool(link), "flows": 0,
+                "ladder": [v[1] for v in VARIANTS], "history": {"bucketSeconds": 0.25, "capacity": [], "delivered": [], "down": []}}
+        if link:
+            buckets = min(2400, int((time.time() - link["since"]) / 0.25) + 1)
+            start = time.time() - buckets * 0.25
+            body.update({"from": "the control API", "profile": link["profile"], "capacity": link["rate"],
+                         "latency": {"base": 0.08, "jitter": 0.02, "newConnection": 0.08}, "duringOutage": "wait"})
+            body["history"].update({"start": datetime.fromtimestamp(start, timezone.utc).isoformat().replace("+00:00", "Z"),
+                                    "capacity": [link["rate"]] * buckets,
+                                    "delivered": [int(link["rate"] * random.uniform(0.3, 0.95)) for _ in range(buckets)],
+                                    "down": [0.25 if 40 <= i < 80 else 0 for i in range(buckets)]})
+        return self.send_json(200, body)
+
     def do_GET(self): self.route("GET")
     def do_POST(self): self.route("POST")
     def do_PUT(self): self.route("PUT")
@@ -608,6 +641,8 @@ class Handler(BaseHTTPRequestHandler):
                 since = int(query.get("since", ["0"])[0] or 0)
                 page = [r for r in s["records"] if r["id"] > since][:500]
                 return self.send_json(200, {"session": sid, "records": page, "cursor": max([r["id"] for r in page], default=since)})
+            if rest and rest[0] == "link":
+                return self.link(s, rest[1:], method)
             if rest == ["report"] and method == "GET":
                 return self.send_json(200, report(sid))
             if rest == ["har"] and method == "GET":

@@ -13,10 +13,12 @@ const TOKEN_KEY = 'hlschaos.controlToken';
 const enc = encodeURIComponent;
 
 export class ApiError extends Error {
-  constructor(status, message, problems = []) {
+  /** `problems`: each in words ("$.rate: …"); `raw`: each as the API gave it ({path, message}), for a form to place. */
+  constructor(status, message, problems = [], raw = []) {
     super(message);
     this.status = status;
     this.problems = problems;
+    this.raw = raw;
   }
 }
 
@@ -74,8 +76,8 @@ async function call(method, path, body, { raw = false } = {}) {
     }
     if (!response.ok) {
       const message = (data && (data.error || data.message || data.reason)) || text.trim() || `${response.status} ${response.statusText}`;
-      const problems = data && Array.isArray(data.problems) ? data.problems.map(problemText) : [];
-      throw new ApiError(response.status, String(message), problems);
+      const raw = data && Array.isArray(data.problems) ? data.problems : [];
+      throw new ApiError(response.status, String(message), raw.map(problemText), raw);
     }
     return data;
   }
@@ -169,7 +171,44 @@ export function record(raw) {
   r.ending = r.ending || 'complete';
   r.requestHeaders = Array.isArray(r.requestHeaders) ? r.requestHeaders : [];
   r.responseHeaders = Array.isArray(r.responseHeaders) ? r.responseHeaders : [];
+  // What the session's link did to the response, in seconds; null when it went over no link.
+  r.link = r.link && typeof r.link === 'object'
+    ? { latency: Number(r.link.latency) || 0, waited: Number(r.link.waited) || 0, stalled: Number(r.link.stalled) || 0 }
+    : null;
   return r;
+}
+
+const numbers = value => (Array.isArray(value) ? value.map(Number).map(n => (Number.isFinite(n) ? n : 0)) : []);
+
+/**
+ * A session's link (GET /api/sessions/{id}/link): {status ("none" | "waitingForLadder" | "running"),
+ * from, own, problem, profile, capacity (bit/s now or null), latency ({base, jitter, newConnection} s
+ * or null), badState, duringOutage, flows, ladder: [BANDWIDTH by variant], history: {start (ms or
+ * null), bucketMs, capacity: [bit/s], delivered: [bit/s], down: [s]} (oldest bucket first)}.
+ */
+function link(raw) {
+  const r = raw || {};
+  const history = r.history || {};
+  return {
+    status: r.status || 'none',
+    from: r.from || null,
+    own: Boolean(r.own),
+    problem: r.problem || null,
+    profile: r.profile || null,
+    capacity: Number.isFinite(r.capacity) ? r.capacity : null,
+    latency: r.latency || null,
+    badState: r.badState || null,
+    duringOutage: r.duringOutage || null,
+    flows: Number(r.flows) || 0,
+    ladder: numbers(r.ladder),
+    history: {
+      start: date(history.start),
+      bucketMs: (Number(history.bucketSeconds) || 0.25) * 1000,
+      capacity: numbers(history.capacity),
+      delivered: numbers(history.delivered),
+      down: numbers(history.down),
+    },
+  };
 }
 
 /** A scenario argument: a preset name, or an inline scenario object. */
@@ -290,6 +329,18 @@ export const api = {
 
   /** DELETE /api/devices/{address}: back to the session ip-<address> */
   unnameDevice: address => call('DELETE', `/api/devices/${enc(address)}`),
+
+  /** GET /api/sessions/{id}/link → link */
+  link: async id => link(await call('GET', `/api/sessions/${enc(id)}/link`)),
+
+  /** PUT /api/sessions/{id}/link with a link spec (docs/link.md) → link; a 400's `raw` problems name their JSON paths. */
+  setLink: async (id, spec) => link(await call('PUT', `/api/sessions/${enc(id)}/link`, spec)),
+
+  /** DELETE /api/sessions/{id}/link: the session's own link cleared → link (the layers' one, or none) */
+  clearLink: async id => link(await call('DELETE', `/api/sessions/${enc(id)}/link`)),
+
+  /** POST /api/sessions/{id}/link/cut {for: "10s"}: the link down for that long (409: no link runs) → link */
+  cutLink: async (id, seconds) => link(await call('POST', `/api/sessions/${enc(id)}/link/cut`, { for: `${seconds}s` })),
 
   /** GET /api/sessions/{id}/har → Blob (fetched, so the token header goes with it). */
   async har(id) {

@@ -1,6 +1,6 @@
 // The hlschaos dashboard: sessions, device URLs with QR codes, live request table, variant lanes,
 // reaction report, fault controls; with forward mode or an HTTPS listener, the forward proxy's
-// devices and the device setup page's QR code. ES modules, no framework, no build step, nothing
+// devices and the device setup page's QR code; the session's link (panel and chart). ES modules, no framework, no build step, nothing
 // fetched from the internet; this one wires the page's controls and starts the polls. The module
 // map is in docs/architecture.md (The dashboard).
 
@@ -8,6 +8,8 @@ import { api, ApiError, setToken, setTokenPrompt, token } from './api.js';
 import { renderDeviceURLs, STREAM_PATH_KEY } from './device-urls.js';
 import { loadSetup, refreshDevices } from './devices.js';
 import { $ } from './dom.js';
+import { onLinkChanged, pollLink } from './link.js';
+import { renderLinkPanel, wireLinkPanel } from './link-panel.js';
 import { wireEditor } from './editor.js';
 import { loadPresets, showPresetDescription } from './presets.js';
 import { drawQR } from './qr.js';
@@ -156,6 +158,14 @@ function wireTable() {
   });
 }
 
+function wireLink() {
+  wireLinkPanel();
+  onLinkChanged(() => {
+    renderLinkPanel();
+    if (state.selected) renderTimeline();
+  });
+}
+
 function wireTimeline() {
   const laneWindow = $('lane-window');
   laneWindow.value = storageGet('hlschaos.laneWindow', '0');
@@ -187,9 +197,10 @@ function startPolls() {
       if (!(error instanceof ApiError && error.status === 0)) toast(errorText(error), 'error');
     });
   }, SETTINGS.sessionsPollMs);
-  // Keeps "last request … ago", the live dots and the chart's right edge moving.
+  // Keeps "last request … ago", the live dots and the chart's right edge moving; reads the link.
   setInterval(() => {
     if (!state.selected) return;
+    pollLink();
     renderMeta();
     showLiveDot();
     if (Date.now() - state.lastArrival < 30000) renderTimeline();
@@ -205,6 +216,7 @@ async function start() {
   wireDeviceURLs();
   wireTable();
   wireTimeline();
+  wireLink();
   window.addEventListener('hashchange', routeFromHash);
   try {
     await Promise.all([loadPresets(), refreshSessions(), loadSetup()]);

@@ -4,6 +4,7 @@
 import { actionDetail } from './actions.js';
 import { h } from './dom.js';
 import { duration } from './format.js';
+import { linkWords } from './records.js';
 
 const row = (label, value) => (value === null || value === undefined || value === '' ? [] : [h('dt', {}, label), h('dd', {}, value)]);
 
@@ -31,6 +32,7 @@ export function detailFor(r) {
       row('matched rules', r.matchedRules.join(', ')),
       row('decided by', decidedBy(r.decidingRules)),
       row('actions', actionDetail(r.actions)),
+      row('link', r.link && linkWords(r.link).replace(/^link: /, '')),
       row('sent', `${r.status ?? 'no status'} · ${r.bytesSent} body bytes · ${r.ending} · ${duration(r.duration)}`)),
     h('div', { class: 'headers' }, headers('request headers', r.requestHeaders), headers('response headers', r.responseHeaders))));
 }

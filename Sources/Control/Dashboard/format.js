@@ -50,3 +50,12 @@ export function duration(sec) {
   if (sec < 10) return `${sec.toFixed(2)} s`;
   return `${sec.toFixed(1)} s`;
 }
+
+/** A bit rate: "850 bit/s", "400 kbit/s", "1.44 Mbit/s", "12.5 Mbit/s". */
+export function bitRate(bps) {
+  if (!Number.isFinite(bps)) return '—';
+  if (bps < 1000) return `${Math.round(bps)} bit/s`;
+  if (bps < 1e6) return `${Math.round(bps / 1e3)} kbit/s`;
+  if (bps < 1e9) return `${+(bps / 1e6).toFixed(bps < 1e7 ? 2 : 1)} Mbit/s`;
+  return `${+(bps / 1e9).toFixed(2)} Gbit/s`;
+}

@@ -1,5 +1,7 @@
 // What the page reads off a request record (api.js `record`): failed or faulted, its kind, its
-// variant or rendition, its name.
+// variant or rendition, its name, what the session's link did to it.
+
+import { duration } from './format.js';
 
 export const failed = r => r.status === null || r.status === undefined || r.status >= 400 || r.ending !== 'complete';
 export const faulted = r => r.actions.length > 0;
@@ -26,4 +28,11 @@ export function resourceName(path) {
   const bare = String(path || '').split('?')[0];
   const parts = bare.split('/').filter(Boolean);
   return parts.length ? decodeURIComponent(parts[parts.length - 1]) : '/';
+}
+
+/** What the link did to a response, in few words: "link: latency 80 ms · waited 1.20 s · stalled 0.40 s". */
+export function linkWords(link) {
+  const parts = [['latency', link.latency], ['waited', link.waited], ['stalled', link.stalled]]
+    .filter(([, seconds]) => seconds > 0).map(([name, seconds]) => `${name} ${duration(seconds)}`);
+  return `link: ${parts.length ? parts.join(' · ') : 'no wait'}`;
 }

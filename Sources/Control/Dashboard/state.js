@@ -30,6 +30,7 @@ export const state = {
   pendingWhilePaused: 0,
   openDetail: null,          // record id whose detail row is open
   report: null,
+  link: null,                // the selected session's link (api.js `link`), or null before it is read
   activity: new Map(),       // session id → {count, changedAt}
   qrURL: null,
   devicesKey: null,

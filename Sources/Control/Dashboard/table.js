@@ -6,7 +6,7 @@ import { laneColorOf } from './chart/lanes.js';
 import { detailFor } from './detail.js';
 import { $, h } from './dom.js';
 import { bytes, clock, duration, relative } from './format.js';
-import { failed, faulted, has, isPlaylist, resourceName, statusClass, vr } from './records.js';
+import { failed, faulted, has, isPlaylist, linkWords, resourceName, statusClass, vr } from './records.js';
 import { SETTINGS, sessionT0, state } from './state.js';
 import { toast } from './ui.js';
 
@@ -24,13 +24,14 @@ function passes(r, f) {
   if (f.kind === 'playlist' && !isPlaylist(r)) return false;
   if (f.kind === 'other' && (r.kind === 'segment' || isPlaylist(r))) return false;
   if (f.text) {
-    const hay = [r.path, r.kind, vr(r), r.status, r.ending, ...r.matchedRules, actionSearchText(r.actions)].join(' ').toLowerCase();
+    const hay = [r.path, r.kind, vr(r), r.status, r.ending, ...r.matchedRules, actionSearchText(r.actions), r.link ? linkWords(r.link) : '']
+      .join(' ').toLowerCase();
     if (!hay.includes(f.text)) return false;
   }
   return true;
 }
 
-/** The rules column: the deciding rules (response, delay, content), the others matched, what was done. */
+/** The rules column: the deciding rules (response, delay, content), the others matched, what was done, what the link did. */
 function rulesCell(r) {
   const d = r.decidingRules;
   const chip = (rule, cls) => {
@@ -47,6 +48,12 @@ function rulesCell(r) {
   }
   if (r.actions.length) {
     chips.push(h('span', { class: 'action', dataset: { kinds: actionKinds(r.actions) }, title: actionWords(r.actions) }, actionWords(r.actions)));
+  }
+  if (r.link) {
+    chips.push(h('span', {
+      class: `link-times${r.link.stalled > 0 ? ' stalled' : ''}`,
+      title: 'What the session\'s link did: latency before the head, time the body waited for capacity, time the link was down while it had bytes to send',
+    }, linkWords(r.link)));
   }
   return h('td', { class: 'c-rules' }, chips);
 }

@@ -1,7 +1,7 @@
 // "Variants over time": one lane per variant (highest on top), per rendition, and one for the
 // rest; bands while a variant's segments are fetched, ticks for segments, rings for playlists,
-// flags for faults and failures (hover: the request; click: its row in the table). Drawn from the
-// parts in chart/.
+// flags for faults and failures (hover: the request; click: its row in the table); under them, on
+// the same time axis, the session's link (link-chart.js). Drawn from the parts in chart/.
 
 import { actionWords } from './actions.js';
 import { drawNowLine, drawTimeAxis } from './chart/axes.js';
@@ -12,7 +12,8 @@ import { frame } from './chart/svg.js';
 import { attachTooltip } from './chart/tooltip.js';
 import { $, h } from './dom.js';
 import { clock, duration, relative } from './format.js';
-import { failed, faulted, has, vr } from './records.js';
+import { drawLink, linkLane, linkWordsAt } from './link-chart.js';
+import { failed, faulted, has, linkWords, vr } from './records.js';
 import { sessionT0, state } from './state.js';
 import { revealRecord } from './table.js';
 
@@ -128,6 +129,7 @@ function describe(r, sessionStart) {
     `${r.kind || 'request'} ${vr(r)}${has(r.msn) ? ` msn ${r.msn}` : ''}`,
     `status ${r.status ?? '—'} · ${r.ending} · ${duration(r.duration)}`,
     actionWords(r.actions),
+    r.link ? linkWords(r.link) : '',
     r.decidingRules.response || r.matchedRules[0] || '',
     'click: show in the table',
   ].filter(Boolean).join('\n');
@@ -136,16 +138,19 @@ function describe(r, sessionStart) {
 export function renderTimeline() {
   const host = $('lane-chart');
   const records = state.records;
-  if (!records.length) {
+  const link = linkLane();
+  document.querySelectorAll('.lanes .lg-link').forEach(el => { el.hidden = !link; });
+  if (!records.length && !link) {
     host.replaceChildren(h('div', { class: 'empty' }, 'The variants the player fetches will show here, with faults marked.'));
     return;
   }
   const width = Math.max(320, host.clientWidth || 800);
-  const lastEnd = Math.max(...records.slice(-200).map(end));
-  const live = Date.now() - state.lastArrival < 30000 && Date.now() - lastEnd < 60000;
+  const lastEnd = records.length ? Math.max(...records.slice(-200).map(end)) : Date.now();
+  const live = records.length ? Date.now() - state.lastArrival < 30000 && Date.now() - lastEnd < 60000 : true;
   const sessionStart = sessionT0();
   const view = timeWindow({ start: sessionStart, lastEnd, live, seconds: Number($('lane-window').value) || 0 });
-  const list = timelineLanes(records);
+  const list = records.length ? timelineLanes(records) : [];
+  if (link) list.push(link);
   const { byKey, bottom } = stackLanes(list, MARGIN.top);
   const lanes = { list, byKey };
   const height = bottom + MARGIN.axis;
@@ -158,11 +163,17 @@ export function renderTimeline() {
   const visible = records.filter(r => end(r) >= view.t0);
   drawRequests(svg, scale, lanes, visible);
   drawFaults(svg, scale, lanes, visible);
+  if (link) drawLink(svg, scale, link, visible);
   if (live) drawNowLine(svg, scale, plot);
   const tip = attachTooltip(host, svg, {
-    selector: '.mark',
-    describe: el => { const r = state.byId.get(Number(el.dataset.id)); return r ? describe(r, sessionStart) : null; },
-    pick: el => revealRecord(el.dataset.id),
+    selector: '.mark, .link-probe',
+    scale,
+    describe: (el, time) => {
+      if (el.classList.contains('link-probe')) return linkWordsAt(time, sessionStart);
+      const r = state.byId.get(Number(el.dataset.id));
+      return r ? describe(r, sessionStart) : null;
+    },
+    pick: el => { if (el.dataset.id) revealRecord(el.dataset.id); },
   });
   host.replaceChildren(svg, tip);
 }

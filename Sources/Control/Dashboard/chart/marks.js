@@ -35,8 +35,8 @@ export function flag(scale, lane, t, { id, kind }) {
   });
 }
 
-/** A shaded stretch from `start` to `end` ms over the lane's height: how long something lasted. */
-export function span(scale, lane, start, end) {
-  const x = scale.x(start);
-  return s('rect', { class: 'window', x, y: lane.y, width: Math.max(1, scale.x(end) - x), height: lane.height });
+/** A shaded stretch from `start` to `end` ms over the lane's height: how long something lasted; `kind` names its class (default `window`). */
+export function span(scale, lane, start, end, kind = 'window') {
+  const x = scale.x(Math.max(start, scale.t0));
+  return s('rect', { class: kind, x, y: lane.y, width: Math.max(1, scale.x(Math.min(end, scale.tEnd)) - x), height: lane.height });
 }

@@ -11,11 +11,12 @@ export function timeWindow({ start, lastEnd, live, seconds = 0, now = Date.now()
   return { t0, tEnd, live };
 }
 
-/** Times of `view` onto the plot area from `left`, `width` px wide: `x(ms)` in px. */
+/** Times of `view` onto the plot area from `left`, `width` px wide: `x(ms)` in px, `time(px)` in ms. */
 export function timeScale(view, { left, width }) {
   const span = (view.tEnd - view.t0) / 1000;
   return {
     t0: view.t0, tEnd: view.tEnd, span, left, width, right: left + width,
     x: t => left + ((t - view.t0) / 1000 / span) * width,
+    time: px => view.t0 + ((px - left) / width) * span * 1000,
   };
 }
