@@ -48,7 +48,7 @@ import Testing
 
         let again = try await CLI.run(["import-har", har, "--out", out])
         #expect(again.status == 1)
-        #expect(again.stderr == "error: \(out): already exists and is not empty (bundle, scenario.json): import-har never overwrites; choose a new --out or remove it\n")
+        #expect(again.stderr == "error: \(out): already exists and is not empty (bundle, link.csv, scenario.json): import-har never overwrites; choose a new --out or remove it\n")
     }
 
     @Test func aBadHARIsExitCode1WithTheFileAndTheJSONPath() async throws {

@@ -140,7 +140,7 @@ import Testing
         #expect {
             try imported.write(to: out)
         } throws: { error in
-            (error as? HARImportError)?.description == "\(out): already exists and is not empty (bundle, scenario.json): import-har never overwrites; choose a new --out or remove it"
+            (error as? HARImportError)?.description == "\(out): already exists and is not empty (bundle, link.csv, scenario.json): import-har never overwrites; choose a new --out or remove it"
         }
         #expect(try String(contentsOfFile: out + "/scenario.json", encoding: .utf8) == before)
         // An empty directory is fine.
