@@ -74,9 +74,9 @@ public final class SessionLink: Sendable {
         let now = clock.now()
         let (problem, woken) = state.withLockedValue { state -> (String?, [Waiter]) in
             if state.choice == choice, state.status != .waitingForLadder { return (nil, []) }
+            defer { publish(state) }
             return Self.adopt(choice, ladder: ladder(), now: now, seed: seed, into: &state)
         }
-        publish()
         Self.resume(woken)
         return problem
     }
@@ -93,10 +93,10 @@ public final class SessionLink: Sendable {
                     return (error, [])
                 }
             }
+            defer { publish(state) }
             return (nil, Self.adopt(choice, ladder: ladder, now: now, seed: seed, into: &state).1)
         }
         if let error { throw error }
-        publish()
         Self.resume(woken)
     }
 
@@ -146,10 +146,10 @@ public final class SessionLink: Sendable {
         return (nil, takeAll(&state))
     }
 
-    private func publish() {
-        let (engaged, shaping) = state.withLockedValue { ($0.choice != nil, $0.scheduler != nil) }
-        self.engaged.store(engaged, ordering: .relaxed)
-        self.shaping.store(shaping, ordering: .relaxed)
+    /// Under the lock, so that two changes at once cannot leave the flags of the older one.
+    private func publish(_ state: State) {
+        engaged.store(state.choice != nil, ordering: .relaxed)
+        shaping.store(state.scheduler != nil, ordering: .relaxed)
     }
 
     // MARK: - Responses
