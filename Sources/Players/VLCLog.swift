@@ -53,7 +53,10 @@ public enum VLCLog {
                 facts.progress.append(.init(time: line.time, position: position))
                 if position > furthest + 0.001 { furthest = position; lastAdvance = line.time }
             } else if text.contains(clockLate) {
-                if lastAdvance != nil { facts.beginRebuffering(at: lastAdvance) }
+                // Not before the end of the previous span, when the position did not move since.
+                if let lastAdvance {
+                    facts.beginRebuffering(at: max(lastAdvance, facts.rebuffers.last.map { $0.at + $0.duration } ?? 0))
+                }
             } else if text.contains(bufferingDone) {
                 facts.endRebuffering(at: line.time)
             } else if text.contains("adaptive demux debug:  BaseAdaptationSet ") {

@@ -145,6 +145,20 @@ import Testing
         #expect(abs((facts.rebuffers.first?.duration ?? 0) - 7.81) < 0.001)
     }
 
+    /// VLC found its clock late again before the position moved: the second span starts where the
+    /// first ended, they do not overlap.
+    @Test func aSecondVLCRebufferWithoutAdvanceStartsAfterTheFirst() {
+        let again = TimedExcerpt("""
+            32.60 [00007f652c000c90] main input error: ES_OUT_SET_(GROUP_)PCR  is called too late (pts_delay increased to 1106 ms)
+            33.20 [00007f652c000c90] main input debug: Stream buffering done (1120 ms in 0 ms)
+            """).lines
+        let lines = Array(Self.vlcOutage.lines.prefix { !$0.text.contains("cached.i_time (29823999)") }) + again
+        let rebuffers = VLCLog.parse(lines).facts.rebuffers
+        #expect(rebuffers.count == 2, "\(rebuffers)")
+        #expect(rebuffers.last?.at == 31.82)
+        #expect(abs((rebuffers.last?.duration ?? 0) - 1.38) < 0.001, "\(rebuffers)")
+    }
+
     // MARK: Stalls.announced
 
     @Test func aProgressStallNoSpanCoversIsKept() {
