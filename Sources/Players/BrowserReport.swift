@@ -31,8 +31,8 @@ public enum BrowserReport {
     public static func stallWindow(limit: Double) -> Double { min(6, max(1, limit / 2)) }
 
     /// Stalls shorter than this (the element's own `waiting`/`playing` blips at a high playback
-    /// rate, often 0 ms) are left out.
-    public static let shortestStall = 0.1
+    /// rate, often 0 ms) are left out: `Stalls.shortest`, as for every driver.
+    public static let shortestStall = Stalls.shortest
 
     public static func report(player: String, engine: BrowserEngine, live: Bool, limit: Double, run: Run) -> PlayerReport {
         report(player: player, engine: engine, live: live, limit: limit, run: run, parsed: BrowserLog.parse(run.stdout))
@@ -58,11 +58,11 @@ public enum BrowserReport {
     public static func report(player: String, engine: BrowserEngine, live: Bool, limit: Double, log: BrowserLog) -> PlayerReport {
         var version = engine.label
         if let browser = log.browserVersion { version += ", Chromium \(browser)" }
-        let events = log.events.enumerated().sorted { ($0.element.t ?? 0, $0.offset) < ($1.element.t ?? 0, $1.offset) }.map(\.element)
+        let events = inOrder(log.events)
         var report = PlayerReport(
             player: player, version: version, outcome: .timedOut,
             errors: events.compactMap { error(from: $0, engine: log.engine) },
-            stalls: stalls(events, end: log.samples.last?[0] ?? events.last?.t),
+            stalls: stalls(in: log),
             switches: events.filter { $0.event == "levelSwitched" }.compactMap { event in
                 event.level.map { PlayerReport.LevelSwitch(time: event.t, level: $0) }
             },
@@ -129,6 +129,18 @@ public enum BrowserReport {
             since = sample[0]
         }
         return last[0] - since
+    }
+
+    /// The page's events by time (ties in the order logged).
+    static func inOrder(_ events: [BrowserLog.Event]) -> [BrowserLog.Event] {
+        events.enumerated().sorted { ($0.element.t ?? 0, $0.offset) < ($1.element.t ?? 0, $1.offset) }.map(\.element)
+    }
+
+    /// The report's stalls of a page's log (page time), one still open lasting until the last
+    /// position sample.
+    public static func stalls(in log: BrowserLog) -> [PlayerReport.Stall] {
+        let events = inOrder(log.events)
+        return stalls(events, end: log.samples.last?[0] ?? events.last?.t)
     }
 
     /// A `waiting` after the first `playing` opens a stall; the next `playing` or `ended` closes

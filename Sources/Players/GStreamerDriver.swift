@@ -124,7 +124,8 @@ public struct GStreamerDriver: PlayerDriver {
         // subtitle plug-in.
         var judged = facts
         judged.errors = facts.errors.filter { $0.fatal || $0.code != nil }
-        let (stalls, judgement) = run.judge(judged, request: request, stallThreshold: stallThreshold)
+        // Unsynced (VOD), a rebuffer is only the network slower than decoding: progress decides.
+        let (stalls, judgement) = run.judge(judged, request: request, stallThreshold: stallThreshold, rebuffering: request.live)
         var outcome = judgement
         if outcome.outcome == .stalled || outcome.outcome == .timedOut {
             var state: [String] = []

@@ -14,7 +14,11 @@ import Foundation
 /// - `stream variant-592320bps-… @ 592320: URL` (hlsdemux2) / `stream <uri> @ 592320: URL` (hlsdemux)
 ///   list the variants in master order; `initial variant selected : \`variant-…\`` / `selected <uri>`
 ///   and `switching to bitrate 592320bps` → level switches;
-/// - `buffering... 42%` → the last buffering level; `Setting pipeline to PLAYING` → it prerolled; `GstHLSDemux2:` / `GstHLSDemux:` → the demuxer that ran.
+/// - `buffering... 42%` → the last buffering level; `Setting pipeline to PLAYING` → it prerolled; `GstHLSDemux2:` / `GstHLSDemux:` → the demuxer that ran;
+/// - `Buffering, setting pipeline to PAUSED ...` … `Done buffering, setting pipeline to PLAYING ...`
+///   (gst-launch pausing for a buffering message under 100 % and resuming at 100 %) → a rebuffering
+///   span, from the first line's arrival to the second's; only after the first video buffer reached
+///   the sink (before it, it is startup).
 public enum GStreamerLog {
     public struct Result: Sendable, Equatable {
         public var facts: LogFacts
@@ -23,6 +27,9 @@ public enum GStreamerLog {
         /// `Setting pipeline to PLAYING` was printed (it prerolled and finished buffering).
         public var playing: Bool
     }
+
+    static let rebufferingStarts = "Buffering, setting pipeline to PAUSED"
+    static let rebufferingEnds = "Done buffering, setting pipeline to PLAYING"
 
     /// The video sink's name, in the pipeline and in the log.
     public static let videoSink = "hlschaos_video"
@@ -45,6 +52,10 @@ public enum GStreamerLog {
             if let level = lastBuffering(text) { buffering = level }
             if text.contains("Got EOS from element") { facts.ended = true }
             if text.contains("Setting pipeline to PLAYING") { playing = true }
+            // gst-launch pauses the pipeline when a buffering message under 100 % comes while it
+            // plays, and resumes at 100 %. Before the first video buffer reached the sink it is startup.
+            if text.contains(rebufferingStarts), !facts.progress.isEmpty { facts.beginRebuffering(at: line.time) }
+            if text.contains(rebufferingEnds) { facts.endRebuffering(at: line.time) }
             if text.hasPrefix("buffering... ") || text.hasPrefix("Setting pipeline") || text.hasPrefix("Got EOS") {
                 continue
             } else if text.hasPrefix("ERROR: from element ") || text.hasPrefix("WARNING: from element ") {

@@ -12,9 +12,14 @@ import Foundation
 /// - `hlschaos-position=12.360000` → position samples;
 /// - ` (+) Video --vid=3 (h264 960x540 …)` → the start level (mpv keeps the variant it picked:
 ///   lavf does not switch; mpv takes the highest bitrate by default);
-/// - `[lavf] Found 'hls' at score=100` → the engine.
+/// - `[lavf] Found 'hls' at score=100` → the engine;
+/// - `[cplayer] Enter buffering (buffer went from 100% -> 0%) [0.000000s].` … `[cplayer] End
+///   buffering (waited 3.823510 secs) [1.800000s].` (mpv's `paused-for-cache`, at `-v`) → a
+///   rebuffering span that ended when the line arrived and lasted what mpv says it waited; only
+///   after the first position sample (a wait before it is startup).
 public enum MPVLog {
     public static let positionTag = "hlschaos-position="
+    static let endBuffering = "[cplayer] End buffering (waited "
 
     public static func parse(_ lines: [LogLine]) -> LogFacts {
         var facts = LogFacts()
@@ -24,6 +29,11 @@ public enum MPVLog {
                 if let position = Double(text.dropFirst(positionTag.count)) {
                     facts.progress.append(.init(time: line.time, position: position))
                 }
+            } else if text.hasPrefix("[cplayer] Enter buffering") {
+                if !facts.progress.isEmpty { facts.beginRebuffering(at: line.time) }
+            } else if text.hasPrefix(endBuffering) {
+                let waited = Double(text.dropFirst(endBuffering.count).prefix { $0.isNumber || $0 == "." })
+                facts.endRebuffering(at: line.time, duration: waited)
             } else if let code = FFmpegLog.httpCode(in: text, after: "HTTP error ") {
                 facts.errors.append(.init(time: line.time, kind: "HTTP error \(code)", code: code, message: message(text)))
             } else if text.contains("Failed to open segment ") {

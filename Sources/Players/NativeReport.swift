@@ -29,15 +29,21 @@ extension PlayerProcess.Run {
     typealias Outcome = (outcome: PlayerReport.Outcome, reason: String?)
 
     /// Stalls and the outcome of what the player printed. A run the driver stopped (or the
-    /// watchdog) has no exit status of its own to judge.
-    func judge(_ facts: LogFacts, request: PlayRequest, stallThreshold: Double) -> (stalls: [PlayerReport.Stall], outcome: Outcome) {
-        let stalls = Stalls.detect(facts.progress, end: result.seconds, threshold: stallThreshold)
+    /// watchdog) has no exit status of its own to judge. `rebuffering`: the player played at the
+    /// clock's pace and its log announces rebuffering, so its stalls are the spans it announced
+    /// (`Stalls.announced`); otherwise spans of `stallThreshold` seconds without progress. The
+    /// outcome's "no progress for the last N s" reads progress either way.
+    func judge(
+        _ facts: LogFacts, request: PlayRequest, stallThreshold: Double, rebuffering: Bool = false
+    ) -> (stalls: [PlayerReport.Stall], outcome: Outcome) {
+        let stuck = Stalls.detect(facts.progress, end: result.seconds, threshold: stallThreshold)
+        let ongoing = Stalls.ongoing(stuck, end: result.seconds)
         let outcome = OutcomeRules(
             live: request.live, timeout: request.timeout, timedOut: timedOut,
             exitStatus: timedOut || stoppedByDriver ? nil : result.status, facts: facts,
-            ongoingStall: Stalls.ongoing(stalls, end: result.seconds)
+            ongoingStall: ongoing
         ).decide()
-        return (stalls, outcome)
+        return (rebuffering ? Stalls.announced(facts, end: result.seconds, stuck: ongoing) : stuck, outcome)
     }
 
     /// `version` is what the player printed; the engine its log showed (`facts.engine`, or

@@ -104,7 +104,8 @@ public struct VLCDriver: PlayerDriver {
             var facts = parsed.facts
             // VLC prints the same farewell whether it played or gave up; what played decides.
             facts.ended = parsed.finished
-            let (stalls, outcome) = run.judge(facts, request: request, stallThreshold: stallThreshold)
+            // VLC always plays at the clock's pace (a VOD at vodRate×): its rebuffers are real.
+            let (stalls, outcome) = run.judge(facts, request: request, stallThreshold: stallThreshold, rebuffering: true)
             return run.report(player: name, version: version, facts: facts, stalls: stalls, outcome: outcome, log: run.lines)
         }
     }

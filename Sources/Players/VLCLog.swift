@@ -12,7 +12,11 @@ import Foundation
 ///   start level);
 /// - `main playlist: end of playlist, exiting` → VLC is done with the item (it says so whether the
 ///   item played or not, and sometimes does not exit after it);
-/// - `using demux module "adaptive"` → the engine.
+/// - `using demux module "adaptive"` → the engine;
+/// - `main input error: ES_OUT_SET_(GROUP_)PCR  is called too late …` (data came back after the
+///   buffer ran dry; VLC then resets its clock and rebuffers) … `main input debug: Stream buffering
+///   done (…)` → a rebuffering span from the last advance of the position before it (VLC does not
+///   say when the buffer ran dry; the position is printed about once a second) to the `done` line.
 public enum VLCLog {
     public struct Result: Sendable, Equatable {
         public var facts: LogFacts
@@ -21,6 +25,9 @@ public enum VLCLog {
     }
 
     public static let finishedMarker = "main playlist: end of playlist, exiting"
+    /// VLC 3.0 writes two spaces before "is" (`ES_OUT_SET_(GROUP_)PCR  is called too late`).
+    static let clockLate = "is called too late"
+    static let bufferingDone = "main input debug: Stream buffering done"
 
     public static func parse(_ lines: [LogLine]) -> Result {
         var facts = LogFacts()
@@ -28,6 +35,9 @@ public enum VLCLog {
         var lastRequest: String?
         var inVariantSet = false
         var variants: [String] = []
+        // When the position last moved past its furthest point: where a rebuffer began.
+        var furthest = 0.0
+        var lastAdvance: Double?
         for line in lines {
             let text = line.text
             if text.hasPrefix("GET ") {
@@ -41,6 +51,14 @@ public enum VLCLog {
                 facts.fatal = "VLC could not open the input" + OutcomeRules.detail(facts.lastError)
             } else if let range = text.range(of: "cached.i_time ("), let position = position(text[range.upperBound...]) {
                 facts.progress.append(.init(time: line.time, position: position))
+                if position > furthest + 0.001 { furthest = position; lastAdvance = line.time }
+            } else if text.contains(clockLate) {
+                // Not before the end of the previous span, when the position did not move since.
+                if let lastAdvance {
+                    facts.beginRebuffering(at: max(lastAdvance, facts.rebuffers.last.map { $0.at + $0.duration } ?? 0))
+                }
+            } else if text.contains(bufferingDone) {
+                facts.endRebuffering(at: line.time)
             } else if text.contains("adaptive demux debug:  BaseAdaptationSet ") {
                 inVariantSet = text.contains("BaseAdaptationSet default_id")
             } else if inVariantSet, let range = text.range(of: "adaptive demux debug:   Representation ") {
