@@ -15,11 +15,25 @@ public struct BrowserDriver: PlayerDriver {
     /// Seconds the watchdog gives beyond the run's limit: Chromium's start, the page, teardown.
     public var startupAllowance: Double
 
-    public init(engine: BrowserEngine, cache: BrowserEngineCache = .standard, rate: Double = 8, startupAllowance: Double = 60) {
-        self.engine = engine; self.cache = cache; self.rate = rate; self.startupAllowance = startupAllowance
+    /// Where hls.js sends CMCD (docs/cmcd.md): every request says the player's buffer, throughput
+    /// and state, so the proxy's player timeline has them. nil: none (VHS 1.9.3 has no CMCD).
+    public var cmcd: CMCDCarriage?
+
+    public enum CMCDCarriage: String, Sendable {
+        /// A `CMCD=` query argument (hls.js's default when CMCD is on).
+        case query
+        /// The `CMCD-Object`, `-Request`, `-Session` and `-Status` headers.
+        case headers
     }
 
-    public static var hlsjs: BrowserDriver { BrowserDriver(engine: .hlsjs) }
+    public init(engine: BrowserEngine, cache: BrowserEngineCache = .standard, rate: Double = 8, startupAllowance: Double = 60,
+                cmcd: CMCDCarriage? = nil) {
+        self.engine = engine; self.cache = cache; self.rate = rate; self.startupAllowance = startupAllowance
+        self.cmcd = engine.id == BrowserEngine.hlsjs.id ? cmcd : nil
+    }
+
+    /// hls.js with CMCD on in query mode.
+    public static var hlsjs: BrowserDriver { BrowserDriver(engine: .hlsjs, cmcd: .query) }
     public static var vhs: BrowserDriver { BrowserDriver(engine: .vhs) }
     public static var all: [BrowserDriver] { [hlsjs, vhs] }
 
@@ -42,7 +56,7 @@ public struct BrowserDriver: PlayerDriver {
     public var summary: String {
         switch engine.id {
         case BrowserEngine.hlsjs.id:
-            return "hls.js 1.6.15 (default config) in headless Chromium via selenium; fetched from the gradio 6.31.0 wheel on first use"
+            return "hls.js 1.6.15 (default config; CMCD \(cmcd.map { "on, in \($0.rawValue) mode" } ?? "off")) in headless Chromium via selenium; fetched from the gradio 6.31.0 wheel on first use"
         case BrowserEngine.vhs.id:
             return "video.js 7.5.5 + VHS 1.9.3 (overrideNative) in headless Chromium via selenium; fetched from the js-videojs 7.5.5 sdist on first use"
         default:
@@ -127,7 +141,7 @@ public struct BrowserDriver: PlayerDriver {
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             try Data(BrowserHarness.script.utf8).write(to: files.harness)
-            try Data(BrowserPages.page(for: engine, url: request.url, rate: rate).utf8).write(to: files.page)
+            try Data(BrowserPages.page(for: engine, url: request.url, rate: rate, cmcd: cmcd).utf8).write(to: files.page)
             var config: [String: Any] = [
                 "engine": engine.id, "url": request.url, "seconds": request.timeout, "live": request.live, "rate": rate,
                 "page": files.page.path, "engineFile": engineFile.path, "engineName": engine.isModule ? "engine.mjs" : "engine.js",

@@ -6,9 +6,12 @@ import Foundation
 /// `engine.js` (video.js).
 enum BrowserPages {
     /// The page for `engine`, playing `url` muted at `rate`.
-    static func page(for engine: BrowserEngine, url: String, rate: Double) -> String {
+    static func page(for engine: BrowserEngine, url: String, rate: Double, cmcd: BrowserDriver.CMCDCarriage? = nil) -> String {
         let template = engine.id == BrowserEngine.hlsjs.id ? hlsjs : vhs
+        // hls.js's CMCD (v1): a session id of its own, the content id, in the query or in headers.
+        let cmcdConfig = cmcd.map { ", cmcd: {contentId: 'hlschaos', useHeaders: \($0 == .headers)}" } ?? ""
         return template
+            .replacingOccurrences(of: "__CMCD__", with: cmcdConfig)
             .replacingOccurrences(of: "__COMMON__", with: common)
             .replacingOccurrences(of: "__RATE__", with: String(rate))
             .replacingOccurrences(of: "__URL__", with: javaScriptString(url))
@@ -59,7 +62,7 @@ try {
   window.__version = Hls.version;
   const video = document.getElementById('v');
   watchVideo(video);
-  const hls = new Hls({debug: false, lowLatencyMode: true});
+  const hls = new Hls({debug: false, lowLatencyMode: true__CMCD__});
   window.__hls = hls;
   const E = Hls.Events;
   hls.on(E.MANIFEST_PARSED, (_, d) => log('manifestParsed', {levels: d.levels.length, bitrates: d.levels.map(l => l.bitrate)}));
