@@ -88,6 +88,9 @@ struct LinkJSON: Encodable {
     /// Why the wanted link does not run (the one before it keeps running).
     var problem: String?
     var profile: String?
+    /// The spec of the link wanted, every value written out (`LinkSpecWriter`): reading it back as
+    /// a `PUT` body gives the same link; a trace is named, not listed.
+    var spec: EncodedJSONValue?
     /// The capacity the schedule sets now.
     var capacity: Int64?
     var latency: Latency?
@@ -128,6 +131,7 @@ struct LinkJSON: Encodable {
         self.own = own
         problem = snapshot.problem
         profile = snapshot.choice?.spec.profile
+        spec = snapshot.choice.map { EncodedJSONValue(LinkSpecWriter.json($0.spec)) }
         flows = snapshot.flows
         ladder = view.ladder
         let wall = { (instant: Duration) in view.at.addingTimeInterval(-(snapshot.now - instant).seconds) }

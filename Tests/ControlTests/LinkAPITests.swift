@@ -28,6 +28,13 @@ import TestSupport
             #expect(set.object?["profile"] as? String == "slow-3g")
             #expect(set.object?["capacity"] as? Int == 400_000)
             #expect((set.object?["latency"] as? [String: Any])?["base"] as? Double == 2.0)
+            // The spec echoed, every value written out: sent back, it sets the same link.
+            let spec = try #require(set.object?["spec"] as? [String: Any])
+            #expect(spec["profile"] as? String == "slow-3g" && spec["rate"] as? String == "400kbps", "\(spec)")
+            #expect((spec["latency"] as? [String: Any])?["base"] as? String == "2s")
+            let echoed = String(decoding: try JSONSerialization.data(withJSONObject: spec), as: UTF8.self)
+            #expect(try await api.send("PUT", "/api/sessions/tv1/link", json: echoed).status == 200)
+            #expect(try await api.get("/api/sessions/tv1/link").object?["capacity"] as? Int == 400_000)
 
             // Every problem, with its path; the running link is kept.
             let bad = try await api.send("PUT", "/api/sessions/tv1/link", json: #"{"rate": "fast", "latency": {"base": "-1s"}}"#)

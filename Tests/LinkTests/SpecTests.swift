@@ -159,3 +159,18 @@ import Testing
         }
     }
 }
+
+@Suite struct SpecWriterTests {
+    /// What the API echoes reads back as the same spec.
+    @Test(arguments: [
+        #"{"profile": "slow-3g"}"#,
+        #"{"rate": "variant 1 - 10%", "latency": {"base": "562.5ms", "jitter": "20ms"}, "duringOutage": "reset", "seed": 7}"#,
+        #"{"steps": [{"at": "0s", "rate": "8Mbps"}, {"at": "30s", "rate": "below the lowest variant"}], "outages": [{"at": "1s", "for": "10s"}]}"#,
+        #"{"pattern": {"shape": "pyramid", "low": "600kbps", "high": "4Mbps", "step": "10s", "levels": 5, "repeat": false}, "badState": {"meanGood": "5s", "meanBad": "500ms"}, "tick": "20ms"}"#,
+    ])
+    func aSpecWrittenReadsBackTheSame(_ text: String) throws {
+        let spec = try LinkSpecReader.read(bytes: Array(text.utf8))
+        let again = try LinkSpecReader.read(LinkSpecWriter.json(spec))
+        #expect(again == spec, "\(LinkSpecWriter.json(spec).serialized(.oneLine))")
+    }
+}
