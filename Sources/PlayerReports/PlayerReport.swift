@@ -96,6 +96,17 @@ public struct PlayerReport: Sendable, Codable, Equatable {
     public var log: String
     /// Live streams, players that report it (hls.js); nil otherwise, and absent from the JSON.
     public var liveLatency: LiveLatency?
+    /// The player's own buffer, sampled every 250 ms (the browser players): the truth beside what
+    /// it claimed through CMCD (`bl`). nil for players that cannot say, and absent from the JSON.
+    public var buffer: [BufferSample]?
+
+    /// Seconds of media buffered ahead of `position` at `at` (the player's clock, as `stalls`).
+    public struct BufferSample: Sendable, Codable, Equatable {
+        public var at: Double
+        public var position: Double
+        public var ahead: Double
+        public init(at: Double, position: Double, ahead: Double) { self.at = at; self.position = position; self.ahead = ahead }
+    }
 
     public init(
         player: String, version: String? = nil, outcome: Outcome, reason: String? = nil,

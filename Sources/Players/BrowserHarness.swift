@@ -113,10 +113,10 @@ def main():
         final = driver.execute_script(
             "try { if (window.__beforeReport) window.__beforeReport(); } catch (e) {} "
             "const v = document.querySelector('video'); return {ended: window.__ended, fatal: window.__fatal, "
-            "currentTime: v ? v.currentTime : null, duration: window.__duration, events: window.__log, "
+            "currentTime: v ? v.currentTime : null, duration: window.__duration, events: window.__log, buffer: window.__buffer || [], "
             "version: window.__version, t: window.__now ? window.__now() : null};")
         result.update({"ended": bool(final["ended"]), "fatal": final["fatal"], "currentTime": final["currentTime"],
-                       "duration": final["duration"], "events": final["events"] or [],
+                       "duration": final["duration"], "events": final["events"] or [], "buffer": final["buffer"] or [],
                        "engineVersion": final["version"], "elapsed": round(time.monotonic() - started, 3)})
         if final["t"] is not None and final["currentTime"] is not None:
             result["samples"].append([final["t"], round(final["currentTime"], 3)])

@@ -137,6 +137,8 @@ public struct BrowserLog: Decodable, Sendable, Equatable {
     public var events: [Event]
     /// `[t, currentTime]` every half second or so (page time, as in events).
     public var samples: [[Double]]
+    /// `[t, currentTime, seconds buffered ahead]` every 250 ms (page time).
+    public var buffer: [[Double]] = []
     public var engineVersion: String?
     public var browserVersion: String?
     /// The harness itself failed (no selenium, Chromium would not start, …).
@@ -155,7 +157,7 @@ public struct BrowserLog: Decodable, Sendable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case engine, url, live, rate, limit, ended, fatal, currentTime, duration, elapsed, limitReached, events, samples
+        case engine, url, live, rate, limit, ended, fatal, currentTime, duration, elapsed, limitReached, events, samples, buffer
         case engineVersion, browserVersion, harnessError
     }
 
@@ -174,6 +176,7 @@ public struct BrowserLog: Decodable, Sendable, Equatable {
         limitReached = (try? c.decodeIfPresent(Bool.self, forKey: .limitReached)) ?? false
         events = (try? c.decodeIfPresent([Event].self, forKey: .events)) ?? []
         samples = ((try? c.decodeIfPresent([[Double]].self, forKey: .samples)) ?? []).filter { $0.count == 2 }
+        buffer = ((try? c.decodeIfPresent([[Double]].self, forKey: .buffer)) ?? []).filter { $0.count == 3 }
         engineVersion = c.looseString(.engineVersion)
         browserVersion = c.looseString(.browserVersion)
         harnessError = c.looseString(.harnessError)

@@ -30,7 +30,17 @@ const now = () => Math.round(performance.now() - __t0) / 1000;
 window.__log = []; window.__fatal = null; window.__ended = false; window.__version = null; window.__duration = null;
 window.__now = now;
 const log = (event, extra) => { const e = Object.assign({t: now(), event}, extra || {}); window.__log.push(e); return e; };
+window.__buffer = [];
 function watchVideo(video) {
+  // The player's own buffer every 250 ms: seconds buffered ahead of the position (the truth
+  // beside a CMCD bl claim). The newest 4,800 samples (20 minutes) are kept.
+  setInterval(() => {
+    const p = video.currentTime, b = video.buffered;
+    let ahead = 0;
+    for (let i = 0; i < b.length; i++) if (b.start(i) <= p + 0.1 && p <= b.end(i)) ahead = Math.max(ahead, b.end(i) - p);
+    window.__buffer.push([now(), Math.round(p * 1000) / 1000, Math.round(ahead * 1000) / 1000]);
+    if (window.__buffer.length > 4800) window.__buffer.shift();
+  }, 250);
   video.addEventListener('playing', () => log('playing', {position: video.currentTime}));
   video.addEventListener('waiting', () => log('waiting', {position: video.currentTime}));
   video.addEventListener('ended', () => { log('ended', {position: video.currentTime}); window.__ended = true; });

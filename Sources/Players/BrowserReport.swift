@@ -68,6 +68,9 @@ public enum BrowserReport {
             },
             position: log.currentTime, seconds: log.elapsed ?? 0, log: cap(text(events.filter { $0.event != "latency" })),
             liveLatency: liveLatency(events))
+        if !log.buffer.isEmpty {
+            report.buffer = log.buffer.map { PlayerReport.BufferSample(at: $0[0], position: $0[1], ahead: $0[2]) }
+        }
 
         if let harnessError = log.harnessError {
             report.outcome = .failed

@@ -269,4 +269,13 @@ import Testing
         #expect(BrowserTools.parseVersion("Google Chrome 120.0.6099.71 \n") == "120.0.6099.71")
         #expect(BrowserTools.parseVersion("") == nil)
     }
+
+    /// The page's own buffer samples (every 250 ms) reach the report; a malformed one is left out.
+    @Test func theBufferSamplesReachTheReport() {
+        let json = #"{"engine": "hlsjs", "live": false, "ended": true, "limitReached": false, "events": [], "samples": [], "currentTime": 2, "buffer": [[0.25, 0, 1.5], [0.5, 0.2, 3.25], [0.75, 0.4]]}"#
+        let r = report(json, engine: .hlsjs, limit: 40)
+        #expect(r.buffer == [.init(at: 0.25, position: 0, ahead: 1.5), .init(at: 0.5, position: 0.2, ahead: 3.25)])
+        let none = report(#"{"engine": "hlsjs", "live": false, "ended": true, "limitReached": false, "events": [], "samples": []}"#, engine: .hlsjs, limit: 40)
+        #expect(none.buffer == nil)
+    }
 }

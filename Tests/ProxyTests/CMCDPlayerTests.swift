@@ -48,5 +48,10 @@ import Testing
         #expect(records.contains { $0.msn == 4 && $0.ending == .hang })
         #expect(!timeline.stalls.isEmpty, "no stall in the timeline; points: \(timeline.points.suffix(12))")
         #expect(log.events.contains { $0.event == "waiting" }, "hls.js never waited:\n\(log.summary)")
+
+        // Beside the claim, the truth: the page's own buffer every 250 ms, empty at the stall.
+        let truth = try #require(playback.report.buffer, "no buffer samples from the page")
+        #expect(truth.count >= 20 && truth.contains { $0.ahead > 1 }, "\(truth.count) samples")
+        #expect(truth.contains { $0.ahead < 0.5 && $0.position > 1 }, "the buffer never ran out after the start")
     }
 }
