@@ -108,7 +108,7 @@ let package = Package(
         // The replay origin: serves a bundle as the origin served it, in time, looped or sped up.
         .target(name: "Replay", dependencies: ["BundleFormat", "HLS", "Addressing", "Upstream", logging] + nio),
         // HAR 1.2 both ways: records exported as a HAR; a HAR imported as a bundle and a scenario.
-        .target(name: "HAR", dependencies: ["BundleFormat", "Records", "Chaos", "HLS", "Addressing", "JSON"]),
+        .target(name: "HAR", dependencies: ["BundleFormat", "Records", "Chaos", "HLS", "Addressing", "JSON", "CMCD"]),
         // The rules in force (`RuleBook`): rule files, the built-in presets and a preset folder, read
         // and re-read when they change; the engine of each preset combination a URL asks for.
         .target(name: "RuleLoading", dependencies: ["Chaos", "Presets", logging, .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]),

@@ -1,4 +1,5 @@
 import BundleFormat
+import Records
 import Foundation
 
 /// What `HARImport.write` wrote.
@@ -11,12 +12,15 @@ public struct HARImportOutput: Sendable {
     /// The throughput the HAR's timings show, as a link trace (`link.csv`); nil when no entry's
     /// timings say how fast its body came.
     public var linkPath: String?
+    /// What the field device's player said through CMCD (`player.json`); nil when it said nothing.
+    public var playerPath: String?
 }
 
 extension HARImport {
     public static let scenarioFile = "scenario.json"
     public static let bundleDirectory = "bundle"
     public static let linkFile = "link.csv"
+    public static let playerFile = "player.json"
 
     /// Writes `out/scenario.json` (when there is something to reproduce) and `out/bundle/`: each
     /// entry as an exchange — `at` from its startedDateTime, status, headers, the body from
@@ -52,6 +56,7 @@ extension HARImport {
                 try? files.removeItem(at: scenarioURL)
                 try? files.removeItem(at: bundleURL)
                 try? files.removeItem(at: directory.appendingPathComponent(Self.linkFile))
+                try? files.removeItem(at: directory.appendingPathComponent(Self.playerFile))
             }
         }
         do throws(HARImportError) {
@@ -64,10 +69,12 @@ extension HARImport {
             }
             let manifest = try writeBundle(to: bundleURL, redact: redact)
             let linkWritten = try writeLink(to: directory.appendingPathComponent(Self.linkFile))
+            let playerWritten = try writePlayer(to: directory.appendingPathComponent(Self.playerFile))
             // Paths as the user gave --out, for messages.
             return HARImportOutput(directory: out, scenarioPath: scenarioText == nil ? nil : (out as NSString).appendingPathComponent(Self.scenarioFile),
                                    bundlePath: (out as NSString).appendingPathComponent(Self.bundleDirectory), manifest: manifest,
-                                   linkPath: linkWritten ? (out as NSString).appendingPathComponent(Self.linkFile) : nil)
+                                   linkPath: linkWritten ? (out as NSString).appendingPathComponent(Self.linkFile) : nil,
+                                   playerPath: playerWritten ? (out as NSString).appendingPathComponent(Self.playerFile) : nil)
         } catch {
             undo()
             throw error
@@ -86,6 +93,18 @@ extension HARImport {
         guard let text = ObservedThroughput.csv(arrivals) else { return false }
         do {
             try Data(text.utf8).write(to: url, options: .atomic)
+        } catch {
+            throw HARImportError(file: url.path, "cannot be written: \(error.localizedDescription)")
+        }
+        return true
+    }
+
+    /// `player.json`: the field player's CMCD timeline, as `GET /api/sessions/{id}/player` gives a
+    /// session's; false when no request carried CMCD.
+    private func writePlayer(to url: URL) throws(HARImportError) -> Bool {
+        guard let fieldPlayer else { return false }
+        do {
+            try RecordTime.jsonEncoder(pretty: true).encode(fieldPlayer).write(to: url, options: .atomic)
         } catch {
             throw HARImportError(file: url.path, "cannot be written: \(error.localizedDescription)")
         }

@@ -22,6 +22,9 @@ public struct HARImport: Sendable {
     /// Seconds of each entry from `origin`.
     public let offsets: [Double]
     public let catalog: HARPlaylistCatalog
+    /// What the field device's player said through CMCD (`HARFieldPlayer`); nil when no HLS
+    /// request carried CMCD.
+    public let fieldPlayer: PlayerTimeline?
 
     /// Reads and analyses the HAR at `path`.
     public static func analyze(path: String, thresholds: HARThresholds = .init(), useProxyTags: Bool = true) throws(HARImportError) -> HARImport {
@@ -60,7 +63,8 @@ public struct HARImport: Sendable {
                                thresholds: thresholds, reader: reader)
         return HARImport(file: file, log: log, classifications: classifications, observations: observations, rules: rules,
                          scenarioName: name, scenarioText: scenarioText, notes: notes, origin: origin, offsets: offsets,
-                         catalog: classifier.catalog)
+                         catalog: classifier.catalog,
+                         fieldPlayer: HARFieldPlayer.timeline(log, classifications: classifications, origin: origin))
     }
 
     /// Entries without a start time take the start of the entry before them (HAR order).

@@ -30,6 +30,9 @@ extension HARImport {
             lines.append("")
             let manifest = output.manifest
             lines.append("Bundle: \(output.bundlePath): \(manifest.exchangeCount) exchange\(manifest.exchangeCount == 1 ? "" : "s"), \(manifest.bodyCount) bod\(manifest.bodyCount == 1 ? "y" : "ies") (\(RecordLine.bytes(manifest.bodyBytes)))\(manifest.redacted ? ", redacted" : "").")
+            if let player = output.playerPath, let fieldPlayer {
+                lines.append("Player (CMCD): \(player): \(HARFieldPlayer.words(fieldPlayer)).")
+            }
             if let link = output.linkPath {
                 lines.append("Link: \(link): the throughput the HAR's timings show, second by second (a lower bound of the device's link: docs/recordings.md). Replay with it: hlschaos replay \(output.bundlePath) --link recorded.")
             }

@@ -137,16 +137,17 @@ import TestSupport
     /// Intercepted HTTPS over HTTP/2 (lowercase header names): the same reading, the same rules.
     @Test func interceptedHTTP2RequestsAreReadAndMatchedToo() async throws {
         let forward = try await ForwardHarness.start { $0.forward.intercept = [ForwardHarness.cdnName] }
-        let user = ["--cacert", forward.rootFile, "--proxy-user", "phone+cmcd-low-buffer-503:x", "--http2"]
+        // cmcd-startup-503: a segment asked for urgently (su) answers 503, one without su does not.
+        let user = ["--cacert", forward.rootFile, "--proxy-user", "phone+cmcd-startup-503:x", "--http2"]
         let segment = forward.cdnURL + "/vod/ts/v0/s003.ts"
-        let low = try await forward.curl(segment + "?CMCD=bl%3D900", user + ["-H", "CMCD-Object: ot=v"])
+        let low = try await forward.curl(segment + "?CMCD=bl%3D900%2Csu", user + ["-H", "CMCD-Object: ot=v"])
         let high = try await forward.curl(segment, user + ["-H", "CMCD-Request: bl=9000", "-H", "CMCD-Object: ot=v"])
         #expect(low.status == 503 && low.httpVersion == "2", "\(low.stderr)")
         #expect(high.status == 200 && high.httpVersion == "2", "\(high.stderr)")
         let gets = { forward.proxy.server.control.records(session: "phone").filter { $0.method == "GET" } }
         _ = await eventually { gets().count == 2 }
         let records = gets().sorted { $0.time < $1.time }
-        #expect(records.map { $0.cmcd?.text } == ["bl=900,ot=v", "bl=9000,ot=v"])
+        #expect(records.map { $0.cmcd?.text } == ["bl=900,ot=v,su", "bl=9000,ot=v"])
         #expect(records.map(\.httpVersion) == ["HTTP/2", "HTTP/2"])
         // The CONNECTs that opened the tunnels are no requests of the stream: the timeline leaves them out.
         let timeline = forward.proxy.server.control.playerTimeline(session: "phone")
