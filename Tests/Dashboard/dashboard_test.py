@@ -512,6 +512,18 @@ def check_buffer(driver, url, token, sid, player, timeout, checks, screenshots):
     if f"#{stall['record']}" not in tip or "bs:" not in tip:
         raise Failure(f"the stall flag's tooltip reads {tip!r}; expected the request #{stall['record']} and the bs it came from")
     checks.ok(f"hovering the stall flag tells it: {tip.splitlines()[0]!r}")
+    figures = wait_for("the tooltip of a buffer report hovered on the lane", lambda: driver.execute_script("""
+        const svg = document.querySelector('#lane-chart svg');
+        const dots = svg && svg.querySelector('path.buffer-points'), probe = svg && svg.querySelector('rect.buffer-probe');
+        if (!dots || !probe) return null;
+        const [x, y] = dots.getAttribute('d').slice(1).split(/[ m]/).map(Number);
+        const box = svg.getBoundingClientRect(), k = box.width / Number(svg.getAttribute('width'));
+        probe.dispatchEvent(new MouseEvent('mousemove', {bubbles: true, clientX: box.x + x * k, clientY: box.y + y * k}));
+        const t = document.querySelector('#lane-chart .chart-tip');
+        return t && !t.hidden && t.textContent;"""), timeout)
+    if not re.match(r"#\d+ at ", figures) or not re.search(r"^buffer \d", figures, re.M) or "throughput " not in figures:
+        raise Failure(f"hovering a buffer report tells {figures!r}; expected its request, its buffer and the player's throughput")
+    checks.ok(f"hovering a report on the buffer lane tells its figures: {' · '.join(figures.splitlines()[:3])!r}")
 
     _, page = api_json(url, "GET", f"api/sessions/{quoted}/events?limit=10000", token)
     carried = [r for r in (page or {}).get("records", []) if r.get("cmcd")]
