@@ -38,6 +38,12 @@ What it checks, through the page:
     capacity set (a line above the top variant's dotted BANDWIDTH line: 1 Mbit/s), the throughput
     delivered (an area with height), a dotted line per variant of the ladder; "Cut the link for
     10 s" shows the link down (API history and a shaded stretch), and Clear removes it;
+ 5c. the player's buffer (docs/cmcd.md *In the dashboard*): segments fetched with CMCD in the
+    query (`bl`, `mtp`, `ot`, `sid`; one with `bs`) make GET /api/sessions/{id}/player report
+    their buffer lengths and a stall; the timeline then draws a buffer lane with a dot per
+    report, a line at the lowest buffer and a stall flag whose tooltip names the request; each
+    of those rows shows its CMCD compactly ("CMCD bl 2.4 s · mtp 4.8 Mbit/s"), the request
+    detail the full text, and the text filter finds a row by its CMCD;
  6. the browser console has no error.
 Screenshots go to --screenshots (default /tmp/hlschaos-dashboard-test). Exits 0 when every check
 passed, 1 otherwise, with a line saying what failed.
@@ -464,6 +470,98 @@ def check_link(driver, url, token, sid, player, timeout, checks, screenshots):
     checks.ok("Clear on the panel removed the link (API and panel say none)")
 
 
+def cmcd_query(url, cmcd):
+    """`url` with CMCD as its query argument, percent-encoded as players send it."""
+    return url + ("&" if "?" in url else "?") + "CMCD=" + urllib.parse.quote(cmcd, safe="")
+
+
+def check_buffer(driver, url, token, sid, player, timeout, checks, screenshots):
+    """Step 5c: requests with CMCD make the player timeline; the buffer lane, the stall flag, the
+    rows' CMCD words, the detail's full text and the text filter show it."""
+    msns = sorted(player.segments)[:4]
+    said = [(2400, 4800, ""), (1200, 4800, ""), (3600, 5200, ""), (800, 4800, ",bs")]
+    for msn, (bl, mtp, extra) in zip(msns, said):
+        status, _, _ = fetch(cmcd_query(player.segments[msn], f'bl={bl},mtp={mtp},ot=v,sid="dash-test"{extra}'))
+        if status != 200:
+            raise Failure(f"segment {msn} with CMCD answered {status}")
+    quoted = urllib.parse.quote(sid)
+    timeline = wait_for("GET …/player to report the four buffer lengths and the stall", lambda: (
+        lambda p: p if p and p.get("requestsWithCMCD", 0) >= 4 and any(s.get("source") == "bs" for s in p.get("stalls", []))
+        and (p.get("lowestBuffer") or {}).get("bufferLength") == 800 else None)(api_json(url, "GET", f"api/sessions/{quoted}/player", token)[1]), timeout)
+    stall = next(s for s in timeline["stalls"] if s["source"] == "bs")
+
+    def lane():
+        return driver.execute_script("""
+          const svg = document.querySelector('#lane-chart svg');
+          if (!svg || !svg.querySelector('.lane-bg[data-lane="buffer"]')) return null;
+          return {points: [...svg.querySelectorAll('path.buffer-points')].reduce((n, p) => n + Number(p.dataset.count), 0),
+                  lines: svg.querySelectorAll('path.buffer-line').length,
+                  lowest: svg.querySelector('.buffer-lowest')?.dataset.ms,
+                  lowestLabel: svg.querySelector('.buffer-lowest + .reference-label')?.textContent,
+                  stalls: [...svg.querySelectorAll('.mark-buffer-stall')].map(m => Number(m.dataset.id))};""")
+    drawn = wait_for("the buffer lane: a dot per report, a line, the lowest buffer and the stall flag", lambda: (
+        lambda p: p if p and p["points"] >= 4 and p["lines"] and p["lowest"] == "800" and stall["record"] in p["stalls"] else None)(lane()), timeout)
+    checks.ok(f"the buffer lane draws {drawn['points']} reports, the lowest buffer (“{drawn['lowestLabel']}”) and the stall at #{stall['record']}")
+    tip = wait_for(f"the tooltip of the stall flag of #{stall['record']}", lambda: driver.execute_script("""
+        const mark = document.querySelector(`#lane-chart .mark-buffer-stall[data-id="${arguments[0]}"]`);
+        if (!mark) return null;
+        const box = mark.getBoundingClientRect();
+        mark.dispatchEvent(new MouseEvent('mousemove', {bubbles: true, clientX: box.x + box.width / 2, clientY: box.y + 2}));
+        const t = document.querySelector('#lane-chart .chart-tip');
+        return t && !t.hidden && t.textContent;""", stall["record"]), timeout)
+    if f"#{stall['record']}" not in tip or "bs:" not in tip:
+        raise Failure(f"the stall flag's tooltip reads {tip!r}; expected the request #{stall['record']} and the bs it came from")
+    checks.ok(f"hovering the stall flag tells it: {tip.splitlines()[0]!r}")
+    figures = wait_for("the tooltip of a buffer report hovered on the lane", lambda: driver.execute_script("""
+        const svg = document.querySelector('#lane-chart svg');
+        const dots = svg && svg.querySelector('path.buffer-points'), probe = svg && svg.querySelector('rect.buffer-probe');
+        if (!dots || !probe) return null;
+        const [x, y] = dots.getAttribute('d').slice(1).split(/[ m]/).map(Number);
+        const box = svg.getBoundingClientRect(), k = box.width / Number(svg.getAttribute('width'));
+        probe.dispatchEvent(new MouseEvent('mousemove', {bubbles: true, clientX: box.x + x * k, clientY: box.y + y * k}));
+        const t = document.querySelector('#lane-chart .chart-tip');
+        return t && !t.hidden && t.textContent;"""), timeout)
+    if not re.match(r"#\d+ at ", figures) or not re.search(r"^buffer \d", figures, re.M) or "throughput " not in figures:
+        raise Failure(f"hovering a buffer report tells {figures!r}; expected its request, its buffer and the player's throughput")
+    checks.ok(f"hovering a report on the buffer lane tells its figures: {' · '.join(figures.splitlines()[:3])!r}")
+
+    _, page = api_json(url, "GET", f"api/sessions/{quoted}/events?limit=10000", token)
+    carried = [r for r in (page or {}).get("records", []) if r.get("cmcd")]
+    if len(carried) < 4:
+        raise Failure(f"the records do not carry the CMCD sent: {[r.get('cmcd') for r in carried]}")
+    first = next(r for r in carried if "bl=2400" in r["cmcd"]["text"])
+    words = wait_for(f"row #{first['id']} to show its CMCD", lambda: driver.execute_script(
+        f"return document.querySelector('#records-body tr.rec[data-id=\"{first['id']}\"] .cmcd')?.textContent"), timeout)
+    if words != "CMCD bl 2.4 s · mtp 4.8 Mbit/s":
+        raise Failure(f"row #{first['id']} (CMCD {first['cmcd']['text']}) reads {words!r}, expected “CMCD bl 2.4 s · mtp 4.8 Mbit/s”")
+    starved = next(r for r in carried if r["id"] == stall["record"])
+    starved_words = driver.execute_script(
+        f"return document.querySelector('#records-body tr.rec[data-id=\"{starved['id']}\"] .cmcd')?.textContent")
+    if starved_words != "CMCD bl 0.8 s · mtp 4.8 Mbit/s · bs":
+        raise Failure(f"row #{starved['id']} (CMCD {starved['cmcd']['text']}) reads {starved_words!r}, expected “CMCD bl 0.8 s · mtp 4.8 Mbit/s · bs”")
+    driver.execute_script(f"document.querySelector('#records-body tr.rec[data-id=\"{first['id']}\"]').click()")
+    detail = wait_for(f"the detail of #{first['id']}", lambda: driver.execute_script(
+        f"return document.querySelector('#records-body tr.detail[data-detail-for=\"{first['id']}\"]')?.textContent"), timeout)
+    if first["cmcd"]["text"] not in detail:
+        raise Failure(f"the detail of #{first['id']} does not show its CMCD {first['cmcd']['text']!r}: {detail!r}")
+    checks.ok(f"the rows show their CMCD (“{words}”, “{starved_words}”), the detail the full text {first['cmcd']['text']!r}")
+
+    field = driver.find_element(By.ID, "filter-text")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center', behavior: 'instant'})", field)
+    field.clear()
+    field.send_keys("bl 0.8 s")
+    found = wait_for("the text filter “bl 0.8 s” to leave the one row that said so", lambda: (
+        lambda ids: ids if ids == [str(starved["id"])] else None)([r["id"] for r in page_rows(driver)]), timeout)
+    field.clear()
+    field.send_keys(" ")
+    field.clear()
+    driver.execute_script("arguments[0].dispatchEvent(new Event('input', {bubbles: true}))", field)
+    wait_for("every row back after the filter is cleared", lambda: len(page_rows(driver)) > len(found), timeout)
+    checks.ok(f"the text filter finds a request by its CMCD (“bl 0.8 s” → #{found[0]})")
+    driver.execute_script("document.getElementById('lane-chart').scrollIntoView({block: 'center', behavior: 'instant'})")
+    driver.save_screenshot(os.path.join(screenshots, "3-buffer.png"))
+
+
 def click(driver, element_id, timeout):
     """Clicks a control, scrolled into view first (a click on a flag scrolls the table to its row)."""
     def clicked():
@@ -732,6 +830,9 @@ def main():
 
         # 5b. The link panel, the link lane and the rows' link times.
         check_link(driver, url, args.token, sid, player, timeout, checks, args.screenshots)
+
+        # 5c. The player's buffer from CMCD: the lane, the stall, the rows.
+        check_buffer(driver, url, args.token, sid, player, timeout, checks, args.screenshots)
         time.sleep(1.0)  # lets the last record and report requests settle before reading the console
 
         # 6. No console error.

@@ -175,6 +175,10 @@ export function record(raw) {
   r.link = r.link && typeof r.link === 'object'
     ? { latency: Number(r.link.latency) || 0, waited: Number(r.link.waited) || 0, stalled: Number(r.link.stalled) || 0 }
     : null;
+  // The CMCD the request carried (docs/cmcd.md): {text (the keys as one dictionary), carriages, findings}; null when none.
+  r.cmcd = r.cmcd && typeof r.cmcd === 'object' && typeof r.cmcd.text === 'string'
+    ? { text: r.cmcd.text, carriages: list(r.cmcd.carriages), findings: list(r.cmcd.findings) }
+    : null;
   return r;
 }
 
@@ -208,6 +212,37 @@ function link(raw) {
       delivered: numbers(history.delivered),
       down: numbers(history.down),
     },
+  };
+}
+
+const finite = value => (Number.isFinite(value) ? value : null);
+
+/**
+ * A session's player timeline (GET /api/sessions/{id}/player, from the CMCD its requests carried):
+ * {requestsWithCMCD, points: [{record, time (s since the session's first request), objectType,
+ * bufferLength (ms), buffers ({type: ms} or null), measuredThroughput, bitrate, topBitrate (kbps),
+ * startup, bufferStarvation, state}], stalls: [{record, time, duration (s or null), source}],
+ * lowestBuffer ({record, time, bufferLength} or null), startup ({seconds, source} or null)}.
+ */
+function player(raw) {
+  const r = raw || {};
+  const point = p => ({
+    record: Number(p.record), time: Number(p.time) || 0, objectType: p.objectType || null,
+    bufferLength: finite(p.bufferLength), buffers: p.buffers && typeof p.buffers === 'object' ? p.buffers : null,
+    measuredThroughput: finite(p.measuredThroughput), requestedThroughput: finite(p.requestedThroughput),
+    bitrate: finite(p.bitrate), topBitrate: finite(p.topBitrate),
+    startup: Boolean(p.startup), bufferStarvation: Boolean(p.bufferStarvation), state: p.state || null,
+  });
+  const lowest = r.lowestBuffer;
+  return {
+    requestsWithCMCD: Number(r.requestsWithCMCD) || 0,
+    points: list(r.points).filter(p => p && typeof p === 'object').map(point),
+    pointsLeftOut: Number(r.pointsLeftOut) || 0,
+    stalls: list(r.stalls).filter(x => x && typeof x === 'object')
+      .map(x => ({ record: Number(x.record), time: Number(x.time) || 0, duration: finite(x.duration), source: x.source || 'bs' })),
+    lowestBuffer: lowest && Number.isFinite(lowest.bufferLength)
+      ? { record: Number(lowest.record), time: Number(lowest.time) || 0, bufferLength: lowest.bufferLength } : null,
+    startup: r.startup && Number.isFinite(r.startup.seconds) ? { seconds: r.startup.seconds, source: r.startup.source || '' } : null,
   };
 }
 
@@ -332,6 +367,9 @@ export const api = {
 
   /** GET /api/sessions/{id}/link → link */
   link: async id => link(await call('GET', `/api/sessions/${enc(id)}/link`)),
+
+  /** GET /api/sessions/{id}/player → player (the timeline of what the player said through CMCD) */
+  player: async id => player(await call('GET', `/api/sessions/${enc(id)}/player`)),
 
   /** PUT /api/sessions/{id}/link with a link spec (docs/link.md) → link; a 400's `raw` problems name their JSON paths. */
   setLink: async (id, spec) => link(await call('PUT', `/api/sessions/${enc(id)}/link`, spec)),

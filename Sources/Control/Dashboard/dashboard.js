@@ -9,6 +9,7 @@ import { renderDeviceURLs, STREAM_PATH_KEY } from './device-urls.js';
 import { loadSetup, refreshDevices } from './devices.js';
 import { $ } from './dom.js';
 import { onLinkChanged, pollLink } from './link.js';
+import { onPlayerChanged, pollPlayer } from './player.js';
 import { renderLinkPanel, wireLinkPanel } from './link-panel.js';
 import { wireEditor } from './editor.js';
 import { loadPresets, showPresetDescription } from './presets.js';
@@ -164,6 +165,7 @@ function wireLink() {
     renderLinkPanel();
     if (state.selected) renderTimeline();
   });
+  onPlayerChanged(() => { if (state.selected) renderTimeline(); });
 }
 
 function wireTimeline() {
@@ -197,10 +199,11 @@ function startPolls() {
       if (!(error instanceof ApiError && error.status === 0)) toast(errorText(error), 'error');
     });
   }, SETTINGS.sessionsPollMs);
-  // Keeps "last request … ago", the live dots and the chart's right edge moving; reads the link.
+  // Keeps "last request … ago", the live dots and the chart's right edge moving; reads the link and the player timeline.
   setInterval(() => {
     if (!state.selected) return;
     pollLink();
+    pollPlayer();
     renderMeta();
     showLiveDot();
     if (Date.now() - state.lastArrival < 30000) renderTimeline();

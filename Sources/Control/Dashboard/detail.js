@@ -1,5 +1,5 @@
 // One request's detail, opened under its row: request, upstream and its timings, rules, actions,
-// what was sent, the headers kept.
+// what was sent, the CMCD the request carried and its findings, the headers kept.
 
 import { actionDetail } from './actions.js';
 import { h } from './dom.js';
@@ -33,6 +33,8 @@ export function detailFor(r) {
       row('decided by', decidedBy(r.decidingRules)),
       row('actions', actionDetail(r.actions)),
       row('link', r.link && linkWords(r.link).replace(/^link: /, '')),
+      row('CMCD', r.cmcd && h('span', { class: 'cmcd-text' }, `${r.cmcd.text}  (${r.cmcd.carriages.join(', ')})`)),
+      row('CMCD findings', r.cmcd && r.cmcd.findings.length ? h('ul', { class: 'cmcd-findings' }, r.cmcd.findings.map(f => h('li', {}, f))) : null),
       row('sent', `${r.status ?? 'no status'} · ${r.bytesSent} body bytes · ${r.ending} · ${duration(r.duration)}`)),
     h('div', { class: 'headers' }, headers('request headers', r.requestHeaders), headers('response headers', r.responseHeaders))));
 }

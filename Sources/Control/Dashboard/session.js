@@ -9,6 +9,7 @@ import { ago, clock } from './format.js';
 import { failed, faulted, has } from './records.js';
 import { cancelReport, renderReport, scheduleReport } from './report.js';
 import { loadLink } from './link.js';
+import { loadPlayer } from './player.js';
 import { renderLinkPanel, showProblems as showLinkProblems } from './link-panel.js';
 import { isLive, loadSessions, renderSessions } from './sessions.js';
 import { SETTINGS, state } from './state.js';
@@ -48,7 +49,7 @@ function resetSessionState(id) {
   state.generation++;
   Object.assign(state, {
     selected: id, feeding: false, records: [], byId: new Map(), cursor: null, lastArrival: 0, openDetail: null,
-    report: null, link: null, pendingWhilePaused: 0, fullTableRender: true, qrURL: null,
+    report: null, link: null, player: null, pendingWhilePaused: 0, fullTableRender: true, qrURL: null,
   });
   showLinkProblems(null);
   renderLinkPanel();
@@ -88,12 +89,13 @@ export function routeFromHash() {
 
 function currentSession() { return state.sessions.find(s => s.id === state.selected) || null; }
 
-/** Backlog, then the live stream, the report and the link, for the selected session. */
+/** Backlog, then the live stream, the report, the link and the player timeline, for the selected session. */
 function startFeeds() {
   state.feeding = true;
   openFeed(state.generation);
   scheduleReport(0);
   loadLink();
+  loadPlayer();
 }
 
 /** The sessions poll: the list, then the selected session's head (or it is gone). */

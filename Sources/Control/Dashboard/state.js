@@ -31,6 +31,7 @@ export const state = {
   openDetail: null,          // record id whose detail row is open
   report: null,
   link: null,                // the selected session's link (api.js `link`), or null before it is read
+  player: null,              // the selected session's player timeline from CMCD (api.js `player`), or null
   activity: new Map(),       // session id → {count, changedAt}
   qrURL: null,
   devicesKey: null,

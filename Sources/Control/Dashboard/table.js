@@ -1,8 +1,9 @@
-// The request table: newest first, filtered by text, kind and "faults & failures"; new rows put on
+// The request table: newest first, each row with what the player said in it (CMCD), filtered by text, kind and "faults & failures"; new rows put on
 // top as they arrive (unless paused); a click opens a request's detail under its row.
 
 import { actionKinds, actionSearchText, actionWords } from './actions.js';
 import { laneColorOf } from './chart/lanes.js';
+import { cmcdWords } from './cmcd.js';
 import { detailFor } from './detail.js';
 import { $, h } from './dom.js';
 import { bytes, clock, duration, relative } from './format.js';
@@ -24,7 +25,8 @@ function passes(r, f) {
   if (f.kind === 'playlist' && !isPlaylist(r)) return false;
   if (f.kind === 'other' && (r.kind === 'segment' || isPlaylist(r))) return false;
   if (f.text) {
-    const hay = [r.path, r.kind, vr(r), r.status, r.ending, ...r.matchedRules, actionSearchText(r.actions), r.link ? linkWords(r.link) : '']
+    const hay = [r.path, r.kind, vr(r), r.status, r.ending, ...r.matchedRules, actionSearchText(r.actions), r.link ? linkWords(r.link) : '',
+      r.cmcd ? `${cmcdWords(r.cmcd)} ${r.cmcd.text}` : '']
       .join(' ').toLowerCase();
     if (!hay.includes(f.text)) return false;
   }
@@ -54,6 +56,12 @@ function rulesCell(r) {
       class: `link-times${r.link.stalled > 0 ? ' stalled' : ''}`,
       title: 'What the session\'s link did: latency before the head, time the body waited for capacity, time the link was down while it had bytes to send',
     }, linkWords(r.link)));
+  }
+  if (r.cmcd) {
+    chips.push(h('span', {
+      class: `cmcd${r.cmcd.findings.length ? ' findings' : ''}`,
+      title: `What the player said (CMCD, ${r.cmcd.carriages.join(', ')}): ${r.cmcd.text}${r.cmcd.findings.length ? `\n${r.cmcd.findings.join('\n')}` : ''}`,
+    }, cmcdWords(r.cmcd)));
   }
   return h('td', { class: 'c-rules' }, chips);
 }

@@ -1,9 +1,11 @@
 // "Variants over time": one lane per variant (highest on top), per rendition, and one for the
 // rest; bands while a variant's segments are fetched, ticks for segments, rings for playlists,
 // flags for faults and failures (hover: the request; click: its row in the table); under them, on
-// the same time axis, the session's link (link-chart.js). Drawn from the parts in chart/.
+// the same time axis, the session's link (link-chart.js) and the buffer the player reported through
+// CMCD (buffer-chart.js). Drawn from the parts in chart/.
 
 import { actionWords } from './actions.js';
+import { bufferLane, bufferWordsAt, drawBuffer, stallWords } from './buffer-chart.js';
 import { drawNowLine, drawTimeAxis } from './chart/axes.js';
 import { drawLanes, laneColorOf, NEUTRAL, stackLanes } from './chart/lanes.js';
 import { band, flag, rings, span, ticks } from './chart/marks.js';
@@ -139,7 +141,9 @@ export function renderTimeline() {
   const host = $('lane-chart');
   const records = state.records;
   const link = linkLane();
+  const buffer = bufferLane();
   document.querySelectorAll('.lanes .lg-link').forEach(el => { el.hidden = !link; });
+  document.querySelectorAll('.lanes .lg-buffer').forEach(el => { el.hidden = !buffer; });
   if (!records.length && !link) {
     host.replaceChildren(h('div', { class: 'empty' }, 'The variants the player fetches will show here, with faults marked.'));
     return;
@@ -151,6 +155,7 @@ export function renderTimeline() {
   const view = timeWindow({ start: sessionStart, lastEnd, live, seconds: Number($('lane-window').value) || 0 });
   const list = records.length ? timelineLanes(records) : [];
   if (link) list.push(link);
+  if (buffer) list.push(buffer);
   const { byKey, bottom } = stackLanes(list, MARGIN.top);
   const lanes = { list, byKey };
   const height = bottom + MARGIN.axis;
@@ -164,12 +169,15 @@ export function renderTimeline() {
   drawRequests(svg, scale, lanes, visible);
   drawFaults(svg, scale, lanes, visible);
   if (link) drawLink(svg, scale, link, visible);
+  if (buffer) drawBuffer(svg, scale, buffer);
   if (live) drawNowLine(svg, scale, plot);
   const tip = attachTooltip(host, svg, {
-    selector: '.mark, .link-probe',
+    selector: '.mark, .link-probe, .buffer-probe',
     scale,
     describe: (el, time) => {
       if (el.classList.contains('link-probe')) return linkWordsAt(time, sessionStart);
+      if (el.classList.contains('buffer-probe')) return bufferWordsAt(time, scale, sessionStart);
+      if (el.classList.contains('mark-buffer-stall')) return stallWords(el.dataset.stall, sessionStart);
       const r = state.byId.get(Number(el.dataset.id));
       return r ? describe(r, sessionStart) : null;
     },
