@@ -4,14 +4,11 @@
 // carried CMCD: a session without it has no timeline to show. Kept in `state.player`; whoever
 // shows it is told through `onPlayerChanged`.
 
-import { api, ApiError } from './api.js';
-import { isLive } from './sessions.js';
+import { api } from './api.js';
+import { sessionRead } from './session-read.js';
 import { state } from './state.js';
 
-const QUIET_EVERY = 5;
 let changed = () => {};
-let ticks = 0;
-let reading = null;         // the generation a read is under way for
 
 /** `fn()`: `state.player` changed. */
 export function onPlayerChanged(fn) { changed = fn; }
@@ -23,26 +20,14 @@ function pageHasCMCD() {
   return false;
 }
 
+const reader = sessionRead({
+  read: id => api.player(id),
+  show: player => { state.player = player; changed(); },
+  wanted: pageHasCMCD,
+});
+
 /** Reads the player timeline of the selected session, once a request of it carried CMCD. */
-export async function loadPlayer() {
-  const generation = state.generation;
-  const session = state.sessions.find(s => s.id === state.selected);
-  if (!session || reading === generation || !pageHasCMCD()) return;
-  reading = generation;
-  try {
-    const player = await api.player(session.id);
-    if (generation === state.generation) { state.player = player; changed(); }
-  } catch (error) {
-    // A control API without the route has no timeline to show; other failures show in the sessions poll.
-    if (generation === state.generation && error instanceof ApiError && error.status === 404) { state.player = null; changed(); }
-  } finally {
-    if (reading === generation) reading = null;
-  }
-}
+export const loadPlayer = reader.load;
 
 /** Called every second: reads the timeline now while the session is live, else every fifth call. */
-export function pollPlayer() {
-  const session = state.sessions.find(s => s.id === state.selected);
-  if (!session) return;
-  if (isLive(session) || ++ticks % QUIET_EVERY === 0) loadPlayer();
-}
+export const pollPlayer = reader.poll;
