@@ -16,9 +16,7 @@ enum HARFieldPlayer {
                 id: UInt64(entry.index + 1), time: entry.started ?? origin ?? Date(timeIntervalSince1970: 0), session: "field",
                 client: "", method: entry.method, path: entry.url, kind: classification.target?.kind,
                 variant: classification.target?.variant, msn: classification.target?.msn, status: entry.status == 0 ? nil : entry.status)
-            record.cmcd = RequestRecord.CMCD(
-                text: cmcd.compactText, carriages: cmcd.carriages.map(\.name).sorted(),
-                findings: cmcd.findings.isEmpty ? nil : cmcd.findings.map(\.description))
+            record.cmcd = RequestRecord.CMCD(cmcd)
             records.append(record)
         }
         guard !records.isEmpty else { return nil }

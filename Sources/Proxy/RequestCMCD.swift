@@ -53,13 +53,6 @@ enum RequestCMCD {
         return CMCDData.parse(target: target, headers: headers, limits: limits)
     }
 
-    /// What a record keeps of it.
-    static func record(_ cmcd: CMCDData) -> RequestRecord.CMCD {
-        RequestRecord.CMCD(
-            text: cmcd.compactText, carriages: cmcd.carriages.map(\.name).sorted(),
-            findings: cmcd.findings.isEmpty ? nil : cmcd.findings.map(\.description))
-    }
-
     /// The session a forward device's `sid` puts it in (`forward.sessionFromCMCD`): the device's own
     /// session, a dot, and the `sid` with every character a session name cannot hold made `-`,
     /// cut to the 64 characters a session name may have. nil when the `sid` leaves nothing.

@@ -188,7 +188,7 @@ struct RequestStateMachine {
             actions: RecordValues.actions(plan), status: sent.status, bytesSent: sent.bodyBytes,
             ending: ending ?? .complete, duration: (now - started).seconds,
             requestHeaders: requestHeaders, responseHeaders: sent.headers, httpVersion: RecordValues.versionName(head.version),
-            link: link, cmcd: cmcd.map(RequestCMCD.record))
+            link: link, cmcd: cmcd.map(RequestRecord.CMCD.init))
     }
 }
 

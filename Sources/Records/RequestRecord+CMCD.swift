@@ -2,6 +2,15 @@ import Addressing
 import CMCD
 import Foundation
 
+extension RequestRecord.CMCD {
+    /// What a record keeps of a request's CMCD: the keys as one compact text, where they came
+    /// from, and the findings in words.
+    public init(_ data: CMCDData) {
+        self.init(text: data.compactText, carriages: data.carriages.map(\.name).sorted(),
+                  findings: data.findings.isEmpty ? nil : data.findings.map(\.description))
+    }
+}
+
 extension RequestRecord {
     /// The CMCD the record kept, read back into typed fields (nil: the request carried none).
     public var parsedCMCD: CMCDData? { cmcd.flatMap { CMCDData.parse(compact: $0.text) } }

@@ -25,7 +25,7 @@ import Testing
             let cited = result.evidenceRecords.map { "\($0.id) \($0.status.map(String.init) ?? "-") \($0.method) \($0.path)" }
             return "\(result.name): \(result.status) \(result.problem ?? "") \(result.report?.outcomeText ?? "") \(failed)\n"
                 + "cited: \(cited)\n"
-                + records.prefix(80).map { "\($0.status) \($0.httpVersion ?? "-") \($0.method) \($0.path)" }.joined(separator: "\n")
+                + records.prefix(80).map { "\($0.status.map(String.init) ?? "-") \($0.httpVersion ?? "-") \($0.method) \($0.path)" }.joined(separator: "\n")
         }
     }
 
