@@ -186,7 +186,7 @@ let package = Package(
         // Package.swift against the sources: every import declared, every dependency imported, the
         // pure modules free of I/O.
         .testTarget(name: "ModuleGraphTests"),
-        .testTarget(name: "ChaosTests", dependencies: ["Chaos", "CMCD", "HLS", "JSON", "Addressing", "Link"]),
+        .testTarget(name: "ChaosTests", dependencies: ["Chaos", "CMCD", "HLS", "JSON", "Addressing", "Link", .product(name: "HTTPTypes", package: "swift-http-types")]),
         .testTarget(name: "LinkTests", dependencies: ["Link", "JSON"]),
         .testTarget(name: "RecordsTests", dependencies: ["Records", "Addressing", "TestSupport"]),
         .testTarget(name: "HARTests", dependencies: ["HAR", "BundleFormat", "Records", "Chaos", "Addressing", "TestSupport"]),

@@ -17,6 +17,11 @@
 #   BENCH_BUILD=.build-rel Benchmarks/proxy/run.sh … the release build's scratch path (default .build;
 #                                                   a path of its own keeps the release dependencies
 #                                                   apart from the debug build's)
+#   BENCH_BEFORE=/tmp/hlschaos-before Benchmarks/proxy/run.sh …
+#                                                   also that binary (an earlier commit's release build),
+#                                                   in a row of its own under each plain-HTTP case,
+#                                                   measured in the same rounds: before and after in
+#                                                   one run
 #
 # shared: the servers and the load generator run in this script's session; separate: each server in
 # a session of its own (see below).
@@ -74,7 +79,9 @@ SWIFT
 work=$(mktemp -d)
 chmod 755 "$work"  # nginx workers run as an unprivileged user
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
-origin=18181 nginxproxy=18182 chaos=18183 nginxtls=18184 chaostls=18185 bare=18186
+origin=18181 nginxproxy=18182 chaos=18183 nginxtls=18184 chaostls=18185 bare=18186 before=18187
+before_binary=${BENCH_BEFORE:-}
+if [ -n "$before_binary" ] && [ ! -x "$before_binary" ]; then echo "BENCH_BEFORE is not an executable: $before_binary" >&2; exit 2; fi
 # Separate nginx instances for the origin and each proxy, so that the proxy_pass workers' CPU can be
 # read apart from the origin's.
 source Benchmarks/proxy/shared.sh
@@ -143,6 +150,11 @@ if [ "$rows" != tls ]; then
   "${launch[@]}" "$floor/build/release/nio-floor" "$bare" "$work/www/bench/seg-64k.ts" &
   bare_pid=$!
   wait_for "http://127.0.0.1:$bare/bench/seg-64k.ts"
+fi
+if [ -n "$before_binary" ] && [ "$rows" != tls ]; then
+  "${launch[@]}" "$before_binary" serve --upstream "http://127.0.0.1:$origin" --host 127.0.0.1 --port $before --log-level warning &
+  before_pid=$!
+  wait_for "http://127.0.0.1:$before/bench/seg-64k.ts"
 fi
 wait_for "http://127.0.0.1:$chaos/bench/seg-64k.ts"
 wait_for "http://127.0.0.1:$nginxproxy/bench/seg-64k.ts"
@@ -227,6 +239,10 @@ if [ "$rows" != tls ]; then
         { echo "$path: two answers through hlschaos have the same URIs" >&2; exit 1; }
     fi
     measure "$path" wrk "http://127.0.0.1:$nginxproxy/$path" "$nginx_workers" "http://127.0.0.1:$chaos/$path" "http://127.0.0.1:$origin/$path"
+    if [ -n "$before_binary" ]; then
+      measure "$path, in the hlschaos column BENCH_BEFORE ($before_binary)" wrk "http://127.0.0.1:$nginxproxy/$path" "$nginx_workers" \
+        "http://127.0.0.1:$before/$path" - "$before_pid"
+    fi
   done
   # Reference rows, not targets. First, the floor under hlschaos's event-loop side: in the hlschaos
   # column, a bare SwiftNIO server answering the 64 KB file from memory (nio-floor.swift), no upstream.

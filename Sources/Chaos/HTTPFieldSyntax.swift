@@ -6,8 +6,19 @@ import HTTPTypes
 /// response with an error from NIO instead of a clear message.
 public enum HTTPFieldSyntax {
     /// A field name (RFC 9110 §5.6.2 token): one or more of ALPHA, DIGIT and !#$%&'*+-.^_`|~
+    /// The same answer as swift-http-types' `HTTPField.Name(_:) != nil` (`HTTPFieldSyntaxTests`
+    /// holds them together), asked of every origin header on every response: without building
+    /// the lowercased name that the library's initialiser makes along the way.
     public static func isToken(_ name: String) -> Bool {
-        HTTPField.Name(name) != nil
+        var name = name
+        return name.withUTF8 { bytes in !bytes.isEmpty && bytes.allSatisfy { tokenBytes[Int($0)] } }
+    }
+
+    private static let tokenBytes: [Bool] = (0...255).map { byte in
+        switch UInt8(byte) {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
+        default: tokenSymbols.utf8.contains(UInt8(byte))
+        }
     }
 
     /// A field value (RFC 9110 §5.5): visible characters, spaces and tabs, neither at either end;

@@ -83,19 +83,25 @@ enum HeaderPolicy {
     ])
 
     /// Header names listed in `Connection` (they are hop-by-hop too). Empty, without allocating,
-    /// when there is no such header.
+    /// when there is no such header or it names only what is dropped anyway (`keep-alive`, `close`:
+    /// the `Connection: keep-alive` most origins send on every response).
     static func namedInConnection(_ headers: some Sequence<(name: String, value: String)>) -> NameSet {
         var names: [String] = []
         let isBlank = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
         for (name, value) in headers where name.asciiCaseInsensitiveEquals("connection") {
-            for token in value.split(separator: ",") {
-                guard let first = token.utf8.firstIndex(where: { !isBlank($0) }),
-                      let last = token.utf8.lastIndex(where: { !isBlank($0) }) else { continue }
-                names.append(String(decoding: token.utf8[first...last], as: UTF8.self))
+            for token in value.utf8.split(separator: UInt8(ascii: ",")) {
+                guard let first = token.firstIndex(where: { !isBlank($0) }),
+                      let last = token.lastIndex(where: { !isBlank($0) }) else { continue }
+                let option = token[first...last]
+                if Self.connectionOptionsDropped.contains(where: { option.elementsEqual($0, by: { asciiLowercased($0) == $1 }) }) { continue }
+                names.append(String(decoding: option, as: UTF8.self))
             }
         }
         return NameSet(names)
     }
+
+    /// `Connection` options that name no header the response would keep.
+    private static let connectionOptionsDropped: [[UInt8]] = [Array("keep-alive".utf8), Array("close".utf8)]
 
     /// A few header names, matched case-insensitively.
     struct NameSet {

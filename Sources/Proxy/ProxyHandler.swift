@@ -13,7 +13,7 @@ import Upstream
 /// Answers one client request: classify it, ask the rules for a fault plan, fetch upstream through
 /// libcurl unless the plan answers by itself, rewrite playlists, and send the response the way the
 /// plan says.
-struct ProxyHandler: Sendable {
+final class ProxyHandler: Sendable {
     let configuration: ProxyConfiguration
     let upstream: UpstreamClient
     let sessions: SessionStore
@@ -213,8 +213,8 @@ struct ProxyHandler: Sendable {
         let session = exchange.session
         let (engine, plan) = session.memory.withLockedValue { state -> (RuleEngine, FaultPlan?) in
             var engine = exchange.engine
-            let layers = [control.layer, state.layer].compactMap { $0 }
-            if !layers.isEmpty { engine = engine.inserting(layers, beforeLayer: 1) }
+            let global = control.layer
+            if global != nil || state.layer != nil { engine = engine.inserting([global, state.layer].compactMap { $0 }, beforeLayer: 1) }
             if let problem = session.link.want(state.ownLink ?? engine.link ?? configuration.link, ladder: { Session.ladder(state.catalog) }) {
                 logger.warning("\(problem)", metadata: ["session": "\(session.id)"])
             }

@@ -103,13 +103,16 @@ public final class ProxyRecorder: Sendable {
         }
     }
 
-    /// The writers a request of `session` goes to (usually none: one uncontended lock).
-    func captures(session: String, url: String, arrived: Date) -> [RequestCapture] {
+    /// The recordings a request of `session` goes into (usually none: one atomic load). `url` is
+    /// built only when something records.
+    func captures(session: String, url: @autoclosure () -> String, arrived: Date) -> [RequestCapture] {
         guard recording.load(ordering: .acquiring) else { return [] }
         let writers = state.withLockedValue { state -> [BundleWriter] in
             if state.isEmpty { return [] }
             return [state.everySession?.writer, state.bySession[session]?.writer].compactMap { $0 }
         }
+        guard !writers.isEmpty else { return [] }
+        let url = url()
         return writers.map { RequestCapture(writer: $0, url: url, session: session, arrived: arrived) }
     }
 

@@ -23,7 +23,7 @@ enum RequestCMCD {
 
     /// `CMCD=` at the start of an argument of the query (the name matched exactly, as `CMCDQuery` does).
     static func queryHasArgument(_ target: String) -> Bool {
-        let name = Array("CMCD=".utf8)
+        let name = argumentName
         var inQuery = false, matched = 0
         for byte in target.utf8 {
             if !inQuery {
@@ -45,6 +45,8 @@ enum RequestCMCD {
         }
         return false
     }
+
+    private static let argumentName = Array("CMCD=".utf8)
 
     /// The request's CMCD, parsed within `limits`; nil when it carries none. Never fails.
     static func parse(_ head: HTTPRequestHead, target: String, limits: CMCDLimits) -> CMCDData? {

@@ -151,7 +151,7 @@ public final class RuleBook: Sendable {
     /// once, in the order first named.
     public func engine(presets requested: [String]) throws(PresetSelectionError) -> RuleEngine {
         var seen = Set<String>()
-        let names = requested.filter { seen.insert($0).inserted }
+        let names = requested.count < 2 ? requested : requested.filter { seen.insert($0).inserted }
         guard names.count <= maxPresetsPerURL else {
             throw .tooMany(TooManyPresets(given: names.count, limit: maxPresetsPerURL))
         }

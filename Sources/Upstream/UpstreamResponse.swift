@@ -82,8 +82,9 @@ extension String {
     }
 }
 
+/// An ASCII letter lowercased, any other byte unchanged.
 @inlinable
 @inline(__always)
-func asciiLowercased(_ byte: UInt8) -> UInt8 {
+public func asciiLowercased(_ byte: UInt8) -> UInt8 {
     byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
 }

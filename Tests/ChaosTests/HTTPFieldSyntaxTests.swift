@@ -1,0 +1,29 @@
+import HTTPTypes
+import Testing
+@testable import Chaos
+
+/// `HTTPFieldSyntax.isToken` answers without building a name; swift-http-types' `HTTPField.Name`
+/// is the rule it must keep to.
+@Suite struct HTTPFieldSyntaxTests {
+    @Test func everyByteIsATokenCharacterExactlyWhenTheLibrarySaysSo() {
+        for byte in UInt8.min...UInt8.max {
+            let name = String(decoding: [UInt8(ascii: "x"), byte, UInt8(ascii: "y")], as: UTF8.self)
+            #expect(HTTPFieldSyntax.isToken(name) == (HTTPField.Name(name) != nil), "byte \(byte)")
+        }
+    }
+
+    @Test(arguments: [
+        "Content-Type", "x-hlschaos-fault", "ETag", "!#$%&'*+-.^_`|~", "a", "Accept-Ranges",
+        "", "Content Type", "Content-Type:", "Naïve", "tab\there", "(comment)", "\u{0}",
+    ])
+    func namesAgreeWithTheLibrary(name: String) {
+        #expect(HTTPFieldSyntax.isToken(name) == (HTTPField.Name(name) != nil))
+    }
+
+    @Test func aNameFromASubstringIsReadAsItsOwnBytes() {
+        let line = "Content-Type: text/plain"
+        let name = String(line.prefix { $0 != ":" })
+        #expect(HTTPFieldSyntax.isToken(name))
+        #expect(!HTTPFieldSyntax.isToken(String(line.prefix(13))))
+    }
+}
