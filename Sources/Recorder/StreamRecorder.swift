@@ -460,11 +460,15 @@ public final class StreamRecorder: Sendable {
     /// at once, then `TTL` seconds after each load began, from its `RELOAD-URI` once one names
     /// it. A load that fails is tried again after the last `TTL` read (the spec's default of 300 s
     /// before any). It stops with the recording, or when no playlist is watched any more (a VOD
-    /// fetched whole).
+    /// fetched whole), but not before its first load: a small VOD's playlists can all be whole
+    /// before this task has run, and its recording must still hold the manifest.
     private func watchSteering(_ server: String) async {
         var url = server
         var ttl = 300.0
-        while !shouldStop(), await queue.hasProducers {
+        var loaded = false
+        while !shouldStop() {
+            if loaded, !(await queue.hasProducers) { break }
+            loaded = true
             let began = ContinuousClock.now
             switch await fetcher.fetch(.init(url: url, kind: ResourceKind.steering.rawValue)) {
             case .cancelled:
