@@ -46,24 +46,43 @@ extension CMCDConformance {
                 episodes.append(stall)
             }
         }
+        // The requests are in the order they were made: one cursor walks them past each stall,
+        // keeping the latest starvation count (`bsa`) seen.
         var unsaid: [CMCDUnsaidStall] = []
         var pending: [CMCDKnownStall] = []
-        for (number, episode) in episodes.enumerated() where episode.time >= firstSent {
-            pending.append(episode)
-            let until = number + 1 < episodes.count ? episodes[number + 1].time : .infinity
-            let after = withCMCD.filter { observations[$0].time > episode.time && observations[$0].time <= until }
-            // No request with CMCD before the next stall: the requests after that one may say both.
-            guard let first = after.first else {
-                if until == .infinity { pending = [] }
-                continue
+        var cursor = 0, bsaBefore = 0
+        func requests(until time: Double) -> [Int] {
+            var taken: [Int] = []
+            while cursor < withCMCD.count, observations[withCMCD[cursor]].time <= time {
+                taken.append(withCMCD[cursor])
+                cursor += 1
             }
-            let bsaBefore = withCMCD.last { observations[$0].time <= pending[0].time }.flatMap { Self.starvationCount(observations[$0].cmcd!) } ?? 0
+            return taken
+        }
+        for (number, episode) in episodes.enumerated() where episode.time >= firstSent {
+            for index in requests(until: episode.time) { bsaBefore = Self.starvationCount(observations[index].cmcd!) ?? bsaBefore }
+            pending.append(episode)
+            let after = requests(until: number + 1 < episodes.count ? episodes[number + 1].time : .infinity)
+            // No request with CMCD before the next stall: the requests after that one may say both.
+            guard let first = after.first else { continue }
             if !after.contains(where: { Self.saysStarvation(observations[$0].cmcd!, countBefore: bsaBefore) }) {
                 unsaid += pending.map { CMCDUnsaidStall(stall: $0, firstRequestAfter: first, version: observations[first].cmcd!.version) }
             }
+            for index in after { bsaBefore = Self.starvationCount(observations[index].cmcd!) ?? bsaBefore }
             pending = []
         }
         return unsaid
+    }
+
+    /// The stalls never said as one issue (`starvationNotSent`, key `bs`, or `sta` when the player
+    /// said it uses v2): how many, named by the first, at the first request after it; nil when the
+    /// player said them all.
+    public static func unsaidStallIssue(_ observations: [CMCDObservation], stalls: [CMCDKnownStall]) -> CMCDIssue? {
+        let unsaid = unsaidStalls(observations, stalls: stalls)
+        guard let first = unsaid.first else { return nil }
+        return CMCDIssue(
+            kind: .starvationNotSent(cause: first.stall.cause, at: first.stall.time), key: first.version >= 2 ? "sta" : "bs",
+            objectType: nil, count: unsaid.count, firstRequest: first.firstRequestAfter, firstTime: observations[first.firstRequestAfter].time)
     }
 
     /// `bs`, `sta=r`, a `bsd` above 0, or a `bsa` above the count before the stall.

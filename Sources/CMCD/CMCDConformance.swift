@@ -33,10 +33,7 @@ public struct CMCDConformance: Sendable, Hashable {
     public static func check(_ observations: [CMCDObservation], stalls: [CMCDKnownStall] = [], maxIssues: Int = 100) -> CMCDConformance {
         var checker = Checker(maxIssues: maxIssues)
         for (index, observation) in observations.enumerated() { checker.read(observation, index: index) }
-        for unsaid in unsaidStalls(observations, stalls: stalls) {
-            checker.add(.starvationNotSent(cause: unsaid.stall.cause, at: unsaid.stall.time), key: unsaid.version >= 2 ? "sta" : "bs",
-                        objectType: nil, index: unsaid.firstRequestAfter, time: observations[unsaid.firstRequestAfter].time)
-        }
+        if let issue = unsaidStallIssue(observations, stalls: stalls) { checker.append(issue) }
         return checker.result(requests: observations.count)
     }
 
@@ -223,6 +220,11 @@ private struct Checker {
             (.bl, cmcd.bl?.map(\.value) ?? []), (.tbl, cmcd.tbl?.map(\.value) ?? []), (.mtp, cmcd.mtp?.map(\.value) ?? []),
             (.dl, cmcd.dl.map { [$0] } ?? []), (.rtp, cmcd.rtp.map { [$0] } ?? []),
         ]
+    }
+
+    /// An issue counted elsewhere, kept as it is (within `maxIssues`).
+    mutating func append(_ issue: CMCDIssue) {
+        if issues.count < maxIssues { issues.append(issue) } else { leftOut.insert(Self.family(issue.kind)) }
     }
 
     mutating func add(_ kind: CMCDIssue.Kind, key: String?, objectType: CMCDObjectType?, index: Int, time: Double) {

@@ -9,23 +9,27 @@ extension CMCDKnownStall {
     public static let drainMargin = 0.5
 
     /// The segments and parts held (a hang, a delay or stall fault, the link's latency and time
-    /// down) longer than the buffer the player last claimed, by `drainMargin` or more: the buffer ran
-    /// dry at the request's arrival plus that buffer. Requests the player marked as startup (`su`)
-    /// and those before it claimed a buffer are left out.
+    /// down) longer than the buffer the player last claimed (`bl` of the request, else of the latest
+    /// before it), by `drainMargin` or more: the buffer ran dry at the request's arrival plus that
+    /// buffer. Requests the player marked as startup (`su`) and those before it claimed a buffer are
+    /// left out. One pass.
     public static func held(in records: [RequestRecord]) -> [CMCDKnownStall] {
         let records = records.streamRecords.sorted(by: RequestRecord.chronological)
         guard let origin = records.first?.time else { return [] }
-        let timeline = PlayerTimeline.build(records)
-        return records.compactMap { record in
-            guard record.isMediaData, record.parsedCMCD?.su != true,
-                  let buffer = timeline.bufferLength(atOrBefore: record, origin: origin) else { return nil }
+        var lastClaimed: Int?
+        var stalls: [CMCDKnownStall] = []
+        for record in records {
+            let cmcd = record.parsedCMCD
+            if let claimed = cmcd?.bufferLength { lastClaimed = claimed }
+            guard record.isMediaData, cmcd?.su != true, let buffer = lastClaimed else { continue }
             let held = record.heldSeconds, claimed = Double(buffer) / 1000
-            guard held >= claimed + drainMargin else { return nil }
+            guard held >= claimed + drainMargin else { continue }
             let arrival = record.time.timeIntervalSince(origin)
-            return CMCDKnownStall(
+            stalls.append(CMCDKnownStall(
                 time: arrival + claimed, end: arrival + held,
-                cause: "\(record.reportResource.words) held \(Self.seconds(held)) with \(Self.seconds(claimed)) of buffer claimed")
+                cause: "\(record.reportResource.words) held \(Self.seconds(held)) with \(Self.seconds(claimed)) of buffer claimed"))
         }
+        return stalls
     }
 
     /// The player driver's stalls (`at` seconds since the player started, `duration`), on the

@@ -79,7 +79,7 @@ extension ReactionReport {
         guard var player else { return }
         let before = Self.playerSentences(player).map { $0 + "." }.joined(separator: " ")
         player.pageBuffer = Self.comparePageBuffer(PlayerTimeline.build(records).points, page: samples)
-        player.stallsNotSaid = CMCDSessionConformance(records, playerStalls: CMCDKnownStall.reported(stalls)).unsaidStalls?.description
+        player.stallsNotSaid = CMCDSessionConformance.unsaidStallIssue(records, playerStalls: CMCDKnownStall.reported(stalls))?.description
         self.player = player
         let after = Self.playerSentences(player).map { $0 + "." }.joined(separator: " ")
         if !before.isEmpty, verdict.hasSuffix(before) { verdict.removeLast(before.count) }

@@ -36,7 +36,7 @@ extension ReactionReport {
         return PlayerSummary(
             requestsWithCMCD: timeline.requestsWithCMCD, faults: Array(faults), lowestBuffer: timeline.lowestBuffer,
             stalls: timeline.stalls, startup: timeline.startup,
-            stallsNotSaid: CMCDSessionConformance(records).unsaidStalls?.description)
+            stallsNotSaid: CMCDSessionConformance.unsaidStallIssue(records)?.description)
     }
 }
 

@@ -39,7 +39,7 @@ public struct CMCDSessionConformance: Sendable {
     public var knownStalls: [CMCDKnownStall]
 
     /// The issue of stalls the player never said (`CMCDIssue.Kind.starvationNotSent`), if any.
-    public var unsaidStalls: CMCDIssue? {
+    public var unsaidStallIssue: CMCDIssue? {
         conformance.issues.first { if case .starvationNotSent = $0.kind { true } else { false } }
     }
 
@@ -56,6 +56,18 @@ public struct CMCDSessionConformance: Sendable {
             CMCDObservation(time: $0.time.timeIntervalSince(origin), objectTypeHint: $0.cmcdObjectTypeHint, cmcd: $0.parsedCMCD)
         }, stalls: knownStalls)
         findings = Array(records.lazy.compactMap { record in record.cmcd?.findings.map { (record.id, $0) } }.prefix(Self.maxRecords))
+    }
+
+    /// Only the stalls never said (what the reaction report's player section shows): the same
+    /// issue as in `conformance`, without the rest of the checks.
+    public static func unsaidStallIssue(_ records: [RequestRecord], playerStalls: [CMCDKnownStall] = []) -> CMCDIssue? {
+        let records = records.streamRecords.sorted(by: RequestRecord.chronological)
+        guard let origin = records.first?.time else { return nil }
+        let stalls = CMCDKnownStall.held(in: records) + playerStalls
+        guard !stalls.isEmpty else { return nil }
+        return CMCDConformance.unsaidStallIssue(records.map {
+            CMCDObservation(time: $0.time.timeIntervalSince(origin), objectTypeHint: $0.cmcdObjectTypeHint, cmcd: $0.parsedCMCD)
+        }, stalls: stalls)
     }
 
     /// True when CMCD was sent, its values were well-formed and the session raised no conformance issue.

@@ -48,7 +48,7 @@ import Testing
     @Test func theReportAndTheConformanceSayAStallTheCMCDNeverSaid() {
         let expected = "no request said the stall at 5.2 s (segment 3 of variant 1 held 8.0 s with 1.2 s of buffer claimed) with bs (once, first at request 4, 12.1 s)"
         let conformance = CMCDSessionConformance(Self.hungSession)
-        #expect(conformance.unsaidStalls?.description == expected)
+        #expect(conformance.unsaidStallIssue?.description == expected)
         #expect(!conformance.isValid)
         let report = ReactionReport.analyze(Self.hungSession, now: Self.start.addingTimeInterval(20))
         #expect(report.player?.stallsNotSaid == expected)
@@ -57,7 +57,7 @@ import Testing
         var said = Self.hungSession
         said[3] = Self.segment(4, at: 12.1, "bl=0,bs," + Self.media)
         #expect(ReactionReport.analyze(said, now: Self.start.addingTimeInterval(20)).player?.stallsNotSaid == nil)
-        #expect(CMCDSessionConformance(said).unsaidStalls == nil)
+        #expect(CMCDSessionConformance(said).unsaidStallIssue == nil)
     }
 
     static let claims = [
