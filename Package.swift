@@ -188,7 +188,7 @@ let package = Package(
         .testTarget(name: "ModuleGraphTests"),
         .testTarget(name: "ChaosTests", dependencies: ["Chaos", "CMCD", "HLS", "JSON", "Addressing", "Link", .product(name: "HTTPTypes", package: "swift-http-types")]),
         .testTarget(name: "LinkTests", dependencies: ["Link", "JSON"]),
-        .testTarget(name: "RecordsTests", dependencies: ["Records", "Addressing", "TestSupport"]),
+        .testTarget(name: "RecordsTests", dependencies: ["Records", "Addressing", "CMCD", "TestSupport"]),
         .testTarget(name: "HARTests", dependencies: ["HAR", "BundleFormat", "Records", "Chaos", "Addressing", "TestSupport"]),
         .testTarget(
             name: "RecordingTests",

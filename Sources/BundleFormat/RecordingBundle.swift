@@ -173,8 +173,8 @@ public final class RecordingBundle: Sendable {
 }
 
 /// A decoding error in words: which field, and what was wrong.
-enum JSONProblem {
-    static func describe(_ error: Error) -> String {
+public enum JSONProblem {
+    public static func describe(_ error: Error) -> String {
         guard let error = error as? DecodingError else { return "not valid JSON" }
         func path(_ context: DecodingError.Context) -> String {
             let keys = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }

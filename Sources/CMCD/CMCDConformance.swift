@@ -27,10 +27,13 @@ public struct CMCDConformance: Sendable, Hashable {
     public var issuesLeftOut = 0
 
     /// The checks over a session's requests, in the order they were made. Pure and bounded: one pass,
-    /// at most `maxIssues` kinds of issue kept.
-    public static func check(_ observations: [CMCDObservation], maxIssues: Int = 100) -> CMCDConformance {
+    /// at most `maxIssues` kinds of issue kept. `stalls`: the stalls known from outside the CMCD
+    /// (the driver's report, a segment held longer than the buffer claimed); one the player never
+    /// said is an issue (`unsaidStalls`).
+    public static func check(_ observations: [CMCDObservation], stalls: [CMCDKnownStall] = [], maxIssues: Int = 100) -> CMCDConformance {
         var checker = Checker(maxIssues: maxIssues)
         for (index, observation) in observations.enumerated() { checker.read(observation, index: index) }
+        if let issue = unsaidStallIssue(observations, stalls: stalls) { checker.append(issue) }
         return checker.result(requests: observations.count)
     }
 
@@ -68,6 +71,9 @@ public struct CMCDIssue: Sendable, Hashable, CustomStringConvertible {
         case sentAgain
         /// A request without CMCD in a session whose other requests carry it.
         case withoutCMCD
+        /// The player stalled (`cause`, from `at` seconds) and no later request said so: no `bs`
+        /// (v1), no `sta=r` or starvation count or duration (v2).
+        case starvationNotSent(cause: String, at: Double)
     }
 
     public var kind: Kind
@@ -105,6 +111,9 @@ public struct CMCDIssue: Sendable, Hashable, CustomStringConvertible {
             what = "\(name) sent more than once in one session"
         case .withoutCMCD:
             what = "requests without CMCD among requests with it"
+        case .starvationNotSent(let cause, let at):
+            let signal = name == "bs" ? "bs" : "a rebuffering state (sta=r), bsa or bsd"
+            what = "no request said the stall at \(Self.seconds(at)) (\(cause)) with \(signal)"
         }
         return "\(what) (\(times), first at request \(firstRequest + 1), \(Self.seconds(firstTime)))"
     }
@@ -211,6 +220,11 @@ private struct Checker {
             (.bl, cmcd.bl?.map(\.value) ?? []), (.tbl, cmcd.tbl?.map(\.value) ?? []), (.mtp, cmcd.mtp?.map(\.value) ?? []),
             (.dl, cmcd.dl.map { [$0] } ?? []), (.rtp, cmcd.rtp.map { [$0] } ?? []),
         ]
+    }
+
+    /// An issue counted elsewhere, kept as it is (within `maxIssues`).
+    mutating func append(_ issue: CMCDIssue) {
+        if issues.count < maxIssues { issues.append(issue) } else { leftOut.insert(Self.family(issue.kind)) }
     }
 
     mutating func add(_ kind: CMCDIssue.Kind, key: String?, objectType: CMCDObjectType?, index: Int, time: Double) {

@@ -81,7 +81,7 @@ public struct Expectation: Sendable, Equatable {
         case switchedUpOnLink(within: Duration?)
         /// Up and down switches over the run, or per minute of it, between the bounds.
         case switches(atLeast: Double?, atMost: Double?, perMinute: Bool)
-        /// Stalls the player reported, between the bounds.
+        /// Stalls the player reported, between the bounds (its CMCD's when its driver reported none).
         case stalls(atLeast: Int?, atMost: Int?)
         /// The share of the link the variant in use took (0…1), between the bounds.
         case utilisation(atLeast: Double?, atMost: Double?)

@@ -46,6 +46,16 @@ struct ConformanceJSON: Encodable {
     var issuesLeftOut: Int
     /// Requests whose CMCD had findings, with them in words.
     var findings: [RecordFindings]
+    /// The stalls the records show (a segment held longer than the buffer the player claimed):
+    /// what a `bs` or `sta=r` after them is expected for.
+    var stalls: [KnownStall]
+
+    struct KnownStall: Encodable {
+        /// Seconds since the session's first request: when the buffer ran dry, and when the hold ended.
+        var time: Double
+        var end: Double
+        var cause: String
+    }
 
     struct KeyUse: Encodable {
         /// `ot` (or what the proxy knows the request was); null when neither says.
@@ -57,7 +67,7 @@ struct ConformanceJSON: Encodable {
 
     struct Issue: Encodable {
         /// finding, missing, notForObjectType, objectTypeDisagrees, notRounded, topBitrateBelowBitrate,
-        /// lowestBitrateAboveTop, changed, sentAgain, withoutCMCD.
+        /// lowestBitrateAboveTop, changed, sentAgain, withoutCMCD, starvationNotSent.
         var kind: String
         var key: String?
         var objectType: String?
@@ -87,6 +97,7 @@ struct ConformanceJSON: Encodable {
         }
         issuesLeftOut = conformance.issuesLeftOut
         findings = checked.findings.map { RecordFindings(record: $0.record, findings: $0.findings) }
+        stalls = checked.knownStalls.prefix(100).map { KnownStall(time: $0.time, end: $0.end, cause: $0.cause) }
     }
 
     static func kindName(_ kind: CMCDIssue.Kind) -> String {
@@ -101,6 +112,7 @@ struct ConformanceJSON: Encodable {
         case .changed: "changed"
         case .sentAgain: "sentAgain"
         case .withoutCMCD: "withoutCMCD"
+        case .starvationNotSent: "starvationNotSent"
         }
     }
 }

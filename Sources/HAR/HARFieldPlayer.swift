@@ -1,3 +1,4 @@
+import BundleFormat
 import CMCD
 import Foundation
 import Records
@@ -32,5 +33,57 @@ enum HARFieldPlayer {
         parts.append(timeline.stalls.isEmpty ? "no stall said" : "\(timeline.stalls.count) stall\(timeline.stalls.count == 1 ? "" : "s") said (\(Set(timeline.stalls.map(\.source)).sorted().joined(separator: ", ")))")
         if timeline.requestsWithFindings > 0 { parts.append("\(timeline.requestsWithFindings) with malformed CMCD") }
         return parts.joined(separator: "; ")
+    }
+}
+
+/// What `hlschaos replay` serves when given an `import-har` directory or its `bundle/`: the bundle,
+/// and the field player's timeline (`player.json` of the import) when there is one.
+public struct HARReplayTarget: Sendable {
+    /// The bundle to replay: the path given, or its `bundle/` when the path is an import directory.
+    public var bundle: String
+    /// `player.json` of the import, read; nil when there is none.
+    public var fieldPlayer: PlayerTimeline?
+    public var fieldPlayerPath: String?
+    /// Why a `player.json` that is there was not used, naming the file.
+    public var problem: String?
+
+    /// `path` is an import directory (no bundle manifest of its own, a `bundle/` that has one), or a
+    /// bundle directory named `bundle` inside one: the field player is the import's `player.json`.
+    /// Any other path is a bundle without a field player.
+    public static func resolve(_ path: String) -> HARReplayTarget {
+        let files = FileManager.default
+        let url = URL(fileURLWithPath: path)
+        let manifest = BundleWriter.manifestFile
+        var target = HARReplayTarget(bundle: path)
+        let importDirectory: URL
+        if !files.fileExists(atPath: url.appendingPathComponent(manifest).path),
+           files.fileExists(atPath: url.appendingPathComponent(HARImport.bundleDirectory).appendingPathComponent(manifest).path) {
+            target.bundle = (path as NSString).appendingPathComponent(HARImport.bundleDirectory)
+            importDirectory = url
+        } else if url.standardizedFileURL.lastPathComponent == HARImport.bundleDirectory {
+            importDirectory = url.standardizedFileURL.deletingLastPathComponent()
+        } else {
+            return target
+        }
+        let file = importDirectory.appendingPathComponent(HARImport.playerFile)
+        guard let data = files.contents(atPath: file.path) else { return target }
+        target.fieldPlayerPath = file.path
+        do {
+            target.fieldPlayer = try RecordTime.jsonDecoder().decode(PlayerTimeline.self, from: data)
+        } catch {
+            target.problem = "\(file.path): is not a field player timeline (what import-har writes as \(HARImport.playerFile)): \(JSONProblem.describe(error)); replaying without it"
+        }
+        return target
+    }
+
+    /// The banner's line: "Field player (CMCD, DIR/player.json): 40 requests carried CMCD; lowest
+    /// buffer 0.4 s (entry #12); 2 stalls said (bs); started in 1.2 s. Each session's report shows it
+    /// beside its own player." nil when there is no field player.
+    public var words: String? {
+        if let problem { return "Field player: \(problem)." }
+        guard let fieldPlayer, let fieldPlayerPath else { return nil }
+        let startup = fieldPlayer.startup.map { "; started in \(String(format: "%.1f", $0.seconds)) s" } ?? ""
+        return "Field player (CMCD, \(fieldPlayerPath)): \(HARFieldPlayer.words(fieldPlayer))\(startup). "
+            + "Each session's report (GET /api/sessions/{id}/report) shows it beside the replaying player's."
     }
 }

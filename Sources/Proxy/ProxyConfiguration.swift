@@ -1,6 +1,7 @@
 import Addressing
 import Chaos
 import Foundation
+import Records
 import Upstream
 
 /// Everything the data plane needs to run, already validated (the config file's part for the data
@@ -52,6 +53,9 @@ public struct ProxyConfiguration: Sendable {
     /// (config `stripCMCD`; a session may say otherwise through the control API). Off: the origin
     /// gets them unchanged (CDNs log and bill on them).
     public var stripCMCD = false
+    /// The field device's player timeline of the HAR import being replayed (`hlschaos replay`,
+    /// `player.json`): every session's reaction report shows it beside the session's own player.
+    public var fieldPlayer: PlayerTimeline?
     /// The HTTPS listener of the reverse proxy (`--https-port`, config `https`); nil: none.
     public var https: HTTPSSettings?
 

@@ -140,11 +140,13 @@ public struct ProxyControl: Sendable {
     ///   reload pacing to judge, and any silence after the last request is the end, not a stall.
     public func report(session id: String, records: [RequestRecord]? = nil, at now: Date = Date(), vodRunEnded: Bool = false) -> ReactionReport {
         let facts = server.sessions.existing(id)?.playlistFacts
-        return ReactionReport.analyze(
+        var report = ReactionReport.analyze(
             records ?? server.records.records(session: id), now: now,
             targetDuration: vodRunEnded ? nil : facts?.targetDuration,
             bandwidths: facts?.bandwidths ?? [:], lastMSN: facts?.lastMSN ?? [:],
             idleThreshold: vodRunEnded ? 0 : nil)
+        if let field = server.configuration.fieldPlayer { report.addFieldPlayer(field) }
+        return report
     }
 
     // MARK: - Recordings

@@ -10,6 +10,11 @@ extension ReactionReport {
         public var lowestBuffer: PlayerTimeline.BufferMark?
         public var stalls: [PlayerTimeline.Stall]
         public var startup: PlayerTimeline.Startup?
+        /// A stall the player had (a segment held longer than its claimed buffer, or its driver's
+        /// report) that no later request said with `bs` or `sta=r`: the conformance issue in words.
+        public var stallsNotSaid: String?
+        /// Its claimed buffer beside the page's own (a run with a browser driver).
+        public var pageBuffer: PageBufferCheck?
     }
 
     public struct FaultBuffer: Sendable, Codable, Equatable {
@@ -30,7 +35,8 @@ extension ReactionReport {
         }
         return PlayerSummary(
             requestsWithCMCD: timeline.requestsWithCMCD, faults: Array(faults), lowestBuffer: timeline.lowestBuffer,
-            stalls: timeline.stalls, startup: timeline.startup)
+            stalls: timeline.stalls, startup: timeline.startup,
+            stallsNotSaid: CMCDSessionConformance.unsaidStallIssue(records)?.description)
     }
 }
 
@@ -46,8 +52,29 @@ extension ReactionReport {
         }
         if !player.stalls.isEmpty { clauses.append("it reported \(player.stalls.count) stall\(player.stalls.count == 1 ? "" : "s") (CMCD)") }
         if let startup = player.startup { clauses.append("it started in \(seconds(startup.seconds))") }
-        guard !clauses.isEmpty else { return [] }
-        let sentence = clauses.joined(separator: "; ")
-        return [sentence.prefix(1).uppercased() + sentence.dropFirst()]
+        var sentences: [String] = []
+        if !clauses.isEmpty {
+            let sentence = clauses.joined(separator: "; ")
+            sentences.append(sentence.prefix(1).uppercased() + sentence.dropFirst())
+        }
+        if let check = player.pageBuffer { sentences.append(check.words) }
+        if let unsaid = player.stallsNotSaid { sentences.append("CMCD conformance: \(unsaid)") }
+        return sentences
+    }
+}
+
+extension ReactionReport.PageBufferCheck {
+    /// "Its CMCD buffer (bl) was 0.2 s off the page's own in the median of 12 requests, at most 2.1 s
+    /// (request 31 at 8.3 s: 4.0 s claimed, 1.9 s on the page)", or "… was persistently off …".
+    public var words: String {
+        func seconds(_ value: Double) -> String { ReactionReport.seconds(value) }
+        let most = "at most \(seconds(abs(largest.difference))) (request \(largest.record) at \(seconds(largest.time)): "
+            + "\(seconds(largest.claimed)) claimed, \(seconds(largest.page)) on the page)"
+        let requests = "\(compared) request\(compared == 1 ? "" : "s")"
+        if persistentlyOff {
+            return "Its CMCD buffer (bl) was persistently off the page's own: by \(seconds(medianAbsoluteDifference)) in the median of \(requests), "
+                + "more than the \(seconds(tolerance)) tolerance (\(medianDifference > 0 ? "claiming more" : "claiming less") than there was); " + most
+        }
+        return "Its CMCD buffer (bl) was \(seconds(medianAbsoluteDifference)) off the page's own in the median of \(requests), " + most
     }
 }

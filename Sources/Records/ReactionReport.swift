@@ -37,6 +37,10 @@ public struct ReactionReport: Sendable, Codable, Equatable {
     /// What the player said through CMCD (buffer at each fault, lowest buffer, stalls, startup); nil
     /// when no request carried CMCD.
     public var player: PlayerSummary?
+    /// The field device's player, when the session replays a HAR import whose requests carried
+    /// CMCD (`hlschaos replay`, `import-har`'s `player.json`): its lowest buffer, stalls and startup,
+    /// beside `player`, what the replaying player said. Times since the field session's first request.
+    public var fieldPlayer: PlayerSummary?
     public var outcome: Outcome
     /// What the analysis assumed or could not judge, in words.
     public var notes: [String]

@@ -68,7 +68,9 @@ struct CellRunner {
         // A live run is judged at its planned end, so that a player that quit early has stopped
         // fetching by then; a VOD run when the player is done, and every quiet player has stopped.
         let ended = plan.live ? max(Date(), playing.addingTimeInterval(plan.timeout)) : Date()
-        let reaction = proxy.report(session: session, records: records, at: ended, vodRunEnded: !plan.live)
+        var reaction = proxy.report(session: session, records: records, at: ended, vodRunEnded: !plan.live)
+        reaction.addPlayerAccount(
+            records: records, pageBuffer: report.buffer?.map { ($0.at, $0.ahead) } ?? [], stalls: report.stalls.map { ($0.at, $0.duration) })
         let expectations = Evaluator.expectations(for: plan.player.expectationName, in: plan.scenario.expectations, documentedOnly: plan.documentedOnly)
         let verdict = Evaluator.evaluate(
             expectations, records: records, reaction: reaction, player: report, live: plan.live, runEnded: ended,

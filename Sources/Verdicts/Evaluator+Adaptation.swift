@@ -4,7 +4,7 @@ import Records
 
 /// The checks of a player's adaptation to the session's link. Those that need the link
 /// (`switchedDown`/`switchedUp` timed from it, `utilisation`, `overshoot`) cannot be judged
-/// without one; `switches` reads the records alone and `stalls` the player's report.
+/// without one; `switches` reads the records alone and `stalls` the player's report (or its CMCD).
 extension RunFacts {
     /// Every fall of the link below the variant in use answered: a down-switch within `within` of
     /// it, or, with `within`, a link back above the variant before `within` ran out.
@@ -75,17 +75,46 @@ extension RunFacts {
         return Finding(passed: passed, observed: text, evidence: Array(timeline.switches.flatMap(\.records).prefix(24)))
     }
 
-    /// Stalls in the player's report.
+    /// Stalls in the player's report; when its driver reported none (a player that cannot tell,
+    /// or no report at all) and the player said some through CMCD, those (`cmcdStalls`). The
+    /// finding says which source counted.
     func stallCount(_ low: Int?, _ high: Int?) -> Finding {
-        guard let player else { return .unjudged("no player report") }
-        let stalls = player.stalls
-        let passed = stalls.count >= (low ?? 0) && stalls.count <= (high ?? .max)
-        var text = AdaptationFigures.stallWords(count: stalls.count, seconds: stalls.reduce(0) { $0 + max(0, $1.duration) })
-        if !stalls.isEmpty {
-            text += " (" + stalls.prefix(4).map { "at \(seconds($0.at)) for \(seconds($0.duration))" }.joined(separator: ", ")
-                + (stalls.count > 4 ? ", …" : "") + ")"
+        func inBounds(_ count: Int) -> Bool { count >= (low ?? 0) && count <= (high ?? .max) }
+        let cmcd = cmcdStalls
+        if let player, !player.stalls.isEmpty || cmcd?.isEmpty != false {
+            let stalls = player.stalls
+            let text = AdaptationFigures.stallWords(count: stalls.count, seconds: stalls.reduce(0) { $0 + max(0, $1.duration) })
+                + Self.listed(stalls.map { "at \(seconds($0.at)) for \(seconds($0.duration))" })
+            return Finding(passed: inBounds(stalls.count), observed: text + " (the player's report)")
         }
-        return Finding(passed: passed, observed: text)
+        guard let cmcd else { return .unjudged("no player report, and no request carried CMCD") }
+        let why = player == nil ? "no player report" : "its driver reported none"
+        guard !cmcd.isEmpty else { return Finding(passed: inBounds(0), observed: "no stall (the player's CMCD said none; \(why))") }
+        let durations = cmcd.compactMap(\.duration)
+        let count = durations.count == cmcd.count
+            ? AdaptationFigures.stallWords(count: cmcd.count, seconds: durations.reduce(0, +))
+            : "\(cmcd.count) stall\(cmcd.count == 1 ? "" : "s")"
+        let text = count + Self.listed(cmcd.map { "at \(seconds($0.time))" + ($0.duration.map { " for \(seconds($0))" } ?? "") })
+            + " (the player's CMCD, \(cmcd[0].source); \(why))"
+        return Finding(passed: inBounds(cmcd.count), observed: text, evidence: Array(cmcd.map(\.record).prefix(24)))
+    }
+
+    /// The stalls the player said through CMCD, one per stall: its `sta=r` spans when it sent any,
+    /// else its `bs`, else its `bsd` (a v2 player may say one stall all three ways). nil when no
+    /// request carried CMCD.
+    var cmcdStalls: [PlayerTimeline.Stall]? {
+        let timeline = playerTimeline
+        guard timeline.requestsWithCMCD > 0 else { return nil }
+        for source in ["sta", "bs", "bsd"] {
+            let stalls = timeline.stalls.filter { $0.source == source }
+            if !stalls.isEmpty { return stalls }
+        }
+        return []
+    }
+
+    /// " (at 3.0 s for 1.2 s, …)": the first four.
+    static func listed(_ items: [String]) -> String {
+        items.isEmpty ? "" : " (" + items.prefix(4).joined(separator: ", ") + (items.count > 4 ? ", …" : "") + ")"
     }
 
     func utilisation(_ low: Double?, _ high: Double?) -> Finding {

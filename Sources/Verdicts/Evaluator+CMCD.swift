@@ -45,7 +45,7 @@ extension RunFacts {
     }
 
     func cmcdValid() -> Finding {
-        let session = CMCDSessionConformance(records)
+        let session = CMCDSessionConformance(records, playerStalls: CMCDKnownStall.reported(player?.stalls.map { ($0.at, $0.duration) } ?? []))
         guard session.conformance.requestsWithCMCD > 0 else { return .unjudged("no request carried CMCD") }
         if session.isValid {
             return Finding(passed: true, observed: "\(session.conformance.requestsWithCMCD) requests carried CMCD, all well-formed and conformant")

@@ -6,6 +6,7 @@ import Logging
 import Proxy
 import BundleFormat
 import Chaos
+import HAR
 import JSON
 import Link
 import Replay
@@ -17,14 +18,16 @@ struct ReplayCommand: AsyncParsableCommand {
         commandName: "replay",
         abstract: "Serve a recorded bundle as an origin, offline, with the proxy in front of it.",
         discussion: """
-            BUNDLE is what `hlschaos record`, `--record` or `import-har` wrote (a directory or its .tar). \
+            BUNDLE is what `hlschaos record`, `--record` or `import-har` wrote (a directory or its .tar; \
+            for import-har, its DIR or DIR/bundle: the field device's CMCD, DIR/player.json, is shown beside \
+            each session's report). \
             A live recording plays as live again: its playlists advance on the recorded schedule, which \
             starts with the first request. Recorded failures (statuses, cut answers, resets, timeouts) \
             and slow answers recur. Prints the entry's URL through the proxy. Stop with Ctrl-C.
             Example: hlschaos replay rec.tar --from 12m --speed 2 --rules rules/status-503.json
             """)
 
-    @Argument(help: "The bundle: a directory written by `hlschaos record` (or --record, import-har), or its .tar.")
+    @Argument(help: "The bundle: a directory written by `hlschaos record` (or --record), or its .tar; or import-har's DIR (or DIR/bundle).")
     var bundle: String
 
     @Option(help: ArgumentHelp("Start this far into the recording: seconds, or 90s, 12m, 1h5m30s, 12:30.", valueName: "POSITION"))
@@ -53,9 +56,11 @@ struct ReplayCommand: AsyncParsableCommand {
         } catch {
             throw CLIError(error.description)
         }
+        // An import-har directory (or its bundle/) brings the field device's player along.
+        let target = HARReplayTarget.resolve(bundle)
         let recording: RecordingBundle
         do {
-            recording = try RecordingBundle.open(bundle)
+            recording = try RecordingBundle.open(target.bundle)
         } catch {
             throw CLIError("cannot replay \(error.description)")
         }
@@ -70,6 +75,7 @@ struct ReplayCommand: AsyncParsableCommand {
         if recordedLink { proxyOptions.link = nil }
         var settings = try proxyOptions.settings()
         if recordedLink { settings.proxy.link = try Self.recordedLink(recording, options: replayOptions) }
+        settings.proxy.fieldPlayer = target.fieldPlayer
         let logger = makeLogger(settings.logLevel)
         let server: ReplayServer
         do {
@@ -86,7 +92,7 @@ struct ReplayCommand: AsyncParsableCommand {
                 let banner = Self.banner(
                     origin: origin, originURL: server.baseURL, proxyPort: proxy.port, listenHost: configuration.host,
                     controlURL: control.map(\.url), controlNeedsToken: control?.configuration.token != nil,
-                    httpsPort: proxy.httpsPort, forward: configuration.forward.enabled)
+                    httpsPort: proxy.httpsPort, forward: configuration.forward.enabled, fieldPlayer: target.words)
                 FileHandle.standardOutput.write(Data((banner + "\n").utf8))
             }
         } catch {
@@ -114,7 +120,7 @@ struct ReplayCommand: AsyncParsableCommand {
 
     static func banner(
         origin: ReplayOrigin, originURL: String, proxyPort: Int, listenHost: String, controlURL: String? = nil,
-        controlNeedsToken: Bool = false, httpsPort: Int? = nil, forward: Bool = false
+        controlNeedsToken: Bool = false, httpsPort: Int? = nil, forward: Bool = false, fieldPlayer: String? = nil
     ) -> String {
         let bundle = origin.bundle
         let manifest = bundle.manifest
@@ -136,6 +142,7 @@ struct ReplayCommand: AsyncParsableCommand {
         if !others.isEmpty {
             lines.append("  Other recorded hosts, served at /_host/<host>/…: \(others.joined(separator: ", "))")
         }
+        if let fieldPlayer { lines.append("  " + fieldPlayer) }
         lines.append("")
         let options = origin.options
         let speed = options.speed == 1 ? "" : " at \(ReplayOptions.describe(speed: options.speed)) speed"

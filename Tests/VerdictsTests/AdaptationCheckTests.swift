@@ -122,12 +122,12 @@ import Testing
         let run = AdaptationFiguresTests.stepDownAndBack()
         let two = check(.stalls(atLeast: nil, atMost: 1), run, player: AdaptationFiguresTests.stalls)
         #expect(!two.passed)
-        #expect(two.observed == "2 stalls, 4.1 s in all (at 31.0 s for 1.5 s, at 33.0 s for 2.6 s)")
+        #expect(two.observed == "2 stalls, 4.1 s in all (at 31.0 s for 1.5 s, at 33.0 s for 2.6 s) (the player's report)")
         #expect(check(.stalls(atLeast: nil, atMost: 2), run, player: AdaptationFiguresTests.stalls).passed)
         let none = check(.stalls(atLeast: nil, atMost: 0), run, player: PlayerReport(player: "hlsjs", outcome: .played))
-        #expect(none.passed && none.observed == "no stall")
+        #expect(none.passed && none.observed == "no stall (the player's report)")
         let unjudged = check(.stalls(atLeast: nil, atMost: 0), run)
-        #expect(!unjudged.passed && unjudged.observed == "no player report")
+        #expect(!unjudged.passed && unjudged.observed == "no player report, and no request carried CMCD")
         #expect(!check(.not(.stalls(atLeast: nil, atMost: 0)), run).passed)
     }
 
