@@ -11,7 +11,7 @@ import Records
 extension ControlAPI {
     func player(_ context: BasicRequestContext) throws -> Response {
         let id = try recordedSessionID(context)
-        return JSONOutput.response(proxy.playerTimeline(session: id))
+        return JSONOutput.response(PlayerTimelineJSON(timeline: proxy.playerTimeline(session: id)))
     }
 
     func cmcd(_ context: BasicRequestContext) throws -> Response {
@@ -114,5 +114,19 @@ struct ConformanceJSON: Encodable {
         case .withoutCMCD: "withoutCMCD"
         case .starvationNotSent: "starvationNotSent"
         }
+    }
+}
+
+/// The player timeline as the route gives it: its fields, and `saidStalls`, one per stall (what the
+/// dashboard flags), beside `stalls`, every way each was said.
+struct PlayerTimelineJSON: Encodable {
+    let timeline: PlayerTimeline
+
+    private enum Keys: String, CodingKey { case saidStalls }
+
+    func encode(to encoder: any Encoder) throws {
+        try timeline.encode(to: encoder)
+        var container = encoder.container(keyedBy: Keys.self)
+        try container.encode(timeline.saidStalls, forKey: .saidStalls)
     }
 }

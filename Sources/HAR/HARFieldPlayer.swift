@@ -30,7 +30,8 @@ enum HARFieldPlayer {
         if let lowest = timeline.lowestBuffer {
             parts.append("lowest buffer \(String(format: "%.1f", Double(lowest.bufferLength) / 1000)) s (entry #\(lowest.record))")
         }
-        parts.append(timeline.stalls.isEmpty ? "no stall said" : "\(timeline.stalls.count) stall\(timeline.stalls.count == 1 ? "" : "s") said (\(Set(timeline.stalls.map(\.source)).sorted().joined(separator: ", ")))")
+        let said = timeline.saidStalls
+        parts.append(said.isEmpty ? "no stall said" : "\(said.count) stall\(said.count == 1 ? "" : "s") said (\(said[0].source))")
         if timeline.requestsWithFindings > 0 { parts.append("\(timeline.requestsWithFindings) with malformed CMCD") }
         return parts.joined(separator: "; ")
     }

@@ -19,10 +19,18 @@ public struct PlayerTimeline: Sendable, Codable, Equatable {
     public var points: [Point]
     /// Points left out to stay within `maxPoints` (the oldest).
     public var pointsLeftOut: Int
+    /// Every way the player said a stall, each with its `source` (a v2 player may say one stall as
+    /// `sta`, `bs` and `bsd`): `saidStalls` counts each once.
     public var stalls: [Stall]
     /// The lowest buffer length any request reported.
     public var lowestBuffer: BufferMark?
     public var startup: Startup?
+
+    /// The stalls the player said, one per stall: its `sta=r` spans when it sent any, else its
+    /// `bs`, else its `bsd`. What the checks count and the report and the dashboard show.
+    public var saidStalls: [Stall] {
+        ["sta", "bs", "bsd"].lazy.map { source in stalls.filter { $0.source == source } }.first { !$0.isEmpty } ?? []
+    }
 
     /// One request's CMCD. Times are seconds since the session's first request.
     public struct Point: Sendable, Codable, Equatable {

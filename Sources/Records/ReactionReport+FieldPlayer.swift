@@ -5,7 +5,7 @@ extension ReactionReport.PlayerSummary {
     /// its lowest buffer, stalls and startup; no faults (none were made there).
     public init(timeline: PlayerTimeline) {
         self.init(requestsWithCMCD: timeline.requestsWithCMCD, faults: [], lowestBuffer: timeline.lowestBuffer,
-                  stalls: timeline.stalls, startup: timeline.startup)
+                  stalls: timeline.saidStalls, startup: timeline.startup)
     }
 }
 

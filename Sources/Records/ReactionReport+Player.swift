@@ -8,6 +8,7 @@ extension ReactionReport {
         /// Each faulted request, with the buffer the player reported in it (or in its latest earlier request).
         public var faults: [FaultBuffer]
         public var lowestBuffer: PlayerTimeline.BufferMark?
+        /// One per stall the player said (`PlayerTimeline.saidStalls`).
         public var stalls: [PlayerTimeline.Stall]
         public var startup: PlayerTimeline.Startup?
         /// A stall the player had (a segment held longer than its claimed buffer, or its driver's
@@ -35,7 +36,7 @@ extension ReactionReport {
         }
         return PlayerSummary(
             requestsWithCMCD: timeline.requestsWithCMCD, faults: Array(faults), lowestBuffer: timeline.lowestBuffer,
-            stalls: timeline.stalls, startup: timeline.startup,
+            stalls: timeline.saidStalls, startup: timeline.startup,
             stallsNotSaid: CMCDSessionConformance.unsaidStallIssue(records)?.description)
     }
 }
@@ -50,7 +51,8 @@ extension ReactionReport {
         if let lowest = player.lowestBuffer {
             clauses.append("\(seconds(Double(lowest.bufferLength) / 1000)) at its lowest")
         }
-        if !player.stalls.isEmpty { clauses.append("it reported \(player.stalls.count) stall\(player.stalls.count == 1 ? "" : "s") (CMCD)") }
+        let said = player.stalls
+        if !said.isEmpty { clauses.append("it reported \(said.count) stall\(said.count == 1 ? "" : "s") (CMCD, \(said[0].source))") }
         if let startup = player.startup { clauses.append("it started in \(seconds(startup.seconds))") }
         var sentences: [String] = []
         if !clauses.isEmpty {

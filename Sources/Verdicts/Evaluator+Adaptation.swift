@@ -99,17 +99,11 @@ extension RunFacts {
         return Finding(passed: inBounds(cmcd.count), observed: text, evidence: Array(cmcd.map(\.record).prefix(24)))
     }
 
-    /// The stalls the player said through CMCD, one per stall: its `sta=r` spans when it sent any,
-    /// else its `bs`, else its `bsd` (a v2 player may say one stall all three ways). nil when no
-    /// request carried CMCD.
+    /// The stalls the player said through CMCD, one per stall (`PlayerTimeline.saidStalls`); nil
+    /// when no request carried CMCD.
     var cmcdStalls: [PlayerTimeline.Stall]? {
         let timeline = playerTimeline
-        guard timeline.requestsWithCMCD > 0 else { return nil }
-        for source in ["sta", "bs", "bsd"] {
-            let stalls = timeline.stalls.filter { $0.source == source }
-            if !stalls.isEmpty { return stalls }
-        }
-        return []
+        return timeline.requestsWithCMCD > 0 ? timeline.saidStalls : nil
     }
 
     /// " (at 3.0 s for 1.2 s, …)": the first four.

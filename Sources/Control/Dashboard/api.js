@@ -221,11 +221,14 @@ const finite = value => (Number.isFinite(value) ? value : null);
  * A session's player timeline (GET /api/sessions/{id}/player, from the CMCD its requests carried):
  * {requestsWithCMCD, points: [{record, time (s since the session's first request), objectType,
  * bufferLength (ms), buffers ({type: ms} or null), measuredThroughput, bitrate, topBitrate (kbps),
- * startup, bufferStarvation, state}], stalls: [{record, time, duration (s or null), source}],
+ * startup, bufferStarvation, state}], stalls: [{record, time, duration (s or null), source}] (every way
+ * each was said), saidStalls (the same, one per stall),
  * lowestBuffer ({record, time, bufferLength} or null), startup ({seconds, source} or null)}.
  */
 function player(raw) {
   const r = raw || {};
+  const stalls = xs => list(xs).filter(x => x && typeof x === 'object')
+    .map(x => ({ record: Number(x.record), time: Number(x.time) || 0, duration: finite(x.duration), source: x.source || 'bs' }));
   const point = p => ({
     record: Number(p.record), time: Number(p.time) || 0, objectType: p.objectType || null,
     bufferLength: finite(p.bufferLength), buffers: p.buffers && typeof p.buffers === 'object' ? p.buffers : null,
@@ -238,8 +241,8 @@ function player(raw) {
     requestsWithCMCD: Number(r.requestsWithCMCD) || 0,
     points: list(r.points).filter(p => p && typeof p === 'object').map(point),
     pointsLeftOut: Number(r.pointsLeftOut) || 0,
-    stalls: list(r.stalls).filter(x => x && typeof x === 'object')
-      .map(x => ({ record: Number(x.record), time: Number(x.time) || 0, duration: finite(x.duration), source: x.source || 'bs' })),
+    stalls: stalls(r.stalls),
+    saidStalls: stalls(r.saidStalls),
     lowestBuffer: lowest && Number.isFinite(lowest.bufferLength)
       ? { record: Number(lowest.record), time: Number(lowest.time) || 0, bufferLength: lowest.bufferLength } : null,
     startup: r.startup && Number.isFinite(r.startup.seconds) ? { seconds: r.startup.seconds, source: r.startup.source || '' } : null,

@@ -81,7 +81,7 @@ export function drawBuffer(svg, scale, lane) {
   const values = valueScale(lane, highest * 1.08);
   drawValueAxis(svg, scale, values, secondsLabel);
   const put = el => { if (el) svg.append(el); };
-  for (const stall of player.stalls) {
+  for (const stall of player.saidStalls) {
     if (stall.duration > 0) {
       const start = origin + stall.time * 1000;
       if (start + stall.duration * 1000 > scale.t0 && start < scale.tEnd) svg.append(span(scale, lane, start, start + stall.duration * 1000, 'buffer-stalled'));
@@ -107,7 +107,7 @@ export function drawBuffer(svg, scale, lane) {
   }
   // Under the flags: hovering the lane tells the report under the pointer.
   svg.append(s('rect', { class: 'buffer-probe', x: scale.left, y: lane.y, width: scale.width, height: lane.height }));
-  player.stalls.slice(-MAX_STALL_FLAGS).forEach((stall, i) => {
+  player.saidStalls.slice(-MAX_STALL_FLAGS).forEach((stall, i) => {
     const t = origin + stall.time * 1000;
     if (t < scale.t0 || t > scale.tEnd) return;
     const mark = flag(scale, lane, t, { id: stall.record, kind: 'buffer-stall' });
@@ -125,7 +125,7 @@ const STALL_SOURCES = {
 /** A stall flag's words. */
 export function stallWords(index, sessionStart) {
   const player = state.player;
-  const stall = player && player.stalls.slice(-MAX_STALL_FLAGS)[Number(index)];
+  const stall = player && player.saidStalls.slice(-MAX_STALL_FLAGS)[Number(index)];
   if (!stall) return null;
   const t = originOf(player) + stall.time * 1000;
   return [
@@ -151,7 +151,7 @@ export function bufferWordsAt(time, scale, sessionStart) {
   return [
     `buffer the player reported (CMCD bl) · ${player.requestsWithCMCD} requests with CMCD`,
     lowest ? `lowest ${secondsLabel(lowest.bufferLength)} at ${relative((origin + lowest.time * 1000 - sessionStart) / 1000)} (#${lowest.record})` : 'no buffer length reported',
-    `${player.stalls.length} stall${player.stalls.length === 1 ? '' : 's'} reported`,
+    `${player.saidStalls.length} stall${player.saidStalls.length === 1 ? '' : 's'} reported`,
     player.startup ? `started after ${duration(player.startup.seconds)} (${player.startup.source})` : '',
   ].filter(Boolean).join('\n');
 }
