@@ -90,11 +90,13 @@ import Testing
     @Test func badRatesSayWhatIsWrong() {
         #expect(problems(#"{"rate": "-5Mbps"}"#) == ["$.rate: a rate cannot be negative: \"-5Mbps\""])
         #expect(problems(#"{"rate": "0kbps"}"#) == ["$.rate: a constant rate of 0 never delivers anything (use \"outages\" for a link that is down)"])
-        #expect(problems(#"{"rate": "200Gbps"}"#) == ["$.rate: the rate 200Gbps is above the link's limit of 100Gbps (a unit too many?)"])
+        #expect(problems(#"{"rate": "200Gbps"}"#) == ["$.rate: the rate 200Gbps is above the limit of 100Gbps (a unit too many?)"])
         #expect(problems(#"{"rate": "2 megabits"}"#) == ["$.rate: invalid rate \"2 megabits\" (use a number and kbps, Mbps, Gbps, B/s, KB/s or MB/s: \"800kbps\", \"2Mbps\", \"64KB/s\")"])
         #expect(problems(#"{"rate": 2000000}"#) == ["$.rate: expected a string, got an integer"])
         #expect(problems(#"{"rate": "variant two"}"#) == ["$.rate: invalid variant number \"two\" in \"variant two\" (variants are counted from 0 in the master's order)"])
         #expect(problems(#"{"rate": "variant 1 * 2"}"#).first?.hasPrefix("$.rate: invalid ladder-relative rate \"variant 1 * 2\" (write it as one of \"variant 2\"") == true)
+        // "1 0%" was read as 10% while the words were glued together; a percentage is one number.
+        #expect(problems(#"{"rate": "variant 1 + 1 0%"}"#) == [#"$.rate: invalid ladder-relative rate "variant 1 + 1 0%" (write it as one of "variant 2", "variant 2 + 10%", "lowest variant - 20%", "highest variant", "below the lowest variant", "above the highest variant")"#])
         #expect(problems(#"{"rate": "variant 1 - 100%"}"#) == ["$.rate: \"variant 1 - 100%\" takes away all of the variant's bandwidth (a change must stay above -100%)"])
     }
 
@@ -145,7 +147,7 @@ import Testing
         #expect(traceProblems("0,1000\n2,10\n1,5\n", "c.csv") == ["$.trace.file: c.csv line 3: the time 1 s is not after the previous row's 2 s (times must increase)"])
         #expect(traceProblems("3,1000\n", "c.csv") == ["$.trace.file: c.csv line 1: the first row is at 3 s; a trace starts at 0 (subtract the first time from every row)"])
         #expect(traceProblems("0,1000,7\n", "c.csv") == ["$.trace.file: c.csv line 1: expected two columns, seconds,kbps (such as \"1.5,800\"), got \"0,1000,7\""])
-        #expect(traceProblems("0,200000000\n", "c.csv") == ["$.trace.file: c.csv line 1: the rate 200000000 kbps is above the link's limit of 100Gbps (a unit too many?)"])
+        #expect(traceProblems("0,200000000\n", "c.csv") == ["$.trace.file: c.csv line 1: the rate 200000000 kbps is above the limit of 100Gbps (a unit too many?)"])
         #expect(traceProblems("0,0\n5,0\n", "c.csv") == ["$.trace.file: c.csv: every rate in the trace is 0: the link would never carry anything (use an outage for a link that is down)"])
         #expect(traceProblems("# nothing\n", "c.csv") == ["$.trace.file: c.csv: the trace has no rows (expected lines of seconds,kbps)"])
         #expect(problems(#"{"trace": {"file": "missing.mahi"}}"#) == ["$.trace.file: cannot read the trace file \"missing.mahi\" (check the path and that the file is readable)"])
