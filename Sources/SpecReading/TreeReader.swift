@@ -92,10 +92,7 @@ public struct TreeReader {
 
     /// An integer within `range`; `name` is used in the range message.
     public mutating func integer(_ value: JSONValue, _ path: String, _ name: String, in range: ClosedRange<Int>) -> Int? {
-        guard case .number(_, let text) = value, JSONValue.isIntegerText(text) else {
-            report(path, "expected an integer, got \(value.typeName)")
-            return nil
-        }
+        guard let text = integerText(value, path) else { return nil }
         guard let number = Int(text) else {
             report(path, "\(name) is out of range: \(text)")
             return nil
@@ -112,15 +109,21 @@ public struct TreeReader {
     }
 
     public mutating func seed(_ value: JSONValue, _ path: String) -> UInt64? {
-        guard case .number(_, let text) = value, JSONValue.isIntegerText(text) else {
-            report(path, "expected an integer, got \(value.typeName)")
-            return nil
-        }
+        guard let text = integerText(value, path) else { return nil }
         guard let number = UInt64(text) else {
             report(path, "seed must be between 0 and \(UInt64.max), got \(text)")
             return nil
         }
         return number
+    }
+
+    /// A JSON number written as a whole number, as written (any size).
+    private mutating func integerText(_ value: JSONValue, _ path: String) -> String? {
+        guard case .number(_, let text) = value, JSONValue.isIntegerText(text) else {
+            report(path, "expected an integer, got \(value.typeName)")
+            return nil
+        }
+        return text
     }
 
     /// One of a fixed set of words.

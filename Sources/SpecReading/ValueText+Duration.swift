@@ -1,5 +1,6 @@
 extension ValueText {
-    private static let durationUnits: [(suffix: String, nanos: Double)] = [
+    /// Nanoseconds in each unit, ms before m.
+    private static let durationUnits: [(suffix: String, scale: Double)] = [
         ("ms", 1e6), ("s", 1e9), ("m", 60e9), ("h", 3600e9),
     ]
 
@@ -13,16 +14,14 @@ extension ValueText {
     public static func duration(_ text: String) -> Result<Duration, TextError> {
         let trimmed = text.trimmingSpaces
         if trimmed.hasPrefix("-") { return .failure(TextError("a duration cannot be negative: \(quoted(text))")) }
-        for unit in durationUnits where trimmed.hasSuffix(unit.suffix) {
-            // "5ms" must not be read as "5m" + "s": ms is tried first.
-            guard let value = decimal(trimmed.dropLast(unit.suffix.count)) else { break }
-            let nanos = (value * unit.nanos).rounded()
-            guard nanos < Double(maximumNanos) else {
-                return .failure(TextError("the duration \(quoted(text)) is too long (at most about 31 years)"))
-            }
-            return .success(.nanoseconds(Int64(nanos)))
+        guard let (value, scale) = numberAndUnit(trimmed, durationUnits) else {
+            return .failure(TextError("invalid duration \(quoted(text)) (\(durationHint))"))
         }
-        return .failure(TextError("invalid duration \(quoted(text)) (\(durationHint))"))
+        let nanos = (value * scale).rounded()
+        guard nanos < Double(maximumNanos) else {
+            return .failure(TextError("the duration \(quoted(text)) is too long (at most about 31 years)"))
+        }
+        return .success(.nanoseconds(Int64(nanos)))
     }
 
     /// A duration the way the files write it: "2s", "1.5s", "500ms", "562.5ms".

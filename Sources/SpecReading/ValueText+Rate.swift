@@ -9,7 +9,8 @@ extension ValueText {
         public var bytesPerSecond: Double { number * (bitsPerUnit / 8) }
     }
 
-    private static let rateUnits: [(suffix: String, bitsPerUnit: Double)] = [
+    /// Bits per second in each unit, the longer suffix of two that end alike first.
+    private static let rateUnits: [(suffix: String, scale: Double)] = [
         ("Gbps", 1e9), ("Mbps", 1e6), ("kbps", 1e3), ("Kbps", 1e3), ("bps", 1),
         ("GiB/s", 8 * 1024 * 1024 * 1024), ("MiB/s", 8 * 1024 * 1024), ("KiB/s", 8 * 1024),
         ("GB/s", 8e9), ("MB/s", 8e6), ("KB/s", 8e3), ("kB/s", 8e3), ("B/s", 8),
@@ -26,12 +27,11 @@ extension ValueText {
     public static func rate(_ text: String) -> Result<Rate, TextError> {
         let trimmed = text.trimmingSpaces
         if trimmed.hasPrefix("-") { return .failure(TextError("a rate cannot be negative: \(quoted(text))")) }
-        for unit in rateUnits where trimmed.hasSuffix(unit.suffix) {
-            guard let value = decimal(trimmed.dropLast(unit.suffix.count)) else { break }
-            let rate = Rate(number: value, bitsPerUnit: unit.bitsPerUnit)
-            return checked(bits: rate.bitsPerSecond, spelled: text).map { _ in rate }
+        guard let (value, scale) = numberAndUnit(trimmed, rateUnits) else {
+            return .failure(TextError("invalid rate \(quoted(text)) (\(rateHint))"))
         }
-        return .failure(TextError("invalid rate \(quoted(text)) (\(rateHint))"))
+        let rate = Rate(number: value, bitsPerUnit: scale)
+        return checked(bits: rate.bitsPerSecond, spelled: text).map { _ in rate }
     }
 
     /// A rate in bits per second from a number (a trace's kbps column, a ladder's BANDWIDTH):

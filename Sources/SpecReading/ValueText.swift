@@ -19,6 +19,15 @@ public enum ValueText {
         return decimal(trimmed.dropLast().trimmingSpaces)
     }
 
+    /// The number and the unit's scale of "1.5s" or "800kbps": the first unit of `units` the text
+    /// ends with decides ("5ms" is not "5m" + "s" when ms comes first), and a plain decimal must
+    /// stand before it.
+    static func numberAndUnit(_ text: Substring, _ units: [(suffix: String, scale: Double)]) -> (number: Double, scale: Double)? {
+        guard let unit = units.first(where: { text.hasSuffix($0.suffix) }),
+              let number = decimal(text.dropLast(unit.suffix.count)) else { return nil }
+        return (number, unit.scale)
+    }
+
     static func quoted(_ text: String) -> String { "\"\(text)\"" }
 }
 
