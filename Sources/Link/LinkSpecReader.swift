@@ -216,6 +216,14 @@ extension TreeReader {
         }
         var repeats = true
         if let (value, repeatPath) = members["repeat"], let read = bool(value, repeatPath) { repeats = read }
+        if let shape, let read = step {
+            // The period is counted in nanoseconds: an `Int64` must hold it (and a few of them).
+            let count = CapacityPattern(shape: shape, low: .limit, high: .limit, step: read, levels: levels).rates.count
+            if read.linkNanos > ValueText.maximumNanos / Int64(count) {
+                report(JSONPath.child(path, "step"), "the pattern's period, \(count) steps of \(ValueText.format(read)), is over about 31 years: use a shorter step")
+                step = nil
+            }
+        }
         if case .absolute(let lowRate)? = low, case .absolute(let highRate)? = high, highRate <= lowRate {
             report(JSONPath.child(path, "high"), "high (\(highRate)) must be above low (\(lowRate))")
         }

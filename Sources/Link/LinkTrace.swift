@@ -63,6 +63,9 @@ public enum LinkTrace: Sendable, Equatable {
                 let what = fields[1].hasPrefix("-") ? "is negative" : "is not a number"
                 return .failure(TraceError(name, line: number, "the rate \"\(fields[1])\" \(what) (kilobits per second, such as 800 or 0)"))
             }
+            guard seconds * 1e9 < Double(ValueText.maximumNanos) else {
+                return .failure(TraceError(name, line: number, "the time \(fields[0]) s is over about 31 years (seconds from the start, such as 0, 1.5)"))
+            }
             let start = Nanos((seconds * 1e9).rounded())
             if starts.isEmpty, start != 0 {
                 return .failure(TraceError(name, line: number, "the first row is at \(fields[0]) s; a trace starts at 0 (subtract the first time from every row)"))
