@@ -68,17 +68,21 @@ let package = Package(
         // What a player run produced (`PlayerReport`) and the names of the built-in players: the
         // player vocabulary that scenarios, verdicts and drivers share. Pure: values only.
         .target(name: "PlayerReports"),
+        // Reading the house's documents (rule files, link specs): the spellings of durations, rates
+        // and percentages, and a JSON tree reader whose problems name the file, the JSON path and
+        // what would fix it; "did you mean". Pure: the standard library and JSON.
+        .target(name: "SpecReading", dependencies: ["JSON"]),
         // Rule schema, validation, matching, session clock, fault plans. Pure.
         // Header syntax is swift-http-types' (values only, no I/O).
         .target(
             name: "Chaos",
-            dependencies: ["HLS", "JSON", "Addressing", "CMCD", "PlayerReports", "Link", .product(name: "HTTPTypes", package: "swift-http-types")]
+            dependencies: ["HLS", "JSON", "Addressing", "CMCD", "PlayerReports", "Link", "SpecReading", .product(name: "HTTPTypes", package: "swift-http-types")]
         ),
         // One record per request and what is read off records: the reaction report. Pure.
         .target(name: "Records", dependencies: ["JSON", "Addressing", "CMCD"]),
         // A session's link (the device's downlink): capacity over time, the shared bottleneck
         // scheduler, latency, bad-state stalls, outages, link specs and profiles. Pure: no clock, no I/O.
-        .target(name: "Link", dependencies: ["JSON"]),
+        .target(name: "Link", dependencies: ["JSON", "SpecReading"]),
         // Async streaming HTTP client over libcurl.
         .target(
             name: "Upstream",
@@ -186,8 +190,9 @@ let package = Package(
         // Package.swift against the sources: every import declared, every dependency imported, the
         // pure modules free of I/O.
         .testTarget(name: "ModuleGraphTests"),
-        .testTarget(name: "ChaosTests", dependencies: ["Chaos", "CMCD", "HLS", "JSON", "Addressing", "Link", .product(name: "HTTPTypes", package: "swift-http-types")]),
+        .testTarget(name: "ChaosTests", dependencies: ["Chaos", "CMCD", "HLS", "JSON", "Addressing", "Link", "SpecReading", .product(name: "HTTPTypes", package: "swift-http-types")]),
         .testTarget(name: "LinkTests", dependencies: ["Link", "JSON"]),
+        .testTarget(name: "SpecReadingTests", dependencies: ["SpecReading"]),
         .testTarget(name: "RecordsTests", dependencies: ["Records", "Addressing", "CMCD", "TestSupport"]),
         .testTarget(name: "HARTests", dependencies: ["HAR", "BundleFormat", "Records", "Chaos", "Addressing", "TestSupport"]),
         .testTarget(

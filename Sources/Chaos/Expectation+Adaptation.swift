@@ -1,3 +1,5 @@
+import SpecReading
+
 /// The words of the checks of a player's adaptation to the session's link.
 extension Expectation.Check {
     var adaptationWords: String {
@@ -17,14 +19,14 @@ extension Expectation.Check {
         case .utilisation(let low, let high):
             "used " + Self.percentBounds(low, high) + " of the link"
         case .overshoot(let atMost):
-            "spent at most \(TextValues.format(atMost)) on a variant the link could not carry"
+            "spent at most \(ValueText.format(atMost)) on a variant the link could not carry"
         default:
             words
         }
     }
 
     private static func within(_ duration: Duration?) -> String {
-        duration.map { " within \(TextValues.format($0))" } ?? ""
+        duration.map { " within \(ValueText.format($0))" } ?? ""
     }
 
     /// "at most 2 times", "at least 0.5 times", "once", "1 to 2.5 times".

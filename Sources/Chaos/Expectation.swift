@@ -1,3 +1,5 @@
+import SpecReading
+
 /// What a player is expected to do under a scenario, checked by `hlschaos run` against the proxy's
 /// request records, the reaction report read off them and the player's own report.
 ///
@@ -157,8 +159,8 @@ public struct Expectation: Sendable, Equatable {
             case .playerError(let kind, let code, let fatal): Self.errorWords(kind, code, fatal)
             case .log(let pattern): "the player's log matches /\(pattern)/"
             case .logNot(let pattern): "the player's log does not match /\(pattern)/"
-            case .bufferNeverBelow(let floor): "the player's buffer (CMCD bl) never fell below \(TextValues.format(floor)) once it had reached it"
-            case .startupWithin(let limit): "the player started within \(TextValues.format(limit)) (CMCD)"
+            case .bufferNeverBelow(let floor): "the player's buffer (CMCD bl) never fell below \(ValueText.format(floor)) once it had reached it"
+            case .startupWithin(let limit): "the player started within \(ValueText.format(limit)) (CMCD)"
             case .cmcdValid: "the player's CMCD was well-formed and conformant"
             case .anyOf(let checks): checks.map(\.words).joined(separator: ", or ")
             case .not(let check): "not: " + check.words
@@ -167,7 +169,7 @@ public struct Expectation: Sendable, Equatable {
         }
 
         private static func within(_ duration: Duration?, _ anchor: String) -> String {
-            duration.map { " within \(TextValues.format($0)) \(anchor)" } ?? ""
+            duration.map { " within \(ValueText.format($0)) \(anchor)" } ?? ""
         }
 
         private static func retriedWords(_ low: Int?, _ high: Int?) -> String {

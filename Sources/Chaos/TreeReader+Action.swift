@@ -1,4 +1,5 @@
 import JSON
+import SpecReading
 
 extension TreeReader {
     mutating func action(_ value: JSONValue, _ path: String) -> Action? {
@@ -96,7 +97,7 @@ extension TreeReader {
             report(path, "\"hang\" takes true (forever) or a duration such as \"30s\", got \(value.typeName)")
             return nil
         case "throttle":
-            return rate(value, path).map { .throttle(bytesPerSecond: $0) }
+            return bytesPerSecond(value, path).map { .throttle(bytesPerSecond: $0) }
         case "stall":
             guard let fields = object(value, path, allowed: RuleKeys.stall) else { return nil }
             let bytes = required(fields, "afterBytes", path).flatMap { integer($0.0, $0.1, "afterBytes", in: 0...Int.max) }

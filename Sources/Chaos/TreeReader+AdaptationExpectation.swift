@@ -1,5 +1,6 @@
 import Foundation
 import JSON
+import SpecReading
 
 /// The expectations of a player's adaptation to the session's link: `switchedDown`/`switchedUp`
 /// timed from the link, `switches`, `stalls` (read with the other bounds), `utilisation`, `overshoot`.
@@ -122,9 +123,7 @@ extension TreeReader {
     private mutating func percentage(_ value: JSONValue, _ path: String, _ name: String) -> Double? {
         switch value {
         case .string(let text):
-            let digits = text.hasSuffix("%") ? text.dropLast() : ""
-            guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
-                  digits.first != ".", digits.last != ".", let percent = Double(digits) else {
+            guard let percent = ValueText.percentage(text[...]) else {
                 report(path, "invalid percentage \"\(text)\" (write a number and %: \"70%\", \"72.5%\")")
                 return nil
             }

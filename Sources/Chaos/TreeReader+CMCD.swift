@@ -1,5 +1,6 @@
 import CMCD
 import JSON
+import SpecReading
 
 /// `match.cmcd`: `{"bl": {"below": "2s"}, "su": true, "sta": "rebuffering", …}`.
 extension TreeReader {
@@ -18,12 +19,12 @@ extension TreeReader {
             condition.bufferBelow = bounds.below.flatMap { duration($0.0, $0.1) }
             condition.bufferAbove = bounds.above.flatMap { duration($0.0, $0.1) }
             if let low = condition.bufferAbove, let high = condition.bufferBelow, low >= high {
-                report(keyPath, "above (\(TextValues.format(low))) must be less than below (\(TextValues.format(high))): no buffer length is both")
+                report(keyPath, "above (\(ValueText.format(low))) must be less than below (\(ValueText.format(high))): no buffer length is both")
             }
         }
         if let (value, keyPath) = members["mtp"], let bounds = cmcdBounds(value, keyPath, "mtp", example: #"{"below": "2Mbps"}"#) {
-            condition.throughputBelow = bounds.below.flatMap { rate($0.0, $0.1) }
-            condition.throughputAbove = bounds.above.flatMap { rate($0.0, $0.1) }
+            condition.throughputBelow = bounds.below.flatMap { bytesPerSecond($0.0, $0.1) }
+            condition.throughputAbove = bounds.above.flatMap { bytesPerSecond($0.0, $0.1) }
             if let low = condition.throughputAbove, let high = condition.throughputBelow, low >= high {
                 report(keyPath, "above must be less than below: no throughput is both")
             }

@@ -1,5 +1,6 @@
 import Foundation
 import JSON
+import SpecReading
 
 /// `"expect": [...]`: the expectations of a scenario, checked the same way as its rules.
 extension TreeReader {

@@ -1,5 +1,6 @@
 import Addressing
 import JSON
+import SpecReading
 
 extension TreeReader {
     mutating func match(_ value: JSONValue, _ path: String) -> Match? {
@@ -186,7 +187,7 @@ extension TreeReader {
                                 to: members["to"].flatMap { duration($0.0, $0.1) })
         guard problems.count == before else { return nil }
         if let from = window.from, let to = window.to, from >= to {
-            report(path, "from (\(TextValues.format(from))) must be before to (\(TextValues.format(to)))")
+            report(path, "from (\(ValueText.format(from))) must be before to (\(ValueText.format(to)))")
             return nil
         }
         return window

@@ -1,6 +1,7 @@
 import Addressing
 import JSON
 import Link
+import SpecReading
 
 extension TreeReader {
     mutating func scenario(_ value: JSONValue) -> Scenario? {
@@ -25,7 +26,7 @@ extension TreeReader {
 
         let play = members["play"].flatMap { self.play($0.0, $0.1) }
 
-        let link = members["link"].flatMap { self.link($0.0, $0.1) }
+        let link = members["link"].flatMap { linkSpec($0.0, $0.1) }
         let linkValid = members["link"] == nil || link != nil
         var rules: [Rule] = []
         var rulesValid = false
@@ -67,16 +68,6 @@ extension TreeReader {
         guard let name, rulesValid, expectationsValid, linkValid else { return nil }
         return Scenario(name: name, description: description, reference: reference, expected: expected, rules: rules,
                         play: play, expectations: expectations, link: link)
-    }
-
-    /// `"link"`: read by the Link module's reader, its problems reported with this file's name.
-    mutating func link(_ value: JSONValue, _ path: String) -> LinkSpec? {
-        do {
-            return try LinkSpecReader.read(value, path: path, traceFile: traceFile)
-        } catch {
-            for problem in error.problems { report(problem.path, problem.message) }
-            return nil
-        }
     }
 
     mutating func play(_ value: JSONValue, _ path: String) -> PlayHint? {

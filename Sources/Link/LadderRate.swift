@@ -1,3 +1,5 @@
+import SpecReading
+
 /// A rate relative to the ladder the session fetched, kept as written until the variants' BANDWIDTH
 /// values are known: "variant 2", "variant 2 + 10%", "lowest variant - 30%", "below the lowest
 /// variant" (half the lowest BANDWIDTH), "above the highest variant" (one and a half times the
@@ -56,10 +58,9 @@ public struct LadderRate: Sendable, Hashable, CustomStringConvertible {
         }
         rest = rest.dropFirst(2)
         guard !rest.isEmpty else { return .success(LadderRate(anchor: anchor, percent: 0, text: text)) }
-        // "+ 10%", "+10%", "- 5 %": a sign, a number, a percent sign, spaces anywhere between.
-        let change = rest.joined()
-        guard let sign = change.first, sign == "+" || sign == "-", change.hasSuffix("%"),
-              let value = LinkText.decimal(change.dropFirst().dropLast()) else {
+        // "+ 10%", "+10%", "- 5 %": a sign, then a percentage.
+        let change = rest.joined(separator: " ")
+        guard let sign = change.first, sign == "+" || sign == "-", let value = ValueText.percentage(change.dropFirst()) else {
             return .failure(failure)
         }
         let percent = sign == "+" ? value : -value
@@ -89,7 +90,7 @@ public struct LadderRate: Sendable, Hashable, CustomStringConvertible {
         guard bits >= 1 else {
             return .failure(TextError("\"\(text)\" comes to \(Int(bits)) bit/s (the variant's BANDWIDTH is \(base)); a link needs a rate above zero"))
         }
-        return LinkText.checked(bits: bits, spelled: "\"\(text)\" (\(Int64(bits)) bit/s)")
+        return LinkRate.checked(bits: bits, spelled: "\"\(text)\" (\(Int64(bits)) bit/s)")
     }
 }
 

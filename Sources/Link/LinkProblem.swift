@@ -1,16 +1,9 @@
-/// One problem with a link spec or a trace: where (a JSON path, `$.link.steps[1].rate`) and what is
-/// wrong, with what would fix it. A trace's problems name the trace file and line in the message.
-public struct LinkProblem: Sendable, Equatable, CustomStringConvertible {
-    public var path: String
-    public var message: String
+import SpecReading
 
-    public init(path: String, message: String) {
-        self.path = path
-        self.message = message
-    }
-
-    public var description: String { "\(path): \(message)" }
-}
+/// One problem with a link spec or a trace: where (a JSON path, `$.link.steps[1].rate`, and the
+/// file when the spec is read from one) and what is wrong, with what would fix it. A trace's
+/// problems name the trace file and line in the message.
+public typealias LinkProblem = SpecProblem
 
 /// Thrown when a link spec cannot be used; carries every problem found, not just the first.
 public struct LinkSpecError: Error, Sendable, Equatable, CustomStringConvertible {

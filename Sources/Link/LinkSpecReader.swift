@@ -1,7 +1,8 @@
 import JSON
+import SpecReading
 
 /// Reads a link spec from JSON and reports every problem at once, each with its JSON path and what
-/// would fix it (the style of the rule files' reader):
+/// would fix it (with the rule files' reader, `TreeReader`):
 ///
 ///     {"rate": "2Mbps"}
 ///     {"profile": "slow-3g", "outages": [{"at": "30s", "for": "10s"}]}
@@ -30,8 +31,8 @@ public enum LinkSpecReader {
     public static func read(_ value: JSONValue, path: String = "$",
                             traceFile: (String) -> [UInt8]? = { _ in nil }) throws(LinkSpecError) -> LinkSpec {
         let (spec, problems) = withoutActuallyEscaping(traceFile) { traceFile in
-            var reader = SpecReader(traceFile: traceFile)
-            return (reader.spec(value, path), reader.problems)
+            var reader = TreeReader(file: nil, loadFile: traceFile)
+            return (reader.linkSpec(value, path), reader.problems)
         }
         if let spec, problems.isEmpty { return spec }
         throw LinkSpecError(problems: problems)
@@ -42,7 +43,7 @@ public enum LinkSpecReader {
 
     /// Reads a cut of the link, `{"for": "10s"}` (at most `maximumCut`).
     public static func readCut(_ value: JSONValue) throws(LinkSpecError) -> Duration {
-        var reader = SpecReader(traceFile: { _ in nil })
+        var reader = TreeReader(file: nil)
         var cut: Duration?
         if let members = reader.object(value, "$", allowed: ["for"]) {
             if let (value, path) = members["for"] {
@@ -73,37 +74,30 @@ public enum LinkSpecReader {
     }
 }
 
-/// Walks the tree, collecting problems; every reader returns nil for a value it rejected.
-private struct SpecReader {
-    let traceFile: (String) -> [UInt8]?
-    var problems: [LinkProblem] = []
-
-    init(traceFile: @escaping (String) -> [UInt8]?) { self.traceFile = traceFile }
-
-    mutating func report(_ path: String, _ message: String) {
-        problems.append(LinkProblem(path: path, message: message))
-    }
-
-    mutating func spec(_ value: JSONValue, _ path: String) -> LinkSpec? {
+/// The link spec's shapes, read by the house's tree reader: a rule file's `"link"` is read here with
+/// the rule file's name in its problems.
+extension TreeReader {
+    /// A link spec at `path`; a trace file it names is read through `loadFile`.
+    public mutating func linkSpec(_ value: JSONValue, _ path: String) -> LinkSpec? {
         guard let members = object(value, path, allowed: LinkSpecReader.keys) else { return nil }
         let before = problems.count
         var profile: LinkProfile?
         if let (value, profilePath) = members["profile"], let name = string(value, profilePath) {
             profile = LinkProfile.named(name)
             if profile == nil {
-                let hint = nearest(name, LinkProfile.names).map { " (did you mean \"\($0)\"?)" } ?? ""
-                report(profilePath, "unknown profile \"\(name)\"\(hint); the profiles are \(quoted(LinkProfile.names))")
+                let hint = Suggestions.nearest(to: name, in: LinkProfile.names).map { " (did you mean \"\($0)\"?)" } ?? ""
+                report(profilePath, "unknown profile \"\(name)\"\(hint); the profiles are \(Self.quoted(LinkProfile.names))")
             }
         }
         let given = LinkSpecReader.capacityKeys.filter { members[$0] != nil }
         for extra in given.dropFirst() {
-            report(members[extra]!.1, "give one capacity only: \"\(given[0])\" is already given (one of \(quoted(LinkSpecReader.capacityKeys)))")
+            report(members[extra]!.1, "give one capacity only: \"\(given[0])\" is already given (one of \(Self.quoted(LinkSpecReader.capacityKeys)))")
         }
         var capacity: LinkSpec.Capacity?
         switch given.first {
         case "rate":
             let (value, ratePath) = members["rate"]!
-            if let rate = rate(value, ratePath, zero: "a constant rate of 0 never delivers anything (use \"outages\" for a link that is down)") {
+            if let rate = rateSpec(value, ratePath, zero: "a constant rate of 0 never delivers anything (use \"outages\" for a link that is down)") {
                 capacity = .constant(rate)
             }
         case "steps": capacity = steps(members["steps"]!.0, members["steps"]!.1)
@@ -113,7 +107,7 @@ private struct SpecReader {
             if let profile {
                 capacity = .constant(.absolute(profile.rate))
             } else if members["profile"] == nil {
-                report(path, "the link has no capacity: give one of \(quoted(LinkSpecReader.capacityKeys)), or a \"profile\"")
+                report(path, "the link has no capacity: give one of \(Self.quoted(LinkSpecReader.capacityKeys)), or a \"profile\"")
             }
         }
         var latency = profile?.latency ?? .none
@@ -124,7 +118,7 @@ private struct SpecReader {
         if let (value, outagesPath) = members["outages"] { outages = self.outages(value, outagesPath) ?? [] }
         var policy = OutagePolicy.wait
         if let (value, policyPath) = members["duringOutage"],
-           let word = keyword(value, policyPath, "duringOutage", OutagePolicy.allCases.map(\.rawValue)) {
+           let word = keyword(value, policyPath, "duringOutage", in: OutagePolicy.allCases.map(\.rawValue)) {
             policy = OutagePolicy(rawValue: word)!
         }
         var seed: UInt64?
@@ -134,7 +128,7 @@ private struct SpecReader {
             if Link.tickRange.contains(read) {
                 tick = read
             } else {
-                report(tickPath, "a tick must be between 1ms and 50ms (the link's shaping granularity), got \"\(formatDuration(read.linkNanos))\"")
+                report(tickPath, "a tick must be between 1ms and 50ms (the link's shaping granularity), got \"\(ValueText.format(read))\"")
             }
         }
         guard let capacity, problems.count == before else { return nil }
@@ -166,16 +160,16 @@ private struct SpecReader {
             if let (value, atPath) = required(members, "at", stepPath, "when the step starts, such as \"30s\""),
                let read = duration(value, atPath) {
                 if offset == 0, read != .zero {
-                    report(atPath, "the first step must be at \"0s\" (the link needs a rate from the start), got \"\(formatDuration(read.linkNanos))\"")
+                    report(atPath, "the first step must be at \"0s\" (the link needs a rate from the start), got \"\(ValueText.format(read))\"")
                 } else if let last = steps.last, read <= last.at {
-                    report(atPath, "\"\(formatDuration(read.linkNanos))\" is not after the previous step's \"\(formatDuration(last.at.linkNanos))\" (steps must be in time order)")
+                    report(atPath, "\"\(ValueText.format(read))\" is not after the previous step's \"\(ValueText.format(last.at))\" (steps must be in time order)")
                 } else {
                     at = read
                 }
             }
             var rate: RateSpec?
             if let (value, ratePath) = required(members, "rate", stepPath, "the rate from then on, such as \"600kbps\"") {
-                rate = self.rate(value, ratePath, zero: nil)
+                rate = self.rateSpec(value, ratePath, zero: nil)
             }
             if let at, let rate { steps.append(LinkSpec.Step(at: at, rate: rate)) }
         }
@@ -191,17 +185,17 @@ private struct SpecReader {
         guard let members = object(value, path, allowed: LinkSpecReader.patternKeys) else { return nil }
         let before = problems.count
         var shape: CapacityPattern.Shape?
-        if let (value, shapePath) = required(members, "shape", path, "one of \(quoted(CapacityPattern.Shape.allCases.map(\.rawValue)))"),
-           let word = keyword(value, shapePath, "shape", CapacityPattern.Shape.allCases.map(\.rawValue)) {
+        if let (value, shapePath) = required(members, "shape", path, "one of \(Self.quoted(CapacityPattern.Shape.allCases.map(\.rawValue)))"),
+           let word = keyword(value, shapePath, "shape", in: CapacityPattern.Shape.allCases.map(\.rawValue)) {
             shape = CapacityPattern.Shape(rawValue: word)
         }
         var low: RateSpec?
         if let (value, lowPath) = required(members, "low", path, "the lowest rate, such as \"600kbps\"") {
-            low = rate(value, lowPath, zero: nil)
+            low = rateSpec(value, lowPath, zero: nil)
         }
         var high: RateSpec?
         if let (value, highPath) = required(members, "high", path, "the highest rate, such as \"4Mbps\"") {
-            high = rate(value, highPath, zero: "the high rate must be above 0")
+            high = rateSpec(value, highPath, zero: "the high rate must be above 0")
         }
         var step: Duration?
         if let (value, stepPath) = required(members, "step", path, "how long each level lasts, such as \"10s\""),
@@ -222,6 +216,14 @@ private struct SpecReader {
         }
         var repeats = true
         if let (value, repeatPath) = members["repeat"], let read = bool(value, repeatPath) { repeats = read }
+        if let shape, let read = step {
+            // The period is counted in nanoseconds: an `Int64` must hold it (and a few of them).
+            let count = CapacityPattern(shape: shape, low: .limit, high: .limit, step: read, levels: levels).rates.count
+            if read.linkNanos > ValueText.maximumNanos / Int64(count) {
+                report(JSONPath.child(path, "step"), "the pattern's period, \(count) steps of \(ValueText.format(read)), is over about 31 years: use a shorter step")
+                step = nil
+            }
+        }
         if case .absolute(let lowRate)? = low, case .absolute(let highRate)? = high, highRate <= lowRate {
             report(JSONPath.child(path, "high"), "high (\(highRate)) must be above low (\(lowRate))")
         }
@@ -233,7 +235,7 @@ private struct SpecReader {
         guard let members = object(value, path, allowed: LinkSpecReader.traceKeys) else { return nil }
         var format: LinkTrace.Format?
         if let (value, formatPath) = members["format"],
-           let word = keyword(value, formatPath, "format", LinkTrace.Format.allCases.map(\.rawValue)) {
+           let word = keyword(value, formatPath, "format", in: LinkTrace.Format.allCases.map(\.rawValue)) {
             format = LinkTrace.Format(rawValue: word)
         } else if members["format"] != nil {
             return nil
@@ -241,7 +243,7 @@ private struct SpecReader {
         switch (members["file"], members["text"]) {
         case (let file?, nil):
             guard let name = string(file.0, file.1) else { return nil }
-            guard let bytes = traceFile(name) else {
+            guard let bytes = loadFile(name) else {
                 report(file.1, "cannot read the trace file \"\(name)\" (check the path and that the file is readable)")
                 return nil
             }
@@ -280,7 +282,7 @@ private struct SpecReader {
         var jitter = Duration.zero
         if let (value, jitterPath) = members["jitter"], let read = duration(value, jitterPath) {
             if read > base {
-                report(jitterPath, "jitter (\(formatDuration(read.linkNanos))) is more than the base latency (\(formatDuration(base.linkNanos))): a latency cannot go below 0")
+                report(jitterPath, "jitter (\(ValueText.format(read))) is more than the base latency (\(ValueText.format(base))): a latency cannot go below 0")
             } else {
                 jitter = read
             }
@@ -298,7 +300,7 @@ private struct SpecReader {
                             ("meanBad", "how long a stall lasts on average, such as \"1s\"")] {
             guard let (value, meanPath) = required(members, key, path, what), let read = duration(value, meanPath) else { continue }
             if read < LinkSpecReader.minimumMeanStay {
-                report(meanPath, "\(key) must be at least \(formatDuration(LinkSpecReader.minimumMeanStay.linkNanos)), got \"\(formatDuration(read.linkNanos))\"")
+                report(meanPath, "\(key) must be at least \(ValueText.format(LinkSpecReader.minimumMeanStay)), got \"\(ValueText.format(read))\"")
                 continue
             }
             means.append(read)
@@ -335,147 +337,14 @@ private struct SpecReader {
 
     /// A rate: absolute ("2Mbps") or relative to the ladder ("variant 2 + 10%"). `zero` is the
     /// message for a rate of 0 where it is meaningless (nil where 0 is allowed).
-    mutating func rate(_ value: JSONValue, _ path: String, zero: String?) -> RateSpec? {
+    mutating func rateSpec(_ value: JSONValue, _ path: String, zero: String?) -> RateSpec? {
         guard let text = string(value, path) else { return nil }
-        if LadderRate.looksRelative(text) {
-            switch LadderRate.parse(text) {
-            case .success(let relative): return .ladder(relative)
-            case .failure(let error):
-                report(path, error.message)
-                return nil
-            }
-        }
-        switch LinkText.rate(text) {
-        case .success(let rate):
-            if rate.bitsPerSecond == 0, let zero {
-                report(path, zero)
-                return nil
-            }
-            return .absolute(rate)
-        case .failure(let error):
-            report(path, error.message)
+        if LadderRate.looksRelative(text) { return reported(LadderRate.parse(text), path).map(RateSpec.ladder) }
+        guard let rate = reported(ValueText.rate(text), path).map(LinkRate.init) else { return nil }
+        if rate.bitsPerSecond == 0, let zero {
+            report(path, zero)
             return nil
         }
-    }
-
-    mutating func duration(_ value: JSONValue, _ path: String) -> Duration? {
-        guard let text = string(value, path) else { return nil }
-        switch LinkText.duration(text) {
-        case .success(let nanos): return .linkNanos(nanos)
-        case .failure(let error):
-            report(path, error.message)
-            return nil
-        }
-    }
-
-    mutating func object(_ value: JSONValue, _ path: String, allowed: [String]) -> [String: (JSONValue, String)]? {
-        guard case .object(let members) = value else {
-            report(path, "expected an object, got \(value.typeName)")
-            return nil
-        }
-        var result: [String: (JSONValue, String)] = [:]
-        for member in members {
-            let memberPath = JSONPath.child(path, member.key)
-            if result[member.key] != nil {
-                report(memberPath, "duplicate key \"\(member.key)\"")
-            } else if allowed.contains(member.key) {
-                result[member.key] = (member.value, memberPath)
-            } else if let suggestion = nearest(member.key, allowed) {
-                report(memberPath, "unknown key \"\(member.key)\" (did you mean \"\(suggestion)\"?)")
-            } else {
-                report(memberPath, "unknown key \"\(member.key)\" (expected one of \(allowed.joined(separator: ", ")))")
-            }
-        }
-        return result
-    }
-
-    mutating func required(_ members: [String: (JSONValue, String)], _ key: String, _ path: String,
-                           _ what: String) -> (JSONValue, String)? {
-        guard let member = members[key] else {
-            report(path, "missing required key \"\(key)\" (\(what))")
-            return nil
-        }
-        return member
-    }
-
-    mutating func string(_ value: JSONValue, _ path: String) -> String? {
-        guard case .string(let text) = value else {
-            report(path, "expected a string, got \(value.typeName)")
-            return nil
-        }
-        guard !text.trimmingSpaces.isEmpty else {
-            report(path, "must not be empty")
-            return nil
-        }
-        return text
-    }
-
-    mutating func bool(_ value: JSONValue, _ path: String) -> Bool? {
-        guard case .bool(let flag) = value else {
-            report(path, "expected true or false, got \(value.typeName)")
-            return nil
-        }
-        return flag
-    }
-
-    mutating func integer(_ value: JSONValue, _ path: String, _ name: String, in range: ClosedRange<Int>) -> Int? {
-        guard case .number(_, let text) = value, JSONValue.isIntegerText(text) else {
-            report(path, "expected an integer, got \(value.typeName)")
-            return nil
-        }
-        guard let number = Int(text), range.contains(number) else {
-            report(path, "\(name) must be between \(range.lowerBound) and \(range.upperBound), got \(text)")
-            return nil
-        }
-        return number
-    }
-
-    mutating func seed(_ value: JSONValue, _ path: String) -> UInt64? {
-        guard case .number(_, let text) = value, JSONValue.isIntegerText(text) else {
-            report(path, "expected an integer, got \(value.typeName)")
-            return nil
-        }
-        guard let number = UInt64(text) else {
-            report(path, "seed must be between 0 and \(UInt64.max), got \(text)")
-            return nil
-        }
-        return number
-    }
-
-    mutating func keyword(_ value: JSONValue, _ path: String, _ name: String, _ allowed: [String]) -> String? {
-        guard let text = string(value, path) else { return nil }
-        guard allowed.contains(text) else {
-            let hint = nearest(text, allowed).map { " (did you mean \"\($0)\"?)" } ?? ""
-            report(path, "unknown \(name) \"\(text)\"\(hint); expected one of \(quoted(allowed))")
-            return nil
-        }
-        return text
-    }
-
-    func quoted(_ words: [String]) -> String { words.map { "\"\($0)\"" }.joined(separator: ", ") }
-
-    /// The candidate that looks like a typo of `word` (a prefix of it, or a few edits away).
-    func nearest(_ word: String, _ candidates: [String]) -> String? {
-        let lower = word.lowercased()
-        if lower.count >= 3, let prefixed = candidates.first(where: { $0.lowercased().hasPrefix(lower) }) { return prefixed }
-        let limit = max(1, min(3, word.count / 2))
-        var best: (String, Int)?
-        for candidate in candidates {
-            let distance = editDistance(Array(lower), Array(candidate.lowercased()))
-            if distance <= limit, distance < (best?.1 ?? .max) { best = (candidate, distance) }
-        }
-        return best?.0
-    }
-
-    private func editDistance(_ a: [Character], _ b: [Character]) -> Int {
-        var previous = Array(0...b.count)
-        for i in 1...max(1, a.count) where !a.isEmpty {
-            var row = [i] + [Int](repeating: 0, count: b.count)
-            for j in stride(from: 1, through: b.count, by: 1) {
-                row[j] = min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            previous = row
-        }
-        return a.isEmpty ? b.count : previous[b.count]
+        return .absolute(rate)
     }
 }

@@ -1,4 +1,5 @@
 import JSON
+import SpecReading
 
 /// A link spec written back as JSON, in the spellings `LinkSpecReader` reads: what `GET
 /// /api/sessions/{id}/link` echoes of the link that runs. Every value is written out (a profile's
@@ -45,6 +46,6 @@ public enum LinkSpecWriter {
         return .object(members)
     }
 
-    private static func duration(_ value: Duration) -> JSONValue { .string(formatDuration(value.linkNanos)) }
+    private static func duration(_ value: Duration) -> JSONValue { .string(ValueText.format(value)) }
     private static func integer(_ value: Int) -> JSONValue { .number(Double(value), text: String(value)) }
 }

@@ -16,13 +16,3 @@ extension Duration {
 
     static func linkNanos(_ nanos: Nanos) -> Duration { .nanoseconds(nanos) }
 }
-
-/// Formats a duration the way link specs write it ("2s", "1.5s", "500ms", "562.5ms").
-func formatDuration(_ nanos: Nanos) -> String {
-    if nanos % nanosPerSecond == 0 { return "\(nanos / nanosPerSecond)s" }
-    if nanos < nanosPerSecond {
-        if nanos % nanosPerMillisecond == 0 { return "\(nanos / nanosPerMillisecond)ms" }
-        return "\(Double(nanos) / 1e6)ms"
-    }
-    return "\(Double(nanos) / 1e9)s"
-}

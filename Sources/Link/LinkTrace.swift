@@ -1,3 +1,5 @@
+import SpecReading
+
 /// A recorded capacity, read from a file's text:
 /// - `mahimahi`: Mahimahi's `mm-link` format. Each line is a time in whole milliseconds at which
 ///   one 1,500-byte packet may leave (a delivery opportunity); several lines may give the same
@@ -54,12 +56,15 @@ public enum LinkTrace: Sendable, Equatable {
             guard fields.count == 2 else {
                 return .failure(TraceError(name, line: number, "expected two columns, seconds,kbps (such as \"1.5,800\"), got \"\(line)\""))
             }
-            guard let seconds = LinkText.decimal(fields[0]) else {
+            guard let seconds = ValueText.decimal(fields[0]) else {
                 return .failure(TraceError(name, line: number, "the time \"\(fields[0])\" is not a number of seconds (such as 0, 1.5)"))
             }
-            guard let kbps = LinkText.decimal(fields[1]) else {
+            guard let kbps = ValueText.decimal(fields[1]) else {
                 let what = fields[1].hasPrefix("-") ? "is negative" : "is not a number"
                 return .failure(TraceError(name, line: number, "the rate \"\(fields[1])\" \(what) (kilobits per second, such as 800 or 0)"))
+            }
+            guard seconds * 1e9 < Double(ValueText.maximumNanos) else {
+                return .failure(TraceError(name, line: number, "the time \(fields[0]) s is over about 31 years (seconds from the start, such as 0, 1.5)"))
             }
             let start = Nanos((seconds * 1e9).rounded())
             if starts.isEmpty, start != 0 {
@@ -68,7 +73,7 @@ public enum LinkTrace: Sendable, Equatable {
             if let last = starts.last, start <= last {
                 return .failure(TraceError(name, line: number, "the time \(fields[0]) s is not after the previous row's \(previousSeconds) s (times must increase)"))
             }
-            switch LinkText.checked(bits: kbps * 1000, spelled: "\(fields[1]) kbps") {
+            switch LinkRate.checked(bits: kbps * 1000, spelled: "\(fields[1]) kbps") {
             case .success(let rate): rates.append(rate)
             case .failure(let error): return .failure(TraceError(name, line: number, error.message))
             }

@@ -108,21 +108,12 @@ import Testing
         #expect(covered == Set(RuleKeys.action).subtracting(["headers"]))
     }
 
-    @Test func durationsAndRates() {
-        #expect(TextValues.duration("2s") == .seconds(2))
-        #expect(TextValues.duration("500ms") == .milliseconds(500))
-        #expect(TextValues.duration("1.5s") == .milliseconds(1500))
-        #expect(TextValues.duration("1m") == .seconds(60))
-        #expect(TextValues.duration("0s") == .zero)
-        for bad in ["2", "s", "-1s", "2 s", "1.s", ".5s", "1e3s", "2sec", ""] {
-            #expect(TextValues.duration(bad) == nil, "\(bad)")
-        }
-        #expect(TextValues.rate("800kbps") == 100_000)
-        #expect(TextValues.rate("2Mbps") == 250_000)
-        #expect(TextValues.rate("64KB/s") == 64_000)
-        #expect(TextValues.rate("1.5MB/s") == 1_500_000)
-        for bad in ["0kbps", "fast", "800", "-1Mbps", "2 Mbps"] {
-            #expect(TextValues.rate(bad) == nil, "\(bad)")
+    /// The spellings themselves are `ValueText`'s (SpecReadingTests); here, what a rule makes of them.
+    @Test func durationsAndRatesAsARuleReadsThem() throws {
+        #expect(try rule("{}", #"{"delay": "562.5ms"}"#).action.delay == .microseconds(562_500))
+        #expect(try rule("{}", #"{"delay": " 2s "}"#).action.delay == .seconds(2))
+        for (text, bytes) in [("800kbps", 100_000), ("64KB/s", 64_000), ("1KiB/s", 1024), ("4bps", 1), ("12bps", 2), ("100Gbps", 12_500_000_000)] {
+            #expect(try rule("{}", "{\"throttle\": \"\(text)\"}").action.wire == .throttle(bytesPerSecond: bytes), "\(text)")
         }
     }
 }

@@ -1,5 +1,6 @@
 import Testing
 @testable import Chaos
+import SpecReading
 
 /// Every validation problem, with its exact message.
 @Suite struct ValidationTests {
@@ -124,7 +125,13 @@ import Testing
         (scenarioJSON(action: #"{"hang": false}"#),
          [#"t.json: $.rules[0].action.hang: "hang" takes true (forever) or a duration such as "30s", got a boolean"#]),
         (scenarioJSON(action: #"{"throttle": "fast"}"#),
-         [#"t.json: $.rules[0].action.throttle: invalid rate "fast" (use a positive number and kbps, Mbps, Gbps, B/s, KB/s or MB/s: "800kbps", "2Mbps", "64KB/s")"#]),
+         [#"t.json: $.rules[0].action.throttle: invalid rate "fast" (use a number and kbps, Mbps, Gbps, B/s, KB/s or MB/s: "800kbps", "2Mbps", "64KB/s")"#]),
+        (scenarioJSON(action: #"{"throttle": "0kbps"}"#),
+         [#"t.json: $.rules[0].action.throttle: the rate "0kbps" is less than 1 B/s (use a rate above 0, such as "800kbps")"#]),
+        (scenarioJSON(action: #"{"throttle": "3bps"}"#),
+         [#"t.json: $.rules[0].action.throttle: the rate "3bps" is less than 1 B/s (use a rate above 0, such as "800kbps")"#]),
+        (scenarioJSON(action: #"{"throttle": "200Gbps"}"#),
+         ["t.json: $.rules[0].action.throttle: the rate 200Gbps is above the limit of 100Gbps (a unit too many?)"]),
         (scenarioJSON(action: #"{"stall": {"afterBytes": 10}}"#), [#"t.json: $.rules[0].action.stall: missing required key "for""#]),
         (scenarioJSON(action: #"{"reset": "later"}"#),
          [#"t.json: $.rules[0].action.reset: unknown reset point "later"; expected one of "before-headers""#]),

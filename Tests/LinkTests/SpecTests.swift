@@ -90,11 +90,13 @@ import Testing
     @Test func badRatesSayWhatIsWrong() {
         #expect(problems(#"{"rate": "-5Mbps"}"#) == ["$.rate: a rate cannot be negative: \"-5Mbps\""])
         #expect(problems(#"{"rate": "0kbps"}"#) == ["$.rate: a constant rate of 0 never delivers anything (use \"outages\" for a link that is down)"])
-        #expect(problems(#"{"rate": "200Gbps"}"#) == ["$.rate: the rate 200Gbps is above the link's limit of 100Gbps (a unit too many?)"])
+        #expect(problems(#"{"rate": "200Gbps"}"#) == ["$.rate: the rate 200Gbps is above the limit of 100Gbps (a unit too many?)"])
         #expect(problems(#"{"rate": "2 megabits"}"#) == ["$.rate: invalid rate \"2 megabits\" (use a number and kbps, Mbps, Gbps, B/s, KB/s or MB/s: \"800kbps\", \"2Mbps\", \"64KB/s\")"])
         #expect(problems(#"{"rate": 2000000}"#) == ["$.rate: expected a string, got an integer"])
         #expect(problems(#"{"rate": "variant two"}"#) == ["$.rate: invalid variant number \"two\" in \"variant two\" (variants are counted from 0 in the master's order)"])
         #expect(problems(#"{"rate": "variant 1 * 2"}"#).first?.hasPrefix("$.rate: invalid ladder-relative rate \"variant 1 * 2\" (write it as one of \"variant 2\"") == true)
+        // "1 0%" was read as 10% while the words were glued together; a percentage is one number.
+        #expect(problems(#"{"rate": "variant 1 + 1 0%"}"#) == [#"$.rate: invalid ladder-relative rate "variant 1 + 1 0%" (write it as one of "variant 2", "variant 2 + 10%", "lowest variant - 20%", "highest variant", "below the lowest variant", "above the highest variant")"#])
         #expect(problems(#"{"rate": "variant 1 - 100%"}"#) == ["$.rate: \"variant 1 - 100%\" takes away all of the variant's bandwidth (a change must stay above -100%)"])
     }
 
@@ -110,6 +112,10 @@ import Testing
             == ["$.pattern.shape: unknown shape \"saw\"; expected one of \"square\", \"rampUp\", \"rampDown\", \"pyramid\"",
                 "$.pattern.step: a step must last at least 1ms (how long each level lasts, such as \"10s\")",
                 "$.pattern.high: high (1Mbps) must be above low (2Mbps)"])
+        // 198 steps of 20000h overflow the period's nanoseconds: making the link trapped before this was checked.
+        #expect(problems(#"{"pattern": {"shape": "pyramid", "low": "1Mbps", "high": "2Mbps", "step": "20000h", "levels": 100}}"#)
+            == ["$.pattern.step: the pattern's period, 198 steps of 72000000s, is over about 31 years: use a shorter step"])
+        #expect(throws: Never.self) { try spec(#"{"pattern": {"shape": "square", "low": "1Mbps", "high": "2Mbps", "step": "20000h"}}"#) }
         #expect(problems(#"{"pattern": {"shape": "square", "low": "1Mbps", "high": "2Mbps", "step": "1s", "levels": 3}}"#)
             == ["$.pattern.levels: a square wave has two levels, high and low: leave \"levels\" out"])
         #expect(problems(#"{"steps": [{"at": "5s", "rate": "1Mbps"}, {"at": "2s", "rate": "0bps"}]}"#)
@@ -143,9 +149,10 @@ import Testing
         #expect(traceProblems("0,1000\n1,abc\n", "c.csv") == ["$.trace.file: c.csv line 2: the rate \"abc\" is not a number (kilobits per second, such as 800 or 0)"])
         #expect(traceProblems("0,1000\n1,-5\n", "c.csv") == ["$.trace.file: c.csv line 2: the rate \"-5\" is negative (kilobits per second, such as 800 or 0)"])
         #expect(traceProblems("0,1000\n2,10\n1,5\n", "c.csv") == ["$.trace.file: c.csv line 3: the time 1 s is not after the previous row's 2 s (times must increase)"])
+        #expect(traceProblems("0,1000\n99999999999999,5\n", "c.csv") == ["$.trace.file: c.csv line 2: the time 99999999999999 s is over about 31 years (seconds from the start, such as 0, 1.5)"])
         #expect(traceProblems("3,1000\n", "c.csv") == ["$.trace.file: c.csv line 1: the first row is at 3 s; a trace starts at 0 (subtract the first time from every row)"])
         #expect(traceProblems("0,1000,7\n", "c.csv") == ["$.trace.file: c.csv line 1: expected two columns, seconds,kbps (such as \"1.5,800\"), got \"0,1000,7\""])
-        #expect(traceProblems("0,200000000\n", "c.csv") == ["$.trace.file: c.csv line 1: the rate 200000000 kbps is above the link's limit of 100Gbps (a unit too many?)"])
+        #expect(traceProblems("0,200000000\n", "c.csv") == ["$.trace.file: c.csv line 1: the rate 200000000 kbps is above the limit of 100Gbps (a unit too many?)"])
         #expect(traceProblems("0,0\n5,0\n", "c.csv") == ["$.trace.file: c.csv: every rate in the trace is 0: the link would never carry anything (use an outage for a link that is down)"])
         #expect(traceProblems("# nothing\n", "c.csv") == ["$.trace.file: c.csv: the trace has no rows (expected lines of seconds,kbps)"])
         #expect(problems(#"{"trace": {"file": "missing.mahi"}}"#) == ["$.trace.file: cannot read the trace file \"missing.mahi\" (check the path and that the file is readable)"])

@@ -14,7 +14,7 @@ import Testing
         "PackagePlugin",
     ]
 
-    static let pure = ["JSON", "HLS", "Addressing", "PlayerReports", "Chaos", "Records", "Verdicts", "Markup", "Link", "CMCD"]
+    static let pure = ["JSON", "HLS", "Addressing", "PlayerReports", "Chaos", "Records", "Verdicts", "Markup", "Link", "CMCD", "SpecReading"]
 
     /// Libraries that reach the network, files, processes or the clock.
     static let ioProducts: Set<String> = [

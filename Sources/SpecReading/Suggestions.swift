@@ -1,8 +1,8 @@
 /// "Did you mean" support: the nearest valid key by edit distance.
-enum Suggestions {
+public enum Suggestions {
     /// Optimal string alignment distance (insert, delete, substitute, swap two neighbours),
     /// case-insensitive so that "MSN" suggests "msn".
-    static func editDistance(_ a: String, _ b: String) -> Int {
+    public static func editDistance(_ a: String, _ b: String) -> Int {
         let a = Array(a.lowercased()), b = Array(b.lowercased())
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
@@ -23,7 +23,7 @@ enum Suggestions {
     }
 
     /// The closest candidate within a distance that still looks like a typo, or nil.
-    static func nearest(to key: String, in candidates: [String]) -> String? {
+    public static func nearest(to key: String, in candidates: [String]) -> String? {
         let limit = max(1, min(3, key.count / 2))
         // "lang" → "language": a key that starts a valid one is a likely abbreviation.
         if key.count >= 3, let prefixed = candidates.first(where: { $0.lowercased().hasPrefix(key.lowercased()) }) {
