@@ -180,7 +180,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: nio, path: "Tests/TestSupport"),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "HLSTests", dependencies: ["HLS", "TestSupport"], resources: [.copy("Corpus")]),
-        .testTarget(name: "AddressingTests", dependencies: ["Addressing", "HLS"]),
+        .testTarget(name: "AddressingTests", dependencies: ["Addressing", "HLS", "TestSupport"]),
         .testTarget(name: "CMCDTests", dependencies: ["CMCD"]),
         .testTarget(name: "CertificateAuthorityTests", dependencies: ["CertificateAuthority", "TestSupport"]),
         // Package.swift against the sources: every import declared, every dependency imported, the
