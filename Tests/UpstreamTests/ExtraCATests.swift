@@ -86,6 +86,19 @@ import TestSupport
         #expect(!FileManager.default.fileExists(atPath: folder), "the temporary folder outlived the bundle")
     }
 
+    /// The client's shutdown removes the bundle's folder, not only its being freed: a process that
+    /// exits while it still holds its client (as `hlschaos run` and the tests do) leaves nothing.
+    @Test func shutdownRemovesTheBundlesFolderWhileTheClientIsStillHeld() async throws {
+        let ca = try TestCA(name: "shutdown")
+        let client = try UpstreamClient(configuration: UpstreamConfiguration(resolve: [:], extraCAFile: ca.certificatePath))
+        let bundle = try #require(client.loop.sharedOptions.caBundle)
+        let folder = (bundle.path as NSString).deletingLastPathComponent
+        #expect(FileManager.default.fileExists(atPath: bundle.path))
+        await client.shutdown()
+        #expect(!FileManager.default.fileExists(atPath: folder), "\(folder) outlived the client's shutdown")
+        withExtendedLifetime(client) {}
+    }
+
     /// Checks the combined file; returns its folder, once the bundle is gone.
     private func checkBundle(extraCAFile: String, systemPath: String) throws -> String {
         let bundle = try CABundle(extraCAFile: extraCAFile, systemBundlePath: systemPath)
