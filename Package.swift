@@ -180,11 +180,11 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ] + swiftNIO("NIOCore", "NIOPosix")
         ),
-        // Loopback origin and helpers shared by the end-to-end test targets.
+        // Loopback origin, temporary folders, fixtures and helpers shared by the test targets.
         .target(name: "TestSupport", dependencies: nio, path: "Tests/TestSupport"),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "HLSTests", dependencies: ["HLS", "TestSupport"], resources: [.copy("Corpus")]),
-        .testTarget(name: "AddressingTests", dependencies: ["Addressing", "HLS"]),
+        .testTarget(name: "AddressingTests", dependencies: ["Addressing", "HLS", "TestSupport"]),
         .testTarget(name: "CMCDTests", dependencies: ["CMCD"]),
         .testTarget(name: "CertificateAuthorityTests", dependencies: ["CertificateAuthority", "TestSupport"]),
         // Package.swift against the sources: every import declared, every dependency imported, the
@@ -212,7 +212,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "PlayersTests", dependencies: ["Players", "PlayerReports", "Chaos", "TestSupport", "DemoOrigin"]),
-        .testTarget(name: "RunsTests", dependencies: ["Runs", "Markup", "Verdicts", "Players", "PlayerReports", "Records", "Chaos", "Proxy", "RuleLoading", logging]),
+        .testTarget(name: "RunsTests", dependencies: ["Runs", "Markup", "Verdicts", "Players", "PlayerReports", "Records", "Chaos", "Proxy", "RuleLoading", "TestSupport", logging]),
         .testTarget(name: "VerdictsTests", dependencies: ["Verdicts", "Chaos", "Records", "Addressing", "PlayerReports", "Link"]),
         .testTarget(name: "UpstreamTests", dependencies: ["Upstream", "TestSupport"] + swiftNIO("NIOCore")),
         .testTarget(
@@ -221,7 +221,7 @@ let package = Package(
         ),
         // Runs the built `hlschaos` binary: exit codes, messages, signals, reloads.
         .testTarget(name: "CLITests", dependencies: ["TestSupport", "BundleFormat"]),
-        .testTarget(name: "RuleBookTests", dependencies: ["RuleLoading", "Presets", "Chaos", logging]),
+        .testTarget(name: "RuleBookTests", dependencies: ["RuleLoading", "Presets", "Chaos", "TestSupport", logging]),
         .testTarget(name: "AppConfigurationTests", dependencies: ["AppConfiguration", "Proxy", "RuleLoading"]),
         .testTarget(
             name: "ProxyTests",

@@ -16,6 +16,41 @@ if [ -n "$warnings" ]; then
   echo "$warnings" >&2
   exit 1
 fi
+# Every test removes what it writes. The run gets a temporary folder of its own (TMPDIR, which
+# Foundation's temporaryDirectory, mktemp, Python's tempfile and the players all honour) and fails
+# at the end, naming them, when anything is left in it (docs/testing.md, "Temporary files").
+# Searchable by all (0755): VLC runs as another user when the tests run as root.
+run_tmp=$(mktemp -d "${TMPDIR:-/tmp}/hlschaos-test-run.XXXXXX")
+chmod 755 "$run_tmp"
+export TMPDIR="$run_tmp"
+demo=
+finish() {
+  status=$?
+  if [ -n "$demo" ]; then kill "$demo" 2>/dev/null || true; wait "$demo" 2>/dev/null || true; fi
+  rm -rf "${log:-}" "${data:-}"
+  # `swift test` itself (SwiftPM) leaves lock files (_….lock) and empty TemporaryDirectory.* folders
+  # (holding .keep-directory) there: they are not the tests'.
+  left=$(cd "$run_tmp" && for entry in * .[!.]*; do
+    [ -e "$entry" ] || continue
+    case "$entry" in
+      _*.lock) continue ;;
+      TemporaryDirectory.*) [ -z "$(ls -A "$entry" | grep -vx .keep-directory)" ] && continue ;;
+    esac
+    echo "$entry"
+  done)
+  if [ -n "$left" ]; then
+    echo "scripts/test.sh: the tests left $(echo "$left" | wc -l) entries in their TMPDIR; each test must remove what it writes (docs/testing.md, \"Temporary files\"):" >&2
+    echo "$left" | sed 's/^/  /' >&2
+    if [ "$status" -eq 0 ]; then status=1; rm -rf "$run_tmp"; fi
+  else
+    [ "$status" -eq 0 ] && rm -rf "$run_tmp"
+  fi
+  # A failed run keeps its TMPDIR: a failing test may have left what explains it there (the HTTP
+  # fuzzer's findings, a player's logs).
+  if [ -d "$run_tmp" ]; then echo "scripts/test.sh: the run failed; its TMPDIR is kept for a look: $run_tmp (remove it when done)" >&2; fi
+  exit "$status"
+}
+trap finish EXIT
 # The player suites run on their own: they time real playback against a proxy that lives in the
 # test process, and CPU-heavy unit tests running beside them would starve it. So does the stream
 # recorder's suite, which times live playlist reloads. They prove every driver and every fault
@@ -37,10 +72,10 @@ if [ "$#" -eq 0 ]; then
   # Forward mode and an HTTPS listener: the dashboard then shows the devices panel and the setup QR.
   .build/debug/hlschaos demo --host 127.0.0.1 --port 0 --control 127.0.0.1:0 --forward --https-port 0 --data-dir "$data" >"$log" 2>&1 &
   demo=$!
-  trap 'kill $demo 2>/dev/null || true; rm -rf "$log" "$data"' EXIT
   for _ in $(seq 100); do grep -q "Control API:" "$log" && break; sleep 0.2; done
   proxy_port=$(sed -n 's/.*proxy on port \([0-9]*\).*/\1/p' "$log")
   control=$(sed -n 's/.*Control API: *\(http:[^ ]*\).*/\1/p' "$log")
-  python3 Tests/Dashboard/dashboard_test.py --url "$control/" --proxy "http://127.0.0.1:$proxy_port" --require-qr
+  python3 Tests/Dashboard/dashboard_test.py --url "$control/" --proxy "http://127.0.0.1:$proxy_port" --require-qr \
+    --screenshots .build/dashboard-screenshots
   python3 Tests/Dashboard/qr_check.py
 fi

@@ -24,7 +24,9 @@ struct RunAsUser: Sendable {
         ("setpriv", ["--reuid=\(uid)", "--regid=\(gid)", "--clear-groups", executable] + arguments)
     }
 
-    /// A fresh directory under the system's temporary directory, owned by the user (0700).
+    /// A fresh directory under /tmp, owned by the user (0700); the driver removes it when the player
+    /// ends. Under /tmp and not `TMPDIR`: the user must reach it, and a private `TMPDIR` (0700, as
+    /// `mktemp -d` makes one) is closed to other users.
     func makeHome() throws -> URL {
         let home = URL(fileURLWithPath: "/tmp").appendingPathComponent("hlschaos-\(name)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])

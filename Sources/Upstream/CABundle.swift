@@ -4,7 +4,8 @@ import Foundation
 /// The system's CA certificates followed by those of `UpstreamConfiguration.extraCAFile`, written
 /// once at client init to a file in a private temporary folder that every transfer names with
 /// CURLOPT_CAINFO (which on its own would *replace* the system bundle). The folder is removed
-/// when the client's curl loop ends.
+/// when the client's curl loop ends (`UpstreamClient.shutdown()`), and by `deinit` for a client
+/// freed without one: a process that exits holding its client never runs that `deinit`.
 ///
 /// A file and not CURLOPT_CAINFO_BLOB: curl copies a blob into the connection it sets up for
 /// every transfer, plain HTTP too, before it looks for one to reuse (a 214 KB copy per request
@@ -57,9 +58,12 @@ final class CABundle: @unchecked Sendable {
         }
     }
 
-    deinit {
+    /// Removes the folder. Safe to call twice.
+    func remove() {
         try? FileManager.default.removeItem(atPath: folder)
     }
+
+    deinit { remove() }
 
     private static func readExtraFile(_ path: String) throws(UpstreamError) -> [UInt8] {
         var isDirectory: ObjCBool = false

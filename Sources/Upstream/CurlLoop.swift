@@ -268,6 +268,8 @@ final class CurlLoop: @unchecked Sendable {
         wakeConsumers()
         _ = curl_multi_cleanup(multi)
         handles.close()
+        // No transfer reads the CA bundle any more.
+        sharedOptions.caBundle?.remove()
         let waiters = queue.withLockedValue { queue -> [CheckedContinuation<Void, Never>] in
             queue.finished = true
             defer { queue.shutdownWaiters = [] }

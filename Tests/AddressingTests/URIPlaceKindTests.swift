@@ -2,29 +2,12 @@ import Addressing
 import Foundation
 import HLS
 import Testing
+import TestSupport
 
 /// The one table from a URI's place in a playlist to what a request for it fetches.
 @Suite struct URIPlaceKindTests {
-    /// An LL-HLS media playlist whose preload hints name the next part and the next init section.
-    static let lowLatency = """
-        #EXTM3U
-        #EXT-X-VERSION:9
-        #EXT-X-TARGETDURATION:4
-        #EXT-X-PART-INF:PART-TARGET=1.0
-        #EXT-X-MEDIA-SEQUENCE:10
-        #EXT-X-KEY:METHOD=AES-128,URI="key.bin"
-        #EXT-X-MAP:URI="init.mp4"
-        #EXTINF:4.0,
-        seg10.m4s
-        #EXT-X-PART:DURATION=1.0,URI="part11.0.m4s"
-        #EXT-X-PRELOAD-HINT:TYPE=PART,URI="part11.1.m4s"
-        #EXT-X-PRELOAD-HINT:TYPE=MAP,URI="init2.mp4"
-        #EXT-X-RENDITION-REPORT:URI="../v2/index.m3u8",LAST-MSN=10
-
-        """
-
     @Test func aMapPreloadHintIsAnInitSection() throws {
-        let playlist = try Playlist(bytes: Array(Self.lowLatency.utf8), url: URL(string: "https://cdn.test/live/v1/index.m3u8"))
+        let playlist = try Playlist(bytes: Array(PlaylistFixtures.lowLatencyWithMapHint.utf8), url: URL(string: "https://cdn.test/live/v1/index.m3u8"))
         let kinds = playlist.uriReferences.map { ($0.original, ResourceKind($0.facts)) }
         #expect(kinds.map(\.0) == ["key.bin", "init.mp4", "seg10.m4s", "part11.0.m4s", "part11.1.m4s", "init2.mp4", "../v2/index.m3u8"])
         #expect(kinds.map(\.1) == [.key, .`init`, .segment, .part, .part, .`init`, nil])

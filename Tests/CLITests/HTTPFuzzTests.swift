@@ -15,7 +15,9 @@ import TestSupport
         .timeLimit(.minutes(3)))
     func fortyFiveSecondsOfMalformedRequestsFindNothing() async throws {
         let script = CLI.repository.appendingPathComponent("scripts/fuzz-http.py").path
-        let out = FileManager.default.temporaryDirectory.appendingPathComponent("hlschaos-fuzz-http-\(UUID())")
+        // Removed when the fuzzer finds nothing; kept on a failure, which names the findings in it.
+        let folder = try TemporaryFolder("fuzz-http")
+        let out = folder.url("findings")
         let result = try await FuzzProcess.run(
             "/usr/bin/env",
             ["python3", script, "--binary", CLI.binary, "--seconds", String(Self.seconds), "--seed", String(Self.seed),
@@ -31,7 +33,7 @@ import TestSupport
             \(result.stdout)
             \(result.stderr.split(separator: "\n").suffix(40).joined(separator: "\n"))
             """)
-        if result.status == 0 { try? FileManager.default.removeItem(at: out) }
+        if result.status == 0 { folder.remove() }
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `hlschaos import-har` as a user runs it: a good HAR gives a scenario that `hlschaos validate`
 /// accepts and a bundle, a second run into the same folder refuses, a bad HAR is exit 1 with the
@@ -24,48 +25,46 @@ import Testing
            entry("v1/seg41.ts", at: 3, status: 503), entry("v1/seg41.ts", at: 4), entry("v1/seg42.ts", at: 5)].joined(separator: ",")
         + "]}}"
 
-    static func scratch() throws -> URL {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hlschaos-cli-har-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        return directory
-    }
-
     @Test func aGoodHARGivesAValidScenarioAndABundleAndIsNeverWrittenOver() async throws {
-        let directory = try Self.scratch()
-        let har = directory.appendingPathComponent("tv.har").path
-        try Data(Self.good.utf8).write(to: URL(fileURLWithPath: har))
-        let out = directory.appendingPathComponent("out").path
+        try await withTemporaryFolder("cli-har") { folder in
+            let directory = folder.url
+            let har = directory.appendingPathComponent("tv.har").path
+            try Data(Self.good.utf8).write(to: URL(fileURLWithPath: har))
+            let out = directory.appendingPathComponent("out").path
 
-        let result = try await CLI.run(["import-har", har, "--out", out])
-        #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.contains("Reproduced in \(out)/scenario.json (scenario \"har-tv\", 1 rule, valid):"), "\(result.stdout)")
-        #expect(result.stdout.contains("  seg-v1-msn41-503-first-request\n"), "\(result.stdout)")
-        #expect(result.stdout.contains("Bundle: \(out)/bundle: 6 exchanges, 2 bodies"), "\(result.stdout)")
-        #expect(result.stdout.contains("bodies: 4 of 6 responses have no body in the HAR"), "\(result.stdout)")
+            let result = try await CLI.run(["import-har", har, "--out", out])
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout.contains("Reproduced in \(out)/scenario.json (scenario \"har-tv\", 1 rule, valid):"), "\(result.stdout)")
+            #expect(result.stdout.contains("  seg-v1-msn41-503-first-request\n"), "\(result.stdout)")
+            #expect(result.stdout.contains("Bundle: \(out)/bundle: 6 exchanges, 2 bodies"), "\(result.stdout)")
+            #expect(result.stdout.contains("bodies: 4 of 6 responses have no body in the HAR"), "\(result.stdout)")
 
-        let validate = try await CLI.run(["validate", out + "/scenario.json"])
-        #expect(validate.status == 0 && validate.stdout.contains("ok (har-tv, 1 rule)"), "\(validate.stdout)")
+            let validate = try await CLI.run(["validate", out + "/scenario.json"])
+            #expect(validate.status == 0 && validate.stdout.contains("ok (har-tv, 1 rule)"), "\(validate.stdout)")
 
-        let again = try await CLI.run(["import-har", har, "--out", out])
-        #expect(again.status == 1)
-        #expect(again.stderr == "error: \(out): already exists and is not empty (bundle, link.csv, scenario.json): import-har never overwrites; choose a new --out or remove it\n")
+            let again = try await CLI.run(["import-har", har, "--out", out])
+            #expect(again.status == 1)
+            #expect(again.stderr == "error: \(out): already exists and is not empty (bundle, link.csv, scenario.json): import-har never overwrites; choose a new --out or remove it\n")
+        }
     }
 
     @Test func aBadHARIsExitCode1WithTheFileAndTheJSONPath() async throws {
-        let directory = try Self.scratch()
-        let bad = directory.appendingPathComponent("bad.har").path
-        try Data(#"{"log": {"entries": [{"startedDateTime": "2026-11-23T20:14:00Z", "request": {"method": "GET"}, "response": {"status": 200}}]}}"#.utf8)
-            .write(to: URL(fileURLWithPath: bad))
-        let result = try await CLI.run(["import-har", bad, "--out", directory.appendingPathComponent("out").path])
-        #expect(result.status == 1)
-        #expect(result.stderr == "error: \(bad): log.entries[0].request.url: is missing: each request needs its URL\n")
-        #expect(result.stdout.isEmpty)
-        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("out").path), "nothing written for a bad HAR")
+        try await withTemporaryFolder("cli-har") { folder in
+            let directory = folder.url
+            let bad = directory.appendingPathComponent("bad.har").path
+            try Data(#"{"log": {"entries": [{"startedDateTime": "2026-11-23T20:14:00Z", "request": {"method": "GET"}, "response": {"status": 200}}]}}"#.utf8)
+                .write(to: URL(fileURLWithPath: bad))
+            let result = try await CLI.run(["import-har", bad, "--out", directory.appendingPathComponent("out").path])
+            #expect(result.status == 1)
+            #expect(result.stderr == "error: \(bad): log.entries[0].request.url: is missing: each request needs its URL\n")
+            #expect(result.stdout.isEmpty)
+            #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("out").path), "nothing written for a bad HAR")
 
-        let notJSON = directory.appendingPathComponent("page.har").path
-        try Data("<html></html>".utf8).write(to: URL(fileURLWithPath: notJSON))
-        let second = try await CLI.run(["import-har", notJSON, "--out", directory.appendingPathComponent("out2").path])
-        #expect(second.status == 1)
-        #expect(second.stderr.hasPrefix("error: \(notJSON): is not JSON, so not a HAR: invalid JSON at line 1, column 1"), "\(second.stderr)")
+            let notJSON = directory.appendingPathComponent("page.har").path
+            try Data("<html></html>".utf8).write(to: URL(fileURLWithPath: notJSON))
+            let second = try await CLI.run(["import-har", notJSON, "--out", directory.appendingPathComponent("out2").path])
+            #expect(second.status == 1)
+            #expect(second.stderr.hasPrefix("error: \(notJSON): is not JSON, so not a HAR: invalid JSON at line 1, column 1"), "\(second.stderr)")
+        }
     }
 }

@@ -16,13 +16,13 @@ final class NginxProcess: @unchecked Sendable {
     }()
 
     let port: Int
-    let directory: URL
+    let folder: TemporaryFolder
     private let process: Process
     private let output: OutputCollector
 
-    private init(port: Int, directory: URL, process: Process, output: OutputCollector) {
+    private init(port: Int, folder: TemporaryFolder, process: Process, output: OutputCollector) {
         self.port = port
-        self.directory = directory
+        self.folder = folder
         self.process = process
         self.output = output
     }
@@ -53,19 +53,23 @@ final class NginxProcess: @unchecked Sendable {
     }
 
     private static func launch(_ executable: String, port: Int, http: String) throws -> NginxProcess {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hlschaos-nginx-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let configuration = directory.appendingPathComponent("nginx.conf")
-        try mainConfiguration(directory: directory.path, http: http).write(to: configuration, atomically: true, encoding: .utf8)
+        let folder = try TemporaryFolder("nginx")
+        let configuration = folder.url("nginx.conf")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["-p", directory.path, "-e", "stderr", "-c", configuration.path, "-g", "daemon off;"]
+        process.arguments = ["-p", folder.path, "-e", "stderr", "-c", configuration.path, "-g", "daemon off;"]
         process.standardInput = FileHandle.nullDevice
         let output = OutputCollector()
         process.standardOutput = output.pipe
         process.standardError = output.pipe
-        try process.run()
-        return NginxProcess(port: port, directory: directory, process: process, output: output)
+        do {
+            try mainConfiguration(directory: folder.path, http: http).write(to: configuration, atomically: true, encoding: .utf8)
+            try process.run()
+        } catch {
+            folder.remove()
+            throw error
+        }
+        return NginxProcess(port: port, folder: folder, process: process, output: output)
     }
 
     /// Everything around the http block that a test run needs and a deployment does not.
@@ -103,6 +107,6 @@ final class NginxProcess: @unchecked Sendable {
     func stop() {
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
-        try? FileManager.default.removeItem(at: directory)
+        folder.remove()
     }
 }

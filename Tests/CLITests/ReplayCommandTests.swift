@@ -9,8 +9,8 @@ import TestSupport
     static let playlist = "#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXTINF:2,\nseg-0.ts\n#EXT-X-ENDLIST\n"
     static let segment = [UInt8](repeating: 0x47, count: 5_000)
 
-    static func bundle() throws -> URL {
-        let out = FileManager.default.temporaryDirectory.appendingPathComponent("hlschaos-cli-replay-\(UUID().uuidString)")
+    static func bundle(in folder: TemporaryFolder) throws -> URL {
+        let out = folder.url("bundle")
         let writer = try BundleWriter(destination: out, source: .record, entry: "https://cdn.example/vod/index.m3u8")
         try writer.append(Exchange(
             at: 0, url: "https://cdn.example/vod/index.m3u8", status: 200,
@@ -24,25 +24,27 @@ import TestSupport
     }
 
     @Test func replayServesTheBundleThroughTheProxyAndPrintsTheDeviceURL() async throws {
-        let bundle = try Self.bundle()
-        let replay = CLI.Running(["replay", bundle.path, "--host", "127.0.0.1", "--port", "0", "--control", "off"])
-        try replay.start()
-        #expect(await replay.waitForOutput(containing: "Stop with Ctrl-C."), "\(replay.stdout)\n\(replay.stderr)")
-        let port = try #require(await replay.port(after: "proxy on port "), "\(replay.stdout)")
-        #expect(replay.stdout.contains("hlschaos replay: \(bundle.path): VOD recording of 2s, 2 exchanges"), "\(replay.stdout)")
-        #expect(replay.stdout.contains("Entry https://cdn.example/vod/index.m3u8\n    http://localhost:\(port)/vod/index.m3u8\n"), "\(replay.stdout)")
-        #expect(replay.stdout.contains("replay origin http://127.0.0.1:"), "\(replay.stdout)")
+        try await withTemporaryFolder("cli-replay") { folder in
+            let bundle = try Self.bundle(in: folder)
+            let replay = CLI.Running(["replay", bundle.path, "--host", "127.0.0.1", "--port", "0", "--control", "off"])
+            try replay.start()
+            #expect(await replay.waitForOutput(containing: "Stop with Ctrl-C."), "\(replay.stdout)\n\(replay.stderr)")
+            let port = try #require(await replay.port(after: "proxy on port "), "\(replay.stdout)")
+            #expect(replay.stdout.contains("hlschaos replay: \(bundle.path): VOD recording of 2s, 2 exchanges"), "\(replay.stdout)")
+            #expect(replay.stdout.contains("Entry https://cdn.example/vod/index.m3u8\n    http://localhost:\(port)/vod/index.m3u8\n"), "\(replay.stdout)")
+            #expect(replay.stdout.contains("replay origin http://127.0.0.1:"), "\(replay.stdout)")
 
-        let playlist = try await RawHTTP.get(port: port, "/s/cli/vod/index.m3u8")
-        #expect(playlist.status == 200)
-        let uri = try #require(playlist.text.split(separator: "\n").first { !$0.hasPrefix("#") }, "\(playlist.text)")
-        let segment = try await RawHTTP.get(port: port, String(uri))
-        #expect(segment.status == 200 && segment.body == Self.segment)
-        #expect(try await RawHTTP.get(port: port, "/vod/seg-1.ts").status == 404)
+            let playlist = try await RawHTTP.get(port: port, "/s/cli/vod/index.m3u8")
+            #expect(playlist.status == 200)
+            let uri = try #require(playlist.text.split(separator: "\n").first { !$0.hasPrefix("#") }, "\(playlist.text)")
+            let segment = try await RawHTTP.get(port: port, String(uri))
+            #expect(segment.status == 200 && segment.body == Self.segment)
+            #expect(try await RawHTTP.get(port: port, "/vod/seg-1.ts").status == 404)
 
-        replay.signal(SIGTERM)
-        let result = await replay.wait(timeout: 10)
-        #expect(result.status == 0, "\(result.stderr)")
+            replay.signal(SIGTERM)
+            let result = await replay.wait(timeout: 10)
+            #expect(result.status == 0, "\(result.stderr)")
+        }
     }
 
     /// An import-har directory replayed: its bundle served, its field player (`player.json`) in the
@@ -91,25 +93,29 @@ import TestSupport
         """
 
     @Test func aBrokenBundleStopsItWithTheFileNamed() async throws {
-        let bundle = try Self.bundle()
-        let bodies = bundle.appendingPathComponent("bodies/sha256")
-        let body = try #require(try FileManager.default.contentsOfDirectory(atPath: bodies.path).sorted().first)
-        try FileManager.default.removeItem(at: bodies.appendingPathComponent(body))
-        let result = try await CLI.run(["replay", bundle.path, "--port", "0", "--control", "off"], timeout: 30)
-        #expect(result.status == 1)
-        #expect(result.stderr.contains(bodies.appendingPathComponent(body).path) && result.stderr.contains("is missing"), "\(result.stderr)")
+        try await withTemporaryFolder("cli-replay") { folder in
+            let bundle = try Self.bundle(in: folder)
+            let bodies = bundle.appendingPathComponent("bodies/sha256")
+            let body = try #require(try FileManager.default.contentsOfDirectory(atPath: bodies.path).sorted().first)
+            try FileManager.default.removeItem(at: bodies.appendingPathComponent(body))
+            let result = try await CLI.run(["replay", bundle.path, "--port", "0", "--control", "off"], timeout: 30)
+            #expect(result.status == 1)
+            #expect(result.stderr.contains(bodies.appendingPathComponent(body).path) && result.stderr.contains("is missing"), "\(result.stderr)")
 
-        let missing = try await CLI.run(["replay", "/nonexistent/rec.tar", "--port", "0", "--control", "off"], timeout: 30)
-        #expect(missing.status == 1 && missing.stderr.contains("/nonexistent/rec.tar: does not exist"), "\(missing.stderr)")
+            let missing = try await CLI.run(["replay", "/nonexistent/rec.tar", "--port", "0", "--control", "off"], timeout: 30)
+            #expect(missing.status == 1 && missing.stderr.contains("/nonexistent/rec.tar: does not exist"), "\(missing.stderr)")
+        }
     }
 
     @Test func fromAndSpeedThatCannotBeUsedAreRefusedInWords() async throws {
-        let bundle = try Self.bundle()
-        let past = try await CLI.run(["replay", bundle.path, "--from", "5m", "--port", "0", "--control", "off"], timeout: 30)
-        #expect(past.status == 1 && past.stderr.contains("--from 5m 0s is past the end of the recording, which lasts 2s"), "\(past.stderr)")
-        let garbled = try await CLI.run(["replay", bundle.path, "--from", "soon", "--port", "0", "--control", "off"], timeout: 30)
-        #expect(garbled.status == 1 && garbled.stderr.contains("--from \"soon\" is not a position in the recording"), "\(garbled.stderr)")
-        let speed = try await CLI.run(["replay", bundle.path, "--speed", "0", "--port", "0", "--control", "off"], timeout: 30)
-        #expect(speed.status == 1 && speed.stderr.contains("--speed \"0\" is not a positive number"), "\(speed.stderr)")
+        try await withTemporaryFolder("cli-replay") { folder in
+            let bundle = try Self.bundle(in: folder)
+            let past = try await CLI.run(["replay", bundle.path, "--from", "5m", "--port", "0", "--control", "off"], timeout: 30)
+            #expect(past.status == 1 && past.stderr.contains("--from 5m 0s is past the end of the recording, which lasts 2s"), "\(past.stderr)")
+            let garbled = try await CLI.run(["replay", bundle.path, "--from", "soon", "--port", "0", "--control", "off"], timeout: 30)
+            #expect(garbled.status == 1 && garbled.stderr.contains("--from \"soon\" is not a position in the recording"), "\(garbled.stderr)")
+            let speed = try await CLI.run(["replay", bundle.path, "--speed", "0", "--port", "0", "--control", "off"], timeout: 30)
+            #expect(speed.status == 1 && speed.stderr.contains("--speed \"0\" is not a positive number"), "\(speed.stderr)")
+        }
     }
 }

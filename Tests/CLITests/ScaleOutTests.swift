@@ -21,78 +21,78 @@ import TestSupport
         """
 
     @Test func everySessionStaysOnOneInstanceAndGetsTheSameFaultsOnEither() async throws {
-        try #require(NginxProcess.executable != nil, "\(NginxProcess.missing)")
-        let origin = try await TestOrigin.start()
-        try await withTeardown { try? await origin.shutdown() } run: {
-            origin.routeDirectory("/vod/", directory: CLI.repository.appendingPathComponent("Sources/DemoOrigin/Media/ts").path)
+        try await withTemporaryFolder("scale-out") { folder in
+            try #require(NginxProcess.executable != nil, "\(NginxProcess.missing)")
+            let origin = try await TestOrigin.start()
+            try await withTeardown { try? await origin.shutdown() } run: {
+                origin.routeDirectory("/vod/", directory: CLI.repository.appendingPathComponent("Sources/DemoOrigin/Media/ts").path)
 
-            let first = try await FleetInstance.start(upstream: origin.baseURL)
-            defer { first.stop() }
-            let second = try await FleetInstance.start(upstream: origin.baseURL)
-            defer { second.stop() }
-            let instances = [first, second]
+                let first = try await FleetInstance.start(upstream: origin.baseURL)
+                defer { first.stop() }
+                let second = try await FleetInstance.start(upstream: origin.baseURL)
+                defer { second.stop() }
+                let instances = [first, second]
 
-            let nginx = try await NginxProcess.start { port in
-                try ScaleOutDocument.nginxConfiguration(listen: port, servers: instances.map(\.proxyPort))
-            }
-            defer { nginx.stop() }
-
-            let scenarioFile = FileManager.default.temporaryDirectory.appendingPathComponent("hlschaos-scale-out-\(UUID()).json").path
-            try Self.scenario.write(toFile: scenarioFile, atomically: true, encoding: .utf8)
-            defer { try? FileManager.default.removeItem(atPath: scenarioFile) }
-            for instance in instances {
-                let answer = try await instance.putRulesForEverySession(file: scenarioFile)
-                #expect(answer.status == 200 && answer.body.contains(#""scenario":"scale-out""#), "\(answer)")
-            }
-
-            let throughNginx = try await Self.playEverySession(port: nginx.port)
-            let segmentCount = try #require(throughNginx.first?.segments.count)
-            let requestsPerSession = SessionPlay.requestCount(segments: segmentCount)
-
-            // Every session on exactly one instance, with all of its requests; both instances used.
-            var counts: [[String: Int]] = []
-            _ = await eventually {
-                counts = []
-                for instance in instances { counts.append((try? await instance.requestCountsBySession()) ?? [:]) }
-                return counts.flatMap(\.values).reduce(0, +) >= Self.sessions.count * requestsPerSession
-            }
-            var owner: [String: Int] = [:]
-            for (index, sessions) in counts.enumerated() {
-                for (session, requests) in sessions {
-                    #expect(owner[session] == nil, "\(session) has requests on both instances")
-                    owner[session] = index
-                    #expect(requests == requestsPerSession, "\(session): \(requests) requests on instance \(index + 1), \(requestsPerSession) made")
+                let nginx = try await NginxProcess.start { port in
+                    try ScaleOutDocument.nginxConfiguration(listen: port, servers: instances.map(\.proxyPort))
                 }
-            }
-            #expect(Set(owner.keys) == Set(Self.sessions), "sessions on no instance: \(Set(Self.sessions).subtracting(owner.keys).sorted())")
-            #expect(Set(owner.values) == [0, 1], "one instance served every session: \(owner)")
+                defer { nginx.stop() }
 
-            // What the serving instance did to each segment, and what the client got through nginx,
-            // where a reset before the response head becomes nginx's 502.
-            var served: [String: [Int: String]] = [:]
-            for play in throughNginx {
-                let instance = instances[try #require(owner[play.session])]
-                let answers = try await Self.segmentAnswers(instance, session: play.session, count: segmentCount)
-                served[play.session] = answers
-                let expected = answers.mapValues { $0 == "reset" ? SessionPlay.Outcome.status(502) : .status(Int($0) ?? -1) }
-                #expect(Self.line(play.segments) == Self.line(expected), "\(play.session) through nginx")
-            }
+                let scenarioFile = try folder.file("scenario.json", Self.scenario)
+                for instance in instances {
+                    let answer = try await instance.putRulesForEverySession(file: scenarioFile)
+                    #expect(answer.status == 200 && answer.body.contains(#""scenario":"scale-out""#), "\(answer)")
+                }
 
-            // The same session played again, directly on the instance that did not serve it.
-            for play in throughNginx {
-                let other = instances[1 - (owner[play.session] ?? 0)]
-                let direct = try await SessionPlay.play(session: play.session, entry: "vod/master.m3u8", port: other.proxyPort)
-                let answers = try await Self.segmentAnswers(other, session: play.session, count: segmentCount)
-                #expect(Self.line(answers) == Self.line(served[play.session] ?? [:]), "\(play.session) on the other instance")
-                let expected = answers.mapValues { $0 == "reset" ? SessionPlay.Outcome.noResponse : .status(Int($0) ?? -1) }
-                #expect(Self.line(direct.segments) == Self.line(expected), "\(play.session) played directly")
-            }
+                let throughNginx = try await Self.playEverySession(port: nginx.port)
+                let segmentCount = try #require(throughNginx.first?.segments.count)
+                let requestsPerSession = SessionPlay.requestCount(segments: segmentCount)
 
-            // The rules really drew: both faults happened, and sessions lost different segments.
-            let answers = served.values.flatMap(\.values)
-            #expect(answers.contains("404") && answers.contains("reset"), "\(answers.count) segments, none faulted both ways")
-            let lostSegments = Set(served.values.map { $0.filter { $0.value != "200" }.keys.sorted() })
-            #expect(lostSegments.count > 1, "every session lost the same segments: \(lostSegments)")
+                // Every session on exactly one instance, with all of its requests; both instances used.
+                var counts: [[String: Int]] = []
+                _ = await eventually {
+                    counts = []
+                    for instance in instances { counts.append((try? await instance.requestCountsBySession()) ?? [:]) }
+                    return counts.flatMap(\.values).reduce(0, +) >= Self.sessions.count * requestsPerSession
+                }
+                var owner: [String: Int] = [:]
+                for (index, sessions) in counts.enumerated() {
+                    for (session, requests) in sessions {
+                        #expect(owner[session] == nil, "\(session) has requests on both instances")
+                        owner[session] = index
+                        #expect(requests == requestsPerSession, "\(session): \(requests) requests on instance \(index + 1), \(requestsPerSession) made")
+                    }
+                }
+                #expect(Set(owner.keys) == Set(Self.sessions), "sessions on no instance: \(Set(Self.sessions).subtracting(owner.keys).sorted())")
+                #expect(Set(owner.values) == [0, 1], "one instance served every session: \(owner)")
+
+                // What the serving instance did to each segment, and what the client got through nginx,
+                // where a reset before the response head becomes nginx's 502.
+                var served: [String: [Int: String]] = [:]
+                for play in throughNginx {
+                    let instance = instances[try #require(owner[play.session])]
+                    let answers = try await Self.segmentAnswers(instance, session: play.session, count: segmentCount)
+                    served[play.session] = answers
+                    let expected = answers.mapValues { $0 == "reset" ? SessionPlay.Outcome.status(502) : .status(Int($0) ?? -1) }
+                    #expect(Self.line(play.segments) == Self.line(expected), "\(play.session) through nginx")
+                }
+
+                // The same session played again, directly on the instance that did not serve it.
+                for play in throughNginx {
+                    let other = instances[1 - (owner[play.session] ?? 0)]
+                    let direct = try await SessionPlay.play(session: play.session, entry: "vod/master.m3u8", port: other.proxyPort)
+                    let answers = try await Self.segmentAnswers(other, session: play.session, count: segmentCount)
+                    #expect(Self.line(answers) == Self.line(served[play.session] ?? [:]), "\(play.session) on the other instance")
+                    let expected = answers.mapValues { $0 == "reset" ? SessionPlay.Outcome.noResponse : .status(Int($0) ?? -1) }
+                    #expect(Self.line(direct.segments) == Self.line(expected), "\(play.session) played directly")
+                }
+
+                // The rules really drew: both faults happened, and sessions lost different segments.
+                let answers = served.values.flatMap(\.values)
+                #expect(answers.contains("404") && answers.contains("reset"), "\(answers.count) segments, none faulted both ways")
+                let lostSegments = Set(served.values.map { $0.filter { $0.value != "200" }.keys.sorted() })
+                #expect(lostSegments.count > 1, "every session lost the same segments: \(lostSegments)")
+            }
         }
     }
 

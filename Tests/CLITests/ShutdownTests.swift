@@ -4,12 +4,6 @@ import TestSupport
 
 /// A shutdown ends: in-flight responses get `shutdownTimeout` to finish, a second signal exits at once.
 @Suite struct ShutdownTests {
-    static func temporaryFile(_ name: String, _ text: String) throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("hlschaos-\(name)-\(UUID()).json").path
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
-        return path
-    }
-
     /// Waits up to `seconds` for the process to exit; kills it (and reports) if it did not.
     static func exited(_ proxy: CLI.Running, within seconds: Double) async -> Bool {
         if await !eventually(timeout: .seconds(seconds), { !proxy.process.isRunning }) {
@@ -26,10 +20,14 @@ import TestSupport
     static func startWithARequestInFlight(shutdownTimeout: String) async throws -> (CLI.Running, TestOrigin, Task<RawHTTPConnection.Response, any Error>) {
         let origin = try await TestOrigin.start()
         origin.route("/a.ts", .delayedHeaders(.seconds(600), then: .generated(size: 1000)))
-        let config = try temporaryFile("config", #"{"shutdownTimeout": "\#(shutdownTimeout)", "firstByteTimeout": "10m"}"#)
-        let proxy = CLI.Running(["serve", "--config", config, "--upstream", origin.baseURL, "--host", "127.0.0.1", "--port", "0"])
-        try proxy.start()
-        #expect(await proxy.waitForOutput(containing: "listening"))
+        // The configuration file is read at start-up; it is gone once the proxy listens.
+        let proxy = try await withTemporaryFolder("config") { folder in
+            let config = try folder.file("config.json", #"{"shutdownTimeout": "\#(shutdownTimeout)", "firstByteTimeout": "10m"}"#)
+            let proxy = CLI.Running(["serve", "--config", config, "--upstream", origin.baseURL, "--host", "127.0.0.1", "--port", "0"])
+            try proxy.start()
+            #expect(await proxy.waitForOutput(containing: "listening"))
+            return proxy
+        }
         let port = try #require(await proxy.port(after: "hlschaos listening on 127.0.0.1:"))
         let inFlight = Task { try await RawHTTP.get(port: port, "/a.ts", readTimeout: 60) }
         try #require(await origin.waitUntil { $0.requestLog.count == 1 }, "the request never reached the origin")

@@ -5,13 +5,12 @@ import TestSupport
 /// What `serve` prints while devices play: a line per session start and per faulted request (every
 /// request with -v), plain text when the output is a pipe.
 @Suite struct TerminalOutputTests {
-    static func serve(_ extra: [String]) async throws -> (CLI.Running, Int, TestOrigin) {
+    static func serve(_ extra: [String], in folder: TemporaryFolder) async throws -> (CLI.Running, Int, TestOrigin) {
         let origin = try await TestOrigin.start()
         origin.route("/a.ts", .generated(size: 5000))
         origin.route("/b.ts", .generated(size: 7000))
-        let rules = FileManager.default.temporaryDirectory.appendingPathComponent("hlschaos-term-\(UUID()).json").path
-        try #"{"name": "t", "description": "d", "rules": [{"id": "b503", "match": {"kind": "segment", "session": "tv*"}, "action": {"status": 503}}]}"#
-            .write(toFile: rules, atomically: true, encoding: .utf8)
+        let rules = try folder.file(
+            "rules.json", #"{"name": "t", "description": "d", "rules": [{"id": "b503", "match": {"kind": "segment", "session": "tv*"}, "action": {"status": 503}}]}"#)
         let proxy = CLI.Running(["serve", "--upstream", origin.baseURL, "--host", "127.0.0.1", "--port", "0", "--rules", rules] + extra)
         try proxy.start()
         #expect(await proxy.waitForOutput(containing: "listening"))
@@ -20,28 +19,32 @@ import TestSupport
     }
 
     @Test func faultsAndSessionStartsArePrintedPlainThroughAPipe() async throws {
-        let (proxy, port, origin) = try await Self.serve([])
-        #expect(try await RawHTTP.get(port: port, "/s/box/a.ts").status == 200)
-        #expect(try await RawHTTP.get(port: port, "/s/tv1/b.ts").status == 503)
-        #expect(await proxy.waitForOutput(containing: "t/b503"))
-        let lines = proxy.stdout.split(separator: "\n")
-        #expect(lines.contains { $0.contains("box") && $0.contains("session started from 127.0.0.1") })
-        #expect(lines.contains { $0.contains("tv1") && $0.contains("session started") })
-        let fault = try #require(lines.first { $0.contains("t/b503") })
-        #expect(fault.contains("tv1") && fault.contains("503"))
-        #expect(!lines.contains { $0.contains("box") && $0.contains("200") }, "an unfaulted request is not printed without -v")
-        #expect(!proxy.stdout.contains("\u{1B}["), "no colour codes through a pipe")
-        proxy.signal(SIGTERM)
-        _ = await proxy.wait(timeout: 10)
-        try await origin.shutdown()
+        try await withTemporaryFolder("term") { folder in
+            let (proxy, port, origin) = try await Self.serve([], in: folder)
+            #expect(try await RawHTTP.get(port: port, "/s/box/a.ts").status == 200)
+            #expect(try await RawHTTP.get(port: port, "/s/tv1/b.ts").status == 503)
+            #expect(await proxy.waitForOutput(containing: "t/b503"))
+            let lines = proxy.stdout.split(separator: "\n")
+            #expect(lines.contains { $0.contains("box") && $0.contains("session started from 127.0.0.1") })
+            #expect(lines.contains { $0.contains("tv1") && $0.contains("session started") })
+            let fault = try #require(lines.first { $0.contains("t/b503") })
+            #expect(fault.contains("tv1") && fault.contains("503"))
+            #expect(!lines.contains { $0.contains("box") && $0.contains("200") }, "an unfaulted request is not printed without -v")
+            #expect(!proxy.stdout.contains("\u{1B}["), "no colour codes through a pipe")
+            proxy.signal(SIGTERM)
+            _ = await proxy.wait(timeout: 10)
+            try await origin.shutdown()
+        }
     }
 
     @Test func verbosePrintsEveryRequest() async throws {
-        let (proxy, port, origin) = try await Self.serve(["-v"])
-        #expect(try await RawHTTP.get(port: port, "/s/box/a.ts").status == 200)
-        #expect(await proxy.waitForOutput(containing: "4.9 KB"))
-        proxy.signal(SIGTERM)
-        _ = await proxy.wait(timeout: 10)
-        try await origin.shutdown()
+        try await withTemporaryFolder("term") { folder in
+            let (proxy, port, origin) = try await Self.serve(["-v"], in: folder)
+            #expect(try await RawHTTP.get(port: port, "/s/box/a.ts").status == 200)
+            #expect(await proxy.waitForOutput(containing: "4.9 KB"))
+            proxy.signal(SIGTERM)
+            _ = await proxy.wait(timeout: 10)
+            try await origin.shutdown()
+        }
     }
 }

@@ -1,17 +1,26 @@
 import CertificateAuthority
 import Foundation
 import Testing
+import TestSupport
 
 /// Leaves as OpenSSL reads them: what Apple and Chromium require of a server certificate under a
 /// user-installed root, and a chain that verifies against this root and no other.
-@Suite struct LeafCertificateTests {
+/// A class: Swift Testing makes one instance per test, and its `deinit` removes the test's folder.
+@Suite final class LeafCertificateTests {
     let folder: TemporaryFolder
     let ca: LocalCA
 
     init() throws {
-        folder = try TemporaryFolder()
-        ca = try LocalCA.loadOrCreate(directory: folder.path + "/ca", leafCacheCapacity: 3)
+        folder = try TemporaryFolder("ca")
+        do {
+            ca = try LocalCA.loadOrCreate(directory: folder.path + "/ca", leafCacheCapacity: 3)
+        } catch {
+            folder.remove()
+            throw error
+        }
     }
+
+    deinit { folder.remove() }
 
     private func text(of pem: String) async throws -> String {
         let run = try await ToolRun.run("openssl", ["x509", "-noout", "-text"], input: pem)

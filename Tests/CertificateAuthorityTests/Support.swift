@@ -1,24 +1,6 @@
 import Foundation
 import TestSupport
 
-/// A folder of its own for one test, removed when the test is done.
-final class TemporaryFolder: Sendable {
-    let path: String
-
-    init() throws {
-        path = FileManager.default.temporaryDirectory.appendingPathComponent("hlschaos-ca-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-
-    func file(_ name: String, _ contents: String) throws -> String {
-        let file = path + "/" + name
-        try contents.write(toFile: file, atomically: true, encoding: .utf8)
-        return file
-    }
-}
-
 /// A command-line tool (openssl, curl, python3) run to completion: the independent judge of
 /// what the CA wrote. Its output goes to files, not pipes: a pipe ends only when every process
 /// holding it has closed it, and children that tests in the same process start at the same
@@ -29,7 +11,10 @@ struct ToolRun {
     var stderr: String
 
     static func run(_ tool: String, _ arguments: [String], input: String? = nil) async throws -> ToolRun {
-        let folder = try TemporaryFolder()
+        try await withTemporaryFolder("tool") { folder in try await run(tool, arguments, input: input, in: folder) }
+    }
+
+    private static func run(_ tool: String, _ arguments: [String], input: String?, in folder: TemporaryFolder) async throws -> ToolRun {
         let outPath = try folder.file("stdout", "")
         let errPath = try folder.file("stderr", "")
         let process = Process()

@@ -39,32 +39,34 @@ import TestSupport
     }
 
     @Test func curlTrustsALeafForAHostNameWithTheRootAndRefusesItWithout() async throws {
-        let folder = try TemporaryFolder()
-        let ca = try LocalCA.loadOrCreate(directory: folder.path + "/ca")
-        let leaf = try ca.leaf(for: "media.hlschaos.test")
-        try await withServer(leaf, folder: folder) { port in
-            let url = "https://media.hlschaos.test:\(port)/"
-            let resolve = "media.hlschaos.test:\(port):127.0.0.1"
-            let trusted = try await ToolRun.run("curl", ["-sS", "--cacert", ca.certificatePath, "--resolve", resolve, url])
-            #expect(trusted.status == 0, "\(trusted.stderr)")
-            #expect(trusted.stdout.contains("s_server"))
+        try await withTemporaryFolder("ca") { folder in
+            let ca = try LocalCA.loadOrCreate(directory: folder.path + "/ca")
+            let leaf = try ca.leaf(for: "media.hlschaos.test")
+            try await withServer(leaf, folder: folder) { port in
+                let url = "https://media.hlschaos.test:\(port)/"
+                let resolve = "media.hlschaos.test:\(port):127.0.0.1"
+                let trusted = try await ToolRun.run("curl", ["-sS", "--cacert", ca.certificatePath, "--resolve", resolve, url])
+                #expect(trusted.status == 0, "\(trusted.stderr)")
+                #expect(trusted.stdout.contains("s_server"))
 
-            let untrusted = try await ToolRun.run("curl", ["-sS", "--resolve", resolve, url])
-            #expect(untrusted.status == 60, "\(untrusted.stderr)")  // CURLE_PEER_FAILED_VERIFICATION
+                let untrusted = try await ToolRun.run("curl", ["-sS", "--resolve", resolve, url])
+                #expect(untrusted.status == 60, "\(untrusted.stderr)")  // CURLE_PEER_FAILED_VERIFICATION
 
-            let other = try LocalCA.loadOrCreate(directory: folder.path + "/other")
-            let wrongRoot = try await ToolRun.run("curl", ["-sS", "--cacert", other.certificatePath, "--resolve", resolve, url])
-            #expect(wrongRoot.status == 60, "\(wrongRoot.stderr)")
+                let other = try LocalCA.loadOrCreate(directory: folder.path + "/other")
+                let wrongRoot = try await ToolRun.run("curl", ["-sS", "--cacert", other.certificatePath, "--resolve", resolve, url])
+                #expect(wrongRoot.status == 60, "\(wrongRoot.stderr)")
+            }
         }
     }
 
     @Test func curlTrustsALeafForAnAddress() async throws {
-        let folder = try TemporaryFolder()
-        let ca = try LocalCA.loadOrCreate(directory: folder.path + "/ca")
-        try await withServer(try ca.leaf(for: "127.0.0.1"), folder: folder) { port in
-            let trusted = try await ToolRun.run("curl", ["-sS", "--cacert", ca.certificatePath, "https://127.0.0.1:\(port)/"])
-            #expect(trusted.status == 0, "\(trusted.stderr)")
-            #expect(trusted.stdout.contains("s_server"))
+        try await withTemporaryFolder("ca") { folder in
+            let ca = try LocalCA.loadOrCreate(directory: folder.path + "/ca")
+            try await withServer(try ca.leaf(for: "127.0.0.1"), folder: folder) { port in
+                let trusted = try await ToolRun.run("curl", ["-sS", "--cacert", ca.certificatePath, "https://127.0.0.1:\(port)/"])
+                #expect(trusted.status == 0, "\(trusted.stderr)")
+                #expect(trusted.stdout.contains("s_server"))
+            }
         }
     }
 }

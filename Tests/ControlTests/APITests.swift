@@ -317,25 +317,27 @@ import TestSupport
     }
 
     @Test func rulesForEverySessionAreSetListedAndCleared() async throws {
-        let rules = try writeRuleFile(statusScenario(name: "from-file", kind: "key", status: 500))
-        try await ControlHarness.with(ruleFiles: [rules]) { harness in
-            let api = harness.api
-            let initial = try await api.get("/api/rules")
-            #expect(initial.status == 200)
-            #expect(initial.object?["scenario"] is NSNull)
-            #expect(initial.object?["ruleFiles"] as? [String] == ["from-file"])
+        try await withTemporaryFolder("control") { folder in
+            let rules = try folder.file("rules.json", statusScenario(name: "from-file", kind: "key", status: 500))
+            try await ControlHarness.with(ruleFiles: [rules]) { harness in
+                let api = harness.api
+                let initial = try await api.get("/api/rules")
+                #expect(initial.status == 200)
+                #expect(initial.object?["scenario"] is NSNull)
+                #expect(initial.object?["ruleFiles"] as? [String] == ["from-file"])
 
-            let put = try await api.send("PUT", "/api/rules", json: #"{"scenario": \#(statusScenario(name: "everyone"))}"#)
-            #expect(put.status == 200, "\(put.text)")
-            #expect(put.object?["scenario"] as? String == "everyone")
-            #expect(try await harness.play("/s/a/vod/ts/master.m3u8").status == 503)
-            #expect(try await harness.play("/vod/ts/master.m3u8").status == 503)
-            #expect(try await api.get("/api/rules").object?["scenario"] as? String == "everyone")
+                let put = try await api.send("PUT", "/api/rules", json: #"{"scenario": \#(statusScenario(name: "everyone"))}"#)
+                #expect(put.status == 200, "\(put.text)")
+                #expect(put.object?["scenario"] as? String == "everyone")
+                #expect(try await harness.play("/s/a/vod/ts/master.m3u8").status == 503)
+                #expect(try await harness.play("/vod/ts/master.m3u8").status == 503)
+                #expect(try await api.get("/api/rules").object?["scenario"] as? String == "everyone")
 
-            let cleared = try await api.delete("/api/rules")
-            #expect(cleared.status == 200)
-            #expect(cleared.object?["scenario"] is NSNull)
-            #expect(try await harness.play("/s/a/vod/ts/master.m3u8").status == 200)
+                let cleared = try await api.delete("/api/rules")
+                #expect(cleared.status == 200)
+                #expect(cleared.object?["scenario"] is NSNull)
+                #expect(try await harness.play("/s/a/vod/ts/master.m3u8").status == 200)
+            }
         }
     }
 
@@ -407,10 +409,4 @@ import TestSupport
 /// Waits for `condition` (`eventually`), recording an issue when it never holds.
 func waitUntil(seconds: Double = 30, _ condition: () async -> Bool) async throws {
     if await !eventually(timeout: .seconds(seconds), condition) { Issue.record("condition not met within \(seconds) s") }
-}
-
-func writeRuleFile(_ json: String) throws -> String {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("hlschaos-control-\(UUID().uuidString).json").path
-    try json.write(toFile: path, atomically: true, encoding: .utf8)
-    return path
 }

@@ -18,6 +18,8 @@ final class ControlHarness: Sendable {
     let demo: DemoOriginServer
     let proxyTask: Task<Void, Never>
     let token: String?
+    /// Where recordings go (`recordingsDirectory`); removed by `stop()`.
+    let folder: TemporaryFolder
 
     /// The repository's `rules/` folder: its presets, with their descriptions.
     static let rulesDirectory = URL(fileURLWithPath: #filePath)
@@ -37,22 +39,27 @@ final class ControlHarness: Sendable {
         certificates: LocalCA? = nil,
         configure: (inout ProxyConfiguration) -> Void = { _ in }
     ) async throws -> ControlHarness {
-        let demo = try await DemoOriginServer.start(origin: DemoOrigin())
+        let folder = try TemporaryFolder("recordings")
         var configuration = ProxyConfiguration()
         configuration.host = "127.0.0.1"
         configuration.port = 0
-        configuration.defaultOrigin = UpstreamLocation(absolute: demo.baseURL)
-        configuration.recordingsDirectory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("hlschaos-recordings-\(UUID().uuidString)").path
-        configure(&configuration)
-        let rules = try RuleBook(ruleFiles: ruleFiles, presetDirectory: presetDirectory)
-        let upstream = try UpstreamClient(configuration: configuration.upstream)
-        let proxy: ProxyServer
+        configuration.recordingsDirectory = folder.path
+        let demo: DemoOriginServer, upstream: UpstreamClient, proxy: ProxyServer
         do {
-            proxy = try await ProxyServer.bind(configuration: configuration, upstream: upstream, rules: rules, certificates: certificates)
+            demo = try await DemoOriginServer.start(origin: DemoOrigin())
+            configuration.defaultOrigin = UpstreamLocation(absolute: demo.baseURL)
+            configure(&configuration)
+            let rules = try RuleBook(ruleFiles: ruleFiles, presetDirectory: presetDirectory)
+            upstream = try UpstreamClient(configuration: configuration.upstream)
+            do {
+                proxy = try await ProxyServer.bind(configuration: configuration, upstream: upstream, rules: rules, certificates: certificates)
+            } catch {
+                await upstream.shutdown()
+                try? await demo.shutdown()
+                throw error
+            }
         } catch {
-            await upstream.shutdown()
-            try? await demo.shutdown()
+            folder.remove()
             throw error
         }
         let proxyTask = Task { await proxy.run() }
@@ -61,12 +68,12 @@ final class ControlHarness: Sendable {
         settings.maxEventStreams = maxEventStreams
         settings.version = "test"
         let control = try await ControlServer.start(proxy: proxy, configuration: settings)
-        return ControlHarness(proxy: proxy, control: control, upstream: upstream, demo: demo, proxyTask: proxyTask, token: token)
+        return ControlHarness(proxy: proxy, control: control, upstream: upstream, demo: demo, proxyTask: proxyTask, token: token, folder: folder)
     }
 
     private init(
         proxy: ProxyServer, control: ControlServer, upstream: UpstreamClient, demo: DemoOriginServer,
-        proxyTask: Task<Void, Never>, token: String?
+        proxyTask: Task<Void, Never>, token: String?, folder: TemporaryFolder
     ) {
         self.proxy = proxy
         self.control = control
@@ -74,6 +81,7 @@ final class ControlHarness: Sendable {
         self.demo = demo
         self.proxyTask = proxyTask
         self.token = token
+        self.folder = folder
     }
 
     /// Runs `body` with a started harness and stops it afterwards, also when `body` throws.
@@ -107,6 +115,7 @@ final class ControlHarness: Sendable {
         await proxyTask.value
         await upstream.shutdown()
         try? await demo.shutdown()
+        folder.remove()
     }
 
     /// One request to the proxy, as a device makes it.

@@ -129,39 +129,40 @@ import TestSupport
 
     @Test(.enabled(if: executable("openssl") != nil && executable("curl") != nil))
     func sessionURLsIncludeTheHTTPSListenersAndTheyPlay() async throws {
-        let certificate = try SelfSignedCertificate.make()
-        defer { certificate.remove() }
-        let harness = try await ControlHarness.start {
-            $0.https = ProxyConfiguration.HTTPSSettings(port: 0, certificateFile: certificate.certificate, keyFile: certificate.key)
-        }
-        try await harness.use { harness in
-            let api = harness.api
-            let port = harness.proxyPort
-            let httpsPort = try #require(harness.proxy.httpsPort)
+        try await withTemporaryFolder("tls") { folder in
+            let certificate = try SelfSignedCertificate.make(in: folder)
+            let harness = try await ControlHarness.start {
+                $0.https = ProxyConfiguration.HTTPSSettings(port: 0, certificateFile: certificate.certificate, keyFile: certificate.key)
+            }
+            try await harness.use { harness in
+                let api = harness.api
+                let port = harness.proxyPort
+                let httpsPort = try #require(harness.proxy.httpsPort)
 
-            let setup = try await api.get("/api/setup")
-            #expect(setup.object?["forward"] as? Bool == false)
-            #expect(setup.object?["httpsPort"] as? Int == httpsPort)
+                let setup = try await api.get("/api/setup")
+                #expect(setup.object?["forward"] as? Bool == false)
+                #expect(setup.object?["httpsPort"] as? Int == httpsPort)
 
-            let created = try await api.send("POST", "/api/sessions", json: #"{"id": "tv1"}"#)
-            #expect(created.status == 201)
-            let urls = try #require(created.object?["urls"] as? [String])
-            #expect(urls == [
-                "http://localhost:\(port)/s/tv1/", "http://192.0.2.7:\(port)/s/tv1/",
-                "https://localhost:\(httpsPort)/s/tv1/", "https://192.0.2.7:\(httpsPort)/s/tv1/",
-            ])
-            let listed = try await api.get("/api/sessions")
-            #expect(((listed.object?["sessions"] as? [[String: Any]])?.first?["urls"] as? [String]) == urls)
+                let created = try await api.send("POST", "/api/sessions", json: #"{"id": "tv1"}"#)
+                #expect(created.status == 201)
+                let urls = try #require(created.object?["urls"] as? [String])
+                #expect(urls == [
+                    "http://localhost:\(port)/s/tv1/", "http://192.0.2.7:\(port)/s/tv1/",
+                    "https://localhost:\(httpsPort)/s/tv1/", "https://192.0.2.7:\(httpsPort)/s/tv1/",
+                ])
+                let listed = try await api.get("/api/sessions")
+                #expect(((listed.object?["sessions"] as? [[String: Any]])?.first?["urls"] as? [String]) == urls)
 
-            // The https URL plays: curl verifies the listener's certificate and gets the master playlist.
-            let curl = try BackgroundProcess(
-                try #require(executable("curl")),
-                ["-sS", "--http1.1", "--cacert", certificate.certificate, "--resolve", "localhost:\(httpsPort):127.0.0.1",
-                 "-o", "-", "-w", "\n%{http_code}", urls[2] + "vod/ts/master.m3u8"])
-            #expect(try await curl.wait(seconds: 60) == 0, "curl: \(curl.stderr)")
-            #expect(curl.stdout.hasPrefix("#EXTM3U"), "\(curl.stdout)")
-            #expect(curl.stdout.hasSuffix("\n200"), "\(curl.stdout)")
-            try await waitUntil { await Self.masterRequests(api, session: "tv1") == 1 }
+                // The https URL plays: curl verifies the listener's certificate and gets the master playlist.
+                let curl = try BackgroundProcess(
+                    try #require(executable("curl")),
+                    ["-sS", "--http1.1", "--cacert", certificate.certificate, "--resolve", "localhost:\(httpsPort):127.0.0.1",
+                     "-o", "-", "-w", "\n%{http_code}", urls[2] + "vod/ts/master.m3u8"])
+                #expect(try await curl.wait(seconds: 60) == 0, "curl: \(curl.stderr)")
+                #expect(curl.stdout.hasPrefix("#EXTM3U"), "\(curl.stdout)")
+                #expect(curl.stdout.hasSuffix("\n200"), "\(curl.stdout)")
+                try await waitUntil { await Self.masterRequests(api, session: "tv1") == 1 }
+            }
         }
     }
 
@@ -175,16 +176,15 @@ import TestSupport
 
 /// A self-signed certificate for localhost and 127.0.0.1 made by openssl, for `--tls-cert`/`--tls-key`.
 struct SelfSignedCertificate {
-    var directory: URL
-    var certificate: String { directory.appendingPathComponent("cert.pem").path }
-    var key: String { directory.appendingPathComponent("key.pem").path }
+    var folder: TemporaryFolder
+    var certificate: String { folder.path("cert.pem") }
+    var key: String { folder.path("key.pem") }
 
     struct Failed: Error, CustomStringConvertible { var description: String }
 
-    static func make() throws -> SelfSignedCertificate {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hlschaos-tls-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let made = SelfSignedCertificate(directory: directory)
+    /// Writes cert.pem and key.pem in `folder`.
+    static func make(in folder: TemporaryFolder) throws -> SelfSignedCertificate {
+        let made = SelfSignedCertificate(folder: folder)
         let openssl = Process()
         openssl.executableURL = URL(fileURLWithPath: executable("openssl") ?? "/usr/bin/openssl")
         openssl.arguments = [
@@ -199,13 +199,10 @@ struct SelfSignedCertificate {
         let message = errors.fileHandleForReading.readAllRetryingInterrupts()
         openssl.waitUntilExit()
         guard openssl.terminationStatus == 0 else {
-            made.remove()
             throw Failed(description: "openssl req failed: \(String(decoding: message, as: UTF8.self))")
         }
         return made
     }
-
-    func remove() { try? FileManager.default.removeItem(at: directory) }
 }
 
 extension ISO8601DateFormatter {

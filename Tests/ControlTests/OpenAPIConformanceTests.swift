@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// schemathesis (PyPI; `scripts/install-deps.sh test` installs it) against the live control API, with
 /// and without a token: it generates requests from `GET /api/openapi.json` (valid and invalid ones,
@@ -26,22 +27,21 @@ import Testing
     @Test(.enabled(if: schemathesis != nil), arguments: [nil, "conformance-token"])
     func schemathesisFindsNoServerErrorAndNoAnswerThatBreaksTheDocument(token: String?) async throws {
         try await ControlHarness.with(token: token) { harness in
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hlschaos-st-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            defer { try? FileManager.default.removeItem(at: directory) }
-            var arguments = [
-                "run", "http://127.0.0.1:\(harness.control.port)/api/openapi.json",
-                "--checks", "all", "--exclude-checks", "positive_data_acceptance",
-                "--exclude-path", "/api/events/stream",
-                "--max-examples", "20", "--seed", "1", "--workers", "1", "--request-timeout", "10",
-                "--generation-database", "none", "--no-color",
-            ]
-            if let token { arguments += ["--header", "Authorization: Bearer \(token)"] }
-            let command = try #require(Self.schemathesis)
-            let run = try BackgroundProcess(command[0], Array(command.dropFirst()) + arguments, directory: directory.path)
-            let status = try await run.wait(seconds: 300)
-            #expect(status == 0, "schemathesis found problems:\n\(run.stdout)\n\(run.stderr)")
-            #expect(run.stdout.contains("passed"), "\(run.stdout)\n\(run.stderr)")
+            try await withTemporaryFolder("schemathesis") { folder in
+                var arguments = [
+                    "run", "http://127.0.0.1:\(harness.control.port)/api/openapi.json",
+                    "--checks", "all", "--exclude-checks", "positive_data_acceptance",
+                    "--exclude-path", "/api/events/stream",
+                    "--max-examples", "20", "--seed", "1", "--workers", "1", "--request-timeout", "10",
+                    "--generation-database", "none", "--no-color",
+                ]
+                if let token { arguments += ["--header", "Authorization: Bearer \(token)"] }
+                let command = try #require(Self.schemathesis)
+                let run = try BackgroundProcess(command[0], Array(command.dropFirst()) + arguments, directory: folder.path)
+                let status = try await run.wait(seconds: 300)
+                #expect(status == 0, "schemathesis found problems:\n\(run.stdout)\n\(run.stderr)")
+                #expect(run.stdout.contains("passed"), "\(run.stdout)\n\(run.stderr)")
+            }
         }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import DemoOrigin
+import TestSupport
 
 /// A real player (ffmpeg's HLS demuxer) against the origin on loopback.
 @Suite(.serialized) struct FFmpegPlaybackTests {
@@ -107,11 +108,10 @@ import Testing
         clock.advance(by: 2 * 30)
         let initSegment = ext == "m4s" ? try BundledMedia.data("\(flavour)/\(rendition)/init.mp4") : Data()
         func probe(_ media: Data) async throws -> (first: Double, last: Double, warnings: String) {
-            let file = FileManager.default.temporaryDirectory.appendingPathComponent("demo-\(UUID().uuidString).\(ext == "m4s" ? "mp4" : "ts")")
-            defer { try? FileManager.default.removeItem(at: file) }
-            try (initSegment + media).write(to: file)
-            let run = try await ToolRun.run("ffprobe", ["-v", "warning", "-show_entries", "packet=dts_time",
-                                                        "-of", "csv=p=0", file.path])
+            let run = try await withTemporaryFolder("demo") { folder in
+                let file = try folder.file("segment.\(ext == "m4s" ? "mp4" : "ts")", [UInt8](initSegment + media))
+                return try await ToolRun.run("ffprobe", ["-v", "warning", "-show_entries", "packet=dts_time", "-of", "csv=p=0", file])
+            }
             let times = run.stdout.split(separator: "\n").compactMap { Double($0.split(separator: ",")[0]) }
             return (try #require(times.min(), "ffprobe: \(run.stderr)"), times.max() ?? 0, run.stderr)
         }
@@ -146,11 +146,11 @@ import Testing
                     let slice = try await RawHTTPClient.get(
                         port: server.port, target, headers: ["Range: bytes=\(spec[1])-\(spec[1] + spec[0] - 1)"])
                     #expect(slice.status == 206)
-                    let file = FileManager.default.temporaryDirectory.appendingPathComponent("demo-\(UUID().uuidString).ts")
-                    defer { try? FileManager.default.removeItem(at: file) }
-                    try Data(slice.body).write(to: file)
-                    let probe = try await ToolRun.run("ffprobe", ["-v", "error", "-count_frames", "-select_streams", "v",
-                                                                  "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0", file.path])
+                    let probe = try await withTemporaryFolder("demo") { folder in
+                        let file = try folder.file("slice.ts", slice.body)
+                        return try await ToolRun.run("ffprobe", ["-v", "error", "-count_frames", "-select_streams", "v",
+                                                                 "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0", file])
+                    }
                     #expect(probe.stdout.split(separator: "\n").first == "1", "\(target) \(line): \(probe.stdout)")
                     ranges += 1
                 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import DemoOrigin
+import TestSupport
 
 /// The bytes of `/ll/` parts and segments: each part its own fMP4 fragment, the parts of a
 /// segment back to back are the segment, and together they carry exactly the VOD samples.
@@ -75,11 +76,11 @@ import Testing
     @Test func ffprobeDecodesTheSegmentMadeOfPartsFrameForFrame() async throws {
         try FFmpegPlaybackTests.requireTools()
         func frameCount(_ media: Data, rendition: String, stream: String) async throws -> Int {
-            let file = FileManager.default.temporaryDirectory.appendingPathComponent("ll-\(UUID().uuidString).mp4")
-            defer { try? FileManager.default.removeItem(at: file) }
-            try (try BundledMedia.data("fmp4/\(rendition)/init.mp4") + media).write(to: file)
-            let probe = try await ToolRun.run("ffprobe", ["-v", "error", "-count_frames", "-select_streams", stream,
-                                                          "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0", file.path])
+            let segment = [UInt8](try BundledMedia.data("fmp4/\(rendition)/init.mp4") + media)
+            let probe = try await withTemporaryFolder("ll") { folder in
+                try await ToolRun.run("ffprobe", ["-v", "error", "-count_frames", "-select_streams", stream,
+                                                  "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0", try folder.file("segment.mp4", segment)])
+            }
             #expect(probe.stderr.isEmpty, "\(rendition): \(probe.stderr)")
             return Int(probe.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
         }

@@ -76,50 +76,51 @@ import TestSupport
     }
 
     @Test func aHARExportedByHlschaosReplaysTheSameStatusesAtTheSameMSNs() async throws {
-        try await HARImportHarness.with { harness in
-            try await harness.openSession("field", scenario: Self.fieldScenario)
-            let original = try await Self.play(harness, session: "field")
-            // The playlist's 404, MSN 3's 503, three tries of MSN 8, 9 and 10, MSN 5's two 500s.
-            let failures: Int = original.filter { $0.status >= 400 }.count
-            #expect(failures == 13, "\(original.map(\.status))")
-            _ = try await harness.records("field", count: original.count)
-            let answer = try await harness.api("GET", "/api/sessions/field/har")
-            #expect(answer.status == 200)
+        try await withTemporaryFolder("har-e2e") { folder in
+            try await HARImportHarness.with { harness in
+                try await harness.openSession("field", scenario: Self.fieldScenario)
+                let original = try await Self.play(harness, session: "field")
+                // The playlist's 404, MSN 3's 503, three tries of MSN 8, 9 and 10, MSN 5's two 500s.
+                let failures: Int = original.filter { $0.status >= 400 }.count
+                #expect(failures == 13, "\(original.map(\.status))")
+                _ = try await harness.records("field", count: original.count)
+                let answer = try await harness.api("GET", "/api/sessions/field/har")
+                #expect(answer.status == 200)
 
-            let imported = try HARImport.analyze(
-                HARReader.read(answer.body, file: "hlschaos-field.har"), file: "hlschaos-field.har", thresholds: Self.statusesOnly)
-            #expect(imported.log.isHLSChaos)
-            #expect(imported.rules.map(\.id) == [
-                "media-v2-404-request-2", "seg-v2-msn3-503-first-request", "seg-v2-msn8-10-503", "seg-v1-msn5-500-first-2-requests",
-            ])
-            #expect(imported.rules.allSatisfy { $0.pinning == .hlschaosResource })
-            let text = try #require(imported.scenarioText)
-            #expect(text.contains(#""action": {"status": 503, "headers": {"Retry-After": "1"}}"#))
-            _ = try RuleDecoder.decode(Array(text.utf8), file: "scenario.json")
+                let imported = try HARImport.analyze(
+                    HARReader.read(answer.body, file: "hlschaos-field.har"), file: "hlschaos-field.har", thresholds: Self.statusesOnly)
+                #expect(imported.log.isHLSChaos)
+                #expect(imported.rules.map(\.id) == [
+                    "media-v2-404-request-2", "seg-v2-msn3-503-first-request", "seg-v2-msn8-10-503", "seg-v1-msn5-500-first-2-requests",
+                ])
+                #expect(imported.rules.allSatisfy { $0.pinning == .hlschaosResource })
+                let text = try #require(imported.scenarioText)
+                #expect(text.contains(#""action": {"status": 503, "headers": {"Retry-After": "1"}}"#))
+                _ = try RuleDecoder.decode(Array(text.utf8), file: "scenario.json")
 
-            // A fresh session with the imported scenario and nothing else: the same requests in the
-            // same order get the same statuses, and the proxy records them at the same MSNs.
-            try await harness.openSession("replay", scenario: text)
-            let replayed = try await Self.play(harness, session: "replay", paths: original.map(\.path))
-            #expect(replayed.map(\.status) == original.map(\.status))
-            let before = StatusesByResource(try await harness.records("field", count: original.count))
-            let after = StatusesByResource(try await harness.records("replay", count: replayed.count))
-            #expect(after == before, "original: \(before)\nreplay: \(after)")
+                // A fresh session with the imported scenario and nothing else: the same requests in the
+                // same order get the same statuses, and the proxy records them at the same MSNs.
+                try await harness.openSession("replay", scenario: text)
+                let replayed = try await Self.play(harness, session: "replay", paths: original.map(\.path))
+                #expect(replayed.map(\.status) == original.map(\.status))
+                let before = StatusesByResource(try await harness.records("field", count: original.count))
+                let after = StatusesByResource(try await harness.records("replay", count: replayed.count))
+                #expect(after == before, "original: \(before)\nreplay: \(after)")
 
-            // And the bundle of what the HAR carries: every entry, no bodies (the export keeps none).
-            let out = FileManager.default.temporaryDirectory.appendingPathComponent("hlschaos-har-e2e-\(UUID().uuidString)").path
-            let written = try imported.write(to: out)
-            let bundle = try RecordingBundle.open(written.bundlePath)
-            #expect(bundle.exchanges.count == original.count)
-            let served503: Int = bundle.exchanges.filter { $0.status == 503 }.count
-            #expect(served503 == 10)
-            #expect(imported.notes.contains { $0.hasPrefix("bodies: ") && $0.contains("hlschaos's HAR export keeps no bodies") })
-            // The throughput the HAR's timings show, as a link trace the replay can run.
-            let link = try #require(written.linkPath)
-            let trace = try String(contentsOfFile: link, encoding: .utf8)
-            #expect(trace.hasPrefix("seconds,kbps\n0,"), "\(trace)")
-            #expect(imported.report(written).contains("Link: \(link)"))
-            try? FileManager.default.removeItem(atPath: out)
+                // And the bundle of what the HAR carries: every entry, no bodies (the export keeps none).
+                let out = folder.path("out")
+                let written = try imported.write(to: out)
+                let bundle = try RecordingBundle.open(written.bundlePath)
+                #expect(bundle.exchanges.count == original.count)
+                let served503: Int = bundle.exchanges.filter { $0.status == 503 }.count
+                #expect(served503 == 10)
+                #expect(imported.notes.contains { $0.hasPrefix("bodies: ") && $0.contains("hlschaos's HAR export keeps no bodies") })
+                // The throughput the HAR's timings show, as a link trace the replay can run.
+                let link = try #require(written.linkPath)
+                let trace = try String(contentsOfFile: link, encoding: .utf8)
+                #expect(trace.hasPrefix("seconds,kbps\n0,"), "\(trace)")
+                #expect(imported.report(written).contains("Link: \(link)"))
+            }
         }
     }
 
@@ -248,9 +249,11 @@ import TestSupport
         return statuses.enumerated().allSatisfy { $0.element == ($0.offset < count ? 503 : 200) }
     }
 
-    /// hls.js in headless Chromium on session `id`; the HAR it saved.
-    static func playInChromium(_ harness: HARImportHarness, session id: String, tools: BrowserTools, engine: URL) async throws -> String {
-        let har = FileManager.default.temporaryDirectory.appendingPathComponent("hlschaos-\(id)-\(UUID().uuidString).har").path
+    /// hls.js in headless Chromium on session `id`; the HAR it saved (in `folder`).
+    static func playInChromium(
+        _ harness: HARImportHarness, session id: String, tools: BrowserTools, engine: URL, in folder: TemporaryFolder
+    ) async throws -> String {
+        let har = folder.path("\(id).har")
         let url = "http://127.0.0.1:\(harness.proxy.port)/s/\(id)/vod/ts/master.m3u8"
         let result = try await ProcessRunner.run(.init(
             tools.python, [script, url, "--engine", engine.path, "--har", har, "--seconds", "60", "--rate", "4", "--start-level", "2",
@@ -266,78 +269,79 @@ import TestSupport
 
     @Test(.enabled { await browser() != nil }, .timeLimit(.minutes(5)))
     func aHARSavedByChromiumOfAFaultedHlsjsRunReplaysTheSameStatusesAtTheSameMSNs() async throws {
-        let tools = try #require(await Self.browser())
-        let engine = try await BrowserEngineCache.standard.ensure(.hlsjs)
-        try await HARImportHarness.with { harness in
-            // CI once had a HAR without a request the proxy answered (MSN 3's retry): a capture whose
-            // HAR and records disagree is made again, once, and the second is used either way.
-            var field = "chromium"
-            try await harness.openSession(field, scenario: Self.browserScenario)
-            var har = try await Self.playInChromium(harness, session: field, tools: tools, engine: engine)
-            var original = StatusesByResource(harness.proxy.control.records(session: field))
-            if let disagreement = try Self.disagreement(har: har, original, session: field) {
-                print("HARImportEndToEndTests: \(disagreement); playing again")
-                field = "chromium-again"
+        try await withTemporaryFolder("har-e2e") { folder in
+            let tools = try #require(await Self.browser())
+            let engine = try await BrowserEngineCache.standard.ensure(.hlsjs)
+            try await HARImportHarness.with { harness in
+                // CI once had a HAR without a request the proxy answered (MSN 3's retry): a capture whose
+                // HAR and records disagree is made again, once, and the second is used either way.
+                var field = "chromium"
                 try await harness.openSession(field, scenario: Self.browserScenario)
-                har = try await Self.playInChromium(harness, session: field, tools: tools, engine: engine)
-                original = StatusesByResource(harness.proxy.control.records(session: field))
-            }
-            // The proxy answered as the scenario says wherever hls.js asked (its retries and switches
-            // are its own, and which of variant 2's segments it asks for too: on a loaded machine it
-            // may be on variant 0 at MSN 3): MSN 3 of variant 2 fails once, MSN 6 twice.
-            #expect(original.byResource["segment.v2.n3"].map { Self.failsFirst($0, 1) } ?? true, "\(original)")
-            #expect(original.byResource["segment.v2.n6"].map { Self.failsFirst($0, 2) } ?? true, "\(original)")
-            let failedInField = [3, 6, 9].filter { original.byResource["segment.v2.n\($0)"]?.contains(503) == true }
-            #expect(!failedInField.isEmpty, "hls.js met none of the faults: \(original)")
-
-            let imported = try HARImport.analyze(path: har, thresholds: Self.statusesOnly)
-            #expect(imported.log.creatorText == "Chrome DevTools 537.36")
-            // Every fault the field met is a rule of the imported scenario.
-            for msn in failedInField {
-                #expect(imported.rules.contains { $0.id.hasPrefix("seg-v2-msn\(msn)-503") }, """
-                    \(imported.rules.map(\.id)); the HAR's entries for MSN \(msn) of variant 2: \(Self.describe(imported.log, "~seg.v2.n\(msn)/")); \
-                    the proxy's records of it: \(Self.describe(harness.proxy.control.records(session: field), variant: 2, msn: msn))
-                    """)
-            }
-            // "First request only" needs the 200 that followed in the HAR: a hls.js that switched
-            // down after its one 503 left a HAR in which MSN 3 failed every time it was asked.
-            if let statuses = original.byResource["segment.v2.n3"], statuses.count > 1 {
-                #expect(imported.rules.contains { $0.id == "seg-v2-msn3-503-first-request" }, "\(imported.rules.map(\.id))")
-            }
-            #expect(imported.rules.allSatisfy { $0.pinning == .proxyTag })
-            #expect(imported.notes.contains { $0.hasPrefix("not HLS: ") }, "the page and hls.js itself: \(imported.notes)")
-            #expect(!imported.notes.contains { $0.hasPrefix("bodies: ") }, "Chromium kept every body: \(imported.notes)")
-            // Without hlschaos's URL tags, the playlists the HAR carries pin the same resources.
-            let byPlaylists = try HARImport.analyze(path: har, thresholds: Self.statusesOnly, useProxyTags: false)
-            #expect(byPlaylists.rules.map(\.id) == imported.rules.map(\.id))
-            #expect(byPlaylists.rules.allSatisfy { $0.pinning == .playlists })
-            let text = try #require(imported.scenarioText)
-
-            try await harness.openSession("chromium-replay", scenario: text)
-            _ = try await Self.playInChromium(harness, session: "chromium-replay", tools: tools, engine: engine)
-            let replay = StatusesByResource(harness.proxy.control.records(session: "chromium-replay"))
-            // Every resource both runs asked for got the same statuses (as many times as both asked),
-            // and nothing failed in the replay that had not failed in the field. Which resources a
-            // run asks for is hls.js's choice: after MSN 6 it may retry once more or switch down,
-            // so MSN 9 of variant 2 may be fetched in one run and not the other.
-            for (resource, statuses) in replay.byResource {
-                if let before = original.byResource[resource] {
-                    let common = min(statuses.count, before.count)
-                    #expect(Array(statuses.prefix(common)) == Array(before.prefix(common)), "\(resource): \(before) then \(statuses)")
-                } else {
-                    #expect(!statuses.contains { $0 >= 400 || $0 == 0 }, "\(resource) failed only in the replay: \(statuses)")
+                var har = try await Self.playInChromium(harness, session: field, tools: tools, engine: engine, in: folder)
+                var original = StatusesByResource(harness.proxy.control.records(session: field))
+                if let disagreement = try Self.disagreement(har: har, original, session: field) {
+                    print("HARImportEndToEndTests: \(disagreement); playing again")
+                    field = "chromium-again"
+                    try await harness.openSession(field, scenario: Self.browserScenario)
+                    har = try await Self.playInChromium(harness, session: field, tools: tools, engine: engine, in: folder)
+                    original = StatusesByResource(harness.proxy.control.records(session: field))
                 }
+                // The proxy answered as the scenario says wherever hls.js asked (its retries and switches
+                // are its own, and which of variant 2's segments it asks for too: on a loaded machine it
+                // may be on variant 0 at MSN 3): MSN 3 of variant 2 fails once, MSN 6 twice.
+                #expect(original.byResource["segment.v2.n3"].map { Self.failsFirst($0, 1) } ?? true, "\(original)")
+                #expect(original.byResource["segment.v2.n6"].map { Self.failsFirst($0, 2) } ?? true, "\(original)")
+                let failedInField = [3, 6, 9].filter { original.byResource["segment.v2.n\($0)"]?.contains(503) == true }
+                #expect(!failedInField.isEmpty, "hls.js met none of the faults: \(original)")
+
+                let imported = try HARImport.analyze(path: har, thresholds: Self.statusesOnly)
+                #expect(imported.log.creatorText == "Chrome DevTools 537.36")
+                // Every fault the field met is a rule of the imported scenario.
+                for msn in failedInField {
+                    #expect(imported.rules.contains { $0.id.hasPrefix("seg-v2-msn\(msn)-503") }, """
+                        \(imported.rules.map(\.id)); the HAR's entries for MSN \(msn) of variant 2: \(Self.describe(imported.log, "~seg.v2.n\(msn)/")); \
+                        the proxy's records of it: \(Self.describe(harness.proxy.control.records(session: field), variant: 2, msn: msn))
+                        """)
+                }
+                // "First request only" needs the 200 that followed in the HAR: a hls.js that switched
+                // down after its one 503 left a HAR in which MSN 3 failed every time it was asked.
+                if let statuses = original.byResource["segment.v2.n3"], statuses.count > 1 {
+                    #expect(imported.rules.contains { $0.id == "seg-v2-msn3-503-first-request" }, "\(imported.rules.map(\.id))")
+                }
+                #expect(imported.rules.allSatisfy { $0.pinning == .proxyTag })
+                #expect(imported.notes.contains { $0.hasPrefix("not HLS: ") }, "the page and hls.js itself: \(imported.notes)")
+                #expect(!imported.notes.contains { $0.hasPrefix("bodies: ") }, "Chromium kept every body: \(imported.notes)")
+                // Without hlschaos's URL tags, the playlists the HAR carries pin the same resources.
+                let byPlaylists = try HARImport.analyze(path: har, thresholds: Self.statusesOnly, useProxyTags: false)
+                #expect(byPlaylists.rules.map(\.id) == imported.rules.map(\.id))
+                #expect(byPlaylists.rules.allSatisfy { $0.pinning == .playlists })
+                let text = try #require(imported.scenarioText)
+
+                try await harness.openSession("chromium-replay", scenario: text)
+                _ = try await Self.playInChromium(harness, session: "chromium-replay", tools: tools, engine: engine, in: folder)
+                let replay = StatusesByResource(harness.proxy.control.records(session: "chromium-replay"))
+                // Every resource both runs asked for got the same statuses (as many times as both asked),
+                // and nothing failed in the replay that had not failed in the field. Which resources a
+                // run asks for is hls.js's choice: after MSN 6 it may retry once more or switch down,
+                // so MSN 9 of variant 2 may be fetched in one run and not the other.
+                for (resource, statuses) in replay.byResource {
+                    if let before = original.byResource[resource] {
+                        let common = min(statuses.count, before.count)
+                        #expect(Array(statuses.prefix(common)) == Array(before.prefix(common)), "\(resource): \(before) then \(statuses)")
+                    } else {
+                        #expect(!statuses.contains { $0 >= 400 || $0 == 0 }, "\(resource) failed only in the replay: \(statuses)")
+                    }
+                }
+                // And the replay did meet the field's faults: some resource failed in both runs. Which
+                // ones is hls.js's choice: it starts on variant 2, but on a loaded machine its bandwidth
+                // estimate may send it down after MSN 0 (CI saw v2.n0, v0.n1–n3, then one request for
+                // v2.n3 and no retry there); what they answer is not its choice, and the loop above
+                // checked that.
+                let failedInBoth = replay.byResource.filter { resource, statuses in
+                    statuses.contains(503) && original.byResource[resource]?.contains(503) == true
+                }
+                #expect(!failedInBoth.isEmpty, "the replay met none of the field's faults: \(replay)")
             }
-            // And the replay did meet the field's faults: some resource failed in both runs. Which
-            // ones is hls.js's choice: it starts on variant 2, but on a loaded machine its bandwidth
-            // estimate may send it down after MSN 0 (CI saw v2.n0, v0.n1–n3, then one request for
-            // v2.n3 and no retry there); what they answer is not its choice, and the loop above
-            // checked that.
-            let failedInBoth = replay.byResource.filter { resource, statuses in
-                statuses.contains(503) && original.byResource[resource]?.contains(503) == true
-            }
-            #expect(!failedInBoth.isEmpty, "the replay met none of the field's faults: \(replay)")
-            try? FileManager.default.removeItem(atPath: har)
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Builds HARs the way the tools write them, for the HAR import tests: entries at given offsets,
 /// with DevTools-style timings (-1 for phases that did not happen), bodies as text or base64.
@@ -72,12 +73,9 @@ struct HARFixture {
         return [UInt8](try! JSONSerialization.data(withJSONObject: log, options: [.prettyPrinted, .sortedKeys]))
     }
 
-    func write(named name: String = "field.har") throws -> String {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hlschaos-har-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let path = directory.appendingPathComponent(name).path
-        try Data(json).write(to: URL(fileURLWithPath: path))
-        return path
+    /// Writes the HAR as `name` in `folder`; its path.
+    func write(named name: String = "field.har", in folder: TemporaryFolder) throws -> String {
+        try folder.file(name, json)
     }
 
     // MARK: - A field session: a live stream straight from a CDN, no hlschaos in the path

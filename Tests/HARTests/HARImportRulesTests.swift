@@ -26,10 +26,6 @@ import Testing
         return text(value) != nil && text(value) == text(expected)
     }
 
-    static func scratch() -> String {
-        FileManager.default.temporaryDirectory.appendingPathComponent("hlschaos-har-out-\(UUID().uuidString)").path
-    }
-
     @Test func aFieldHARBecomesOneRulePerFailurePinnedByItsPlaylists() throws {
         let (har, at) = HARFixture.field()
         let imported = try HARImport.analyze(HARReader.read(har.json, file: "field.har"), file: "field.har")
@@ -70,20 +66,22 @@ import Testing
     }
 
     @Test func theScenarioPassesTheValidatorAndNamesTheHAR() throws {
-        let (har, _) = HARFixture.field()
-        let path = try har.write(named: "living-room tv.har")
-        let imported = try HARImport.analyze(path: path)
-        let text = try #require(imported.scenarioText)
-        let scenario = try RuleDecoder.decode(Array(text.utf8), file: "scenario.json")
-        #expect(scenario.name == "har-living-room-tv")
-        #expect(scenario.description?.contains("living-room tv.har") == true)
-        #expect(scenario.description?.contains("Chrome DevTools 537.36") == true)
-        #expect(scenario.rules.count == imported.rules.count)
-        // The file on disk goes through RuleFiles like `--rules` and `hlschaos validate` do.
-        let out = Self.scratch()
-        let written = try imported.write(to: out)
-        let loaded = try RuleFiles.load(paths: [try #require(written.scenarioPath)])
-        #expect(loaded.first?.rules.map(\.id) == imported.rules.map(\.id))
+        try withTemporaryFolder("har") { folder in
+            let (har, _) = HARFixture.field()
+            let path = try har.write(named: "living-room tv.har", in: folder)
+            let imported = try HARImport.analyze(path: path)
+            let text = try #require(imported.scenarioText)
+            let scenario = try RuleDecoder.decode(Array(text.utf8), file: "scenario.json")
+            #expect(scenario.name == "har-living-room-tv")
+            #expect(scenario.description?.contains("living-room tv.har") == true)
+            #expect(scenario.description?.contains("Chrome DevTools 537.36") == true)
+            #expect(scenario.rules.count == imported.rules.count)
+            // The file on disk goes through RuleFiles like `--rules` and `hlschaos validate` do.
+            let out = folder.path("out")
+            let written = try imported.write(to: out)
+            let loaded = try RuleFiles.load(paths: [try #require(written.scenarioPath)])
+            #expect(loaded.first?.rules.map(\.id) == imported.rules.map(\.id))
+        }
     }
 
     @Test func whatCouldNotBeReproducedIsSaidWithWhy() throws {
@@ -101,68 +99,74 @@ import Testing
     }
 
     @Test func theBundleHoldsEveryEntryWithItsBodyAndTimings() throws {
-        let (har, at) = HARFixture.field()
-        let imported = try HARImport.analyze(HARReader.read(har.json, file: "field.har"), file: "field.har")
-        let out = Self.scratch()
-        let written = try imported.write(to: out)
-        #expect(written.scenarioPath == out + "/scenario.json")
-        let bundle = try RecordingBundle.open(written.bundlePath)
-        #expect(bundle.manifest.source == .har)
-        #expect(bundle.manifest.entry == "\(HARFixture.origin)/master.m3u8")
-        #expect(bundle.exchanges.count == har.entries.count)
+        try withTemporaryFolder("har") { folder in
+            let (har, at) = HARFixture.field()
+            let imported = try HARImport.analyze(HARReader.read(har.json, file: "field.har"), file: "field.har")
+            let out = folder.path("out")
+            let written = try imported.write(to: out)
+            #expect(written.scenarioPath == out + "/scenario.json")
+            let bundle = try RecordingBundle.open(written.bundlePath)
+            #expect(bundle.manifest.source == .har)
+            #expect(bundle.manifest.entry == "\(HARFixture.origin)/master.m3u8")
+            #expect(bundle.exchanges.count == har.entries.count)
 
-        let first = try #require(bundle.exchanges.first { $0.url == "\(HARFixture.origin)/v2/seg100.ts" })
-        #expect(try bundle.body(of: first) == Array(repeating: 0x47, count: 1880), "base64 content.text is decoded")
-        #expect(first.at == 1.0 && first.kind == "segment")
-        #expect(first.timings.firstByte.map { abs($0 - 0.04205) < 1e-9 } == true, "blocked + send + wait: \(first.timings)")
-        #expect(first.timings.total.map { abs($0 - 0.242) < 1e-9 } == true)
-        #expect(first.timings.connect == nil)
+            let first = try #require(bundle.exchanges.first { $0.url == "\(HARFixture.origin)/v2/seg100.ts" })
+            #expect(try bundle.body(of: first) == Array(repeating: 0x47, count: 1880), "base64 content.text is decoded")
+            #expect(first.at == 1.0 && first.kind == "segment")
+            #expect(first.timings.firstByte.map { abs($0 - 0.04205) < 1e-9 } == true, "blocked + send + wait: \(first.timings)")
+            #expect(first.timings.total.map { abs($0 - 0.242) < 1e-9 } == true)
+            #expect(first.timings.connect == nil)
 
-        let master = try #require(bundle.exchanges.first { $0.kind == "master" })
-        #expect(String(decoding: try bundle.body(of: master), as: UTF8.self) == HARFixture.master)
-        let truncated = try #require(bundle.exchanges.first { $0.url.hasSuffix("/v1/seg111.ts") })
-        #expect(truncated.ending == .truncated && truncated.error == "net::ERR_CONTENT_LENGTH_MISMATCH")
-        let reset = try #require(bundle.exchanges.first { $0.url.hasSuffix("/audio/fr/seg104.ts") })
-        #expect(reset.status == nil && reset.ending == .reset)
-        let hung = try #require(bundle.exchanges.first { $0.url.hasSuffix("/v2/seg111.ts") })
-        #expect(hung.ending == .timeout && hung.timings.total == 12)
-        _ = at
-        // In the order responses ended.
-        #expect(bundle.exchanges.map(\.receivedAt) == bundle.exchanges.map(\.receivedAt).sorted())
+            let master = try #require(bundle.exchanges.first { $0.kind == "master" })
+            #expect(String(decoding: try bundle.body(of: master), as: UTF8.self) == HARFixture.master)
+            let truncated = try #require(bundle.exchanges.first { $0.url.hasSuffix("/v1/seg111.ts") })
+            #expect(truncated.ending == .truncated && truncated.error == "net::ERR_CONTENT_LENGTH_MISMATCH")
+            let reset = try #require(bundle.exchanges.first { $0.url.hasSuffix("/audio/fr/seg104.ts") })
+            #expect(reset.status == nil && reset.ending == .reset)
+            let hung = try #require(bundle.exchanges.first { $0.url.hasSuffix("/v2/seg111.ts") })
+            #expect(hung.ending == .timeout && hung.timings.total == 12)
+            _ = at
+            // In the order responses ended.
+            #expect(bundle.exchanges.map(\.receivedAt) == bundle.exchanges.map(\.receivedAt).sorted())
+        }
     }
 
     @Test func anExistingOutDirectoryIsNeverOverwritten() throws {
-        let (har, _) = HARFixture.field()
-        let imported = try HARImport.analyze(HARReader.read(har.json, file: "field.har"), file: "field.har")
-        let out = Self.scratch()
-        try imported.write(to: out)
-        let before = try String(contentsOfFile: out + "/scenario.json", encoding: .utf8)
-        #expect {
+        try withTemporaryFolder("har") { folder in
+            let (har, _) = HARFixture.field()
+            let imported = try HARImport.analyze(HARReader.read(har.json, file: "field.har"), file: "field.har")
+            let out = folder.path("out")
             try imported.write(to: out)
-        } throws: { error in
-            (error as? HARImportError)?.description == "\(out): already exists and is not empty (bundle, link.csv, scenario.json): import-har never overwrites; choose a new --out or remove it"
+            let before = try String(contentsOfFile: out + "/scenario.json", encoding: .utf8)
+            #expect {
+                try imported.write(to: out)
+            } throws: { error in
+                (error as? HARImportError)?.description == "\(out): already exists and is not empty (bundle, link.csv, scenario.json): import-har never overwrites; choose a new --out or remove it"
+            }
+            #expect(try String(contentsOfFile: out + "/scenario.json", encoding: .utf8) == before)
+            // An empty directory is fine.
+            let empty = folder.path("empty")
+            try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
+            #expect(try imported.write(to: empty).scenarioPath != nil)
         }
-        #expect(try String(contentsOfFile: out + "/scenario.json", encoding: .utf8) == before)
-        // An empty directory is fine.
-        let empty = Self.scratch()
-        try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
-        #expect(try imported.write(to: empty).scenarioPath != nil)
     }
 
     @Test func redactDropsTokensAndCookiesFromTheBundle() throws {
-        var har = HARFixture()
-        har.add("\(HARFixture.origin)/v2/index.m3u8?token=secret&_HLS_msn=5", at: 0, body: HARFixture.media(first: 0),
-                headers: [("Set-Cookie", "id=1"), ("Content-Type", "application/vnd.apple.mpegurl")],
-                requestHeaders: [("Cookie", "id=1")])
-        let imported = try HARImport.analyze(HARReader.read(har.json, file: "t.har"), file: "t.har")
-        let out = Self.scratch()
-        let written = try imported.write(to: out, redact: true)
-        #expect(written.scenarioPath == nil, "nothing went wrong")
-        let bundle = try RecordingBundle.open(written.bundlePath)
-        #expect(bundle.manifest.redacted)
-        #expect(bundle.exchanges[0].url == "\(HARFixture.origin)/v2/index.m3u8?_HLS_msn=5")
-        #expect(bundle.exchanges[0].header("set-cookie") == nil && bundle.exchanges[0].header("content-type") != nil)
-        #expect(imported.report(written).contains("Nothing to reproduce"))
+        try withTemporaryFolder("har") { folder in
+            var har = HARFixture()
+            har.add("\(HARFixture.origin)/v2/index.m3u8?token=secret&_HLS_msn=5", at: 0, body: HARFixture.media(first: 0),
+                    headers: [("Set-Cookie", "id=1"), ("Content-Type", "application/vnd.apple.mpegurl")],
+                    requestHeaders: [("Cookie", "id=1")])
+            let imported = try HARImport.analyze(HARReader.read(har.json, file: "t.har"), file: "t.har")
+            let out = folder.path("out")
+            let written = try imported.write(to: out, redact: true)
+            #expect(written.scenarioPath == nil, "nothing went wrong")
+            let bundle = try RecordingBundle.open(written.bundlePath)
+            #expect(bundle.manifest.redacted)
+            #expect(bundle.exchanges[0].url == "\(HARFixture.origin)/v2/index.m3u8?_HLS_msn=5")
+            #expect(bundle.exchanges[0].header("set-cookie") == nil && bundle.exchanges[0].header("content-type") != nil)
+            #expect(imported.report(written).contains("Nothing to reproduce"))
+        }
     }
 
     @Test func reloadsOfAPlaylistAreCountedSoTheThirdOneFailsOnReplay() throws {
@@ -312,10 +316,12 @@ import Testing
     }
 
     @Test func aMissingFileOrADirectoryIsAClearError() throws {
-        #expect(throws: HARImportError(file: "/nonexistent/x.har", "no such file")) { try HARReader.read(path: "/nonexistent/x.har") }
-        let directory = Self.scratch()
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        #expect(throws: HARImportError(file: directory, "is a directory, not a HAR file")) { try HARReader.read(path: directory) }
+        try withTemporaryFolder("har") { folder in
+            #expect(throws: HARImportError(file: "/nonexistent/x.har", "no such file")) { try HARReader.read(path: "/nonexistent/x.har") }
+            let directory = folder.path("directory")
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            #expect(throws: HARImportError(file: directory, "is a directory, not a HAR file")) { try HARReader.read(path: directory) }
+        }
     }
 
     @Test func aBadBase64BodyIsNotFatal() throws {

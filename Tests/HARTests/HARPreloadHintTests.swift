@@ -2,25 +2,13 @@ import Addressing
 import Foundation
 import HAR
 import Testing
+import TestSupport
 
 /// A HAR's LL-HLS playlist pins what its preload hints named: a PART hint a part, a TYPE=MAP hint
 /// the init section.
 @Suite struct HARPreloadHintTests {
     @Test func aMapPreloadHintPinsAnInitSection() {
-        let playlist = """
-            #EXTM3U
-            #EXT-X-VERSION:9
-            #EXT-X-TARGETDURATION:4
-            #EXT-X-PART-INF:PART-TARGET=1.0
-            #EXT-X-MEDIA-SEQUENCE:10
-            #EXT-X-MAP:URI="init.mp4"
-            #EXTINF:4.0,
-            seg10.m4s
-            #EXT-X-PART:DURATION=1.0,URI="part11.0.m4s"
-            #EXT-X-PRELOAD-HINT:TYPE=PART,URI="part11.1.m4s"
-            #EXT-X-PRELOAD-HINT:TYPE=MAP,URI="init2.mp4"
-
-            """
+        let playlist = PlaylistFixtures.lowLatencyWithMapHint
         let base = "https://cdn.test/live/v1/"
         let start = Date(timeIntervalSince1970: 1_800_000_000)
         func entry(_ index: Int, _ file: String, body: String? = nil) -> HAREntry {

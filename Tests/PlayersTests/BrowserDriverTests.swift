@@ -26,14 +26,15 @@ struct BrowserDriverTests {
         }
     }
 
-    private func play(_ driver: BrowserDriver, _ url: String, timeout: Double, live: Bool = false) async -> PlayerReport {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hlschaos-\(driver.name)-\(UUID().uuidString)")
+    private func play(_ driver: BrowserDriver, _ url: String, timeout: Double, live: Bool = false) async throws -> PlayerReport {
+        let folder = try TemporaryFolder(driver.name)
+        let directory = folder.url
         let report = await driver.play(PlayRequest(url: url, timeout: timeout, live: live, workDirectory: directory))
         let result = directory.appendingPathComponent("\(driver.name)-result.json")
         #expect(FileManager.default.fileExists(atPath: result.path), "the harness's JSON is kept in the work directory")
         // BROWSER_TESTS_KEEP=1 keeps the work directories (page, config, the harness's JSON).
         if ProcessInfo.processInfo.environment["BROWSER_TESTS_KEEP"] == nil {
-            try? FileManager.default.removeItem(at: directory)
+            folder.remove()
         } else {
             print("\(driver.name) \(url): \(directory.path)")
         }
@@ -48,7 +49,7 @@ struct BrowserDriverTests {
     func playsTheDemoVODToTheEnd(driver: BrowserDriver) async throws {
         guard await ready(driver) else { return }
         let server = try await DemoOriginServer.start(origin: try DemoOrigin())
-        let report = await play(driver, server.baseURL + "/vod/ts/master.m3u8", timeout: 40)
+        let report = try await play(driver, server.baseURL + "/vod/ts/master.m3u8", timeout: 40)
         try await server.shutdown()
         #expect(report.outcome == .played, "\(describe(report))")
         #expect(abs((report.position ?? 0) - 24) < 1, "12 × 2 s: \(describe(report))")
@@ -67,7 +68,7 @@ struct BrowserDriverTests {
         guard await ready(driver) else { return }
         let origin = try await TestOrigin.start()
         try serveDemoWithMissingSegments(on: origin)
-        let report = await play(driver, origin.baseURL + "/vod/ts/master.m3u8", timeout: 15)
+        let report = try await play(driver, origin.baseURL + "/vod/ts/master.m3u8", timeout: 15)
         try await origin.shutdown()
         #expect(report.outcome != .played, "\(describe(report))")
         #expect(report.errors.contains { $0.code == 404 }, "\(describe(report))")
@@ -85,7 +86,7 @@ struct BrowserDriverTests {
         guard await ready(driver) else { return }
         let origin = try await TestOrigin.start()
         origin.route("/gone/master.m3u8", .bytes(status: 404, headers: cors + [("Content-Type", "text/plain")], body: Array("gone\n".utf8)))
-        let report = await play(driver, origin.baseURL + "/gone/master.m3u8", timeout: 20)
+        let report = try await play(driver, origin.baseURL + "/gone/master.m3u8", timeout: 20)
         try await origin.shutdown()
         #expect(report.outcome == .failed, "\(describe(report))")
         // video.js says MEDIA_ERR_NETWORK (VHS's error) or MEDIA_ERR_SRC_NOT_SUPPORTED (the element's,
@@ -100,7 +101,7 @@ struct BrowserDriverTests {
     func playsTheDemoLiveStreamForTheTimeLimit(driver: BrowserDriver) async throws {
         guard await ready(driver) else { return }
         let server = try await DemoOriginServer.start(origin: try DemoOrigin())
-        let report = await play(driver, server.baseURL + "/live/ts/master.m3u8", timeout: 10, live: true)
+        let report = try await play(driver, server.baseURL + "/live/ts/master.m3u8", timeout: 10, live: true)
         try await server.shutdown()
         #expect(report.outcome == .played, "\(describe(report))")
         #expect(report.errors.filter(\.fatal).isEmpty, "\(describe(report))")

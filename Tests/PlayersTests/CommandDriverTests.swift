@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Players
+import TestSupport
 
 @Suite struct CommandTemplateTests {
     @Test func wordsAreSplitLikeASimpleShellCommand() throws {
@@ -24,51 +25,55 @@ import Testing
 
 /// The command driver against real processes (no stream needed: the command is the player).
 @Suite struct CommandDriverTests {
-    static func request(_ url: String = "http://127.0.0.1:9/x.m3u8", timeout: Double = 20, live: Bool = false) -> PlayRequest {
-        PlayRequest(url: url, timeout: timeout, live: live, workDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("hlschaos-cmd-\(UUID())"))
+    static func request(_ url: String = "http://127.0.0.1:9/x.m3u8", timeout: Double = 20, live: Bool = false, in folder: TemporaryFolder) -> PlayRequest {
+        PlayRequest(url: url, timeout: timeout, live: live, workDirectory: folder.url(live ? "live" : "vod"))
     }
 
     @Test func exitZeroPlayedAndTheURLArrivesAsOneWord() async throws {
-        let driver = try CommandDriver(template: #"sh -c 'printf "%s|" "$@"' sh {url} end"#)
-        #expect(await driver.availability() == .ready(version: try #require(ProcessRunner.which("sh"))))
-        let request = Self.request("http://h/a b.m3u8")
-        defer { try? FileManager.default.removeItem(at: request.workDirectory) }
-        let report = await driver.play(request)
-        #expect(report.outcome == .played)
-        #expect(report.exitStatus == 0)
-        #expect(report.log == "http://h/a b.m3u8|end|\n")
+        try await withTemporaryFolder("cmd") { folder in
+            let driver = try CommandDriver(template: #"sh -c 'printf "%s|" "$@"' sh {url} end"#)
+            #expect(await driver.availability() == .ready(version: try #require(ProcessRunner.which("sh"))))
+            let request = Self.request("http://h/a b.m3u8", in: folder)
+            let report = await driver.play(request)
+            #expect(report.outcome == .played)
+            #expect(report.exitStatus == 0)
+            #expect(report.log == "http://h/a b.m3u8|end|\n")
+        }
     }
 
     @Test func aFailureStatusFailsWithTheLastStderrLine() async throws {
-        let driver = try CommandDriver(template: "sh -c 'echo starting; echo \"cannot open $0\" >&2; exit 3' {url}")
-        let request = Self.request()
-        defer { try? FileManager.default.removeItem(at: request.workDirectory) }
-        let report = await driver.play(request)
-        #expect(report.outcome == .failed)
-        #expect(report.reason == "exit status 3: cannot open http://127.0.0.1:9/x.m3u8")
-        #expect(report.log.contains("starting"))
+        try await withTemporaryFolder("cmd") { folder in
+            let driver = try CommandDriver(template: "sh -c 'echo starting; echo \"cannot open $0\" >&2; exit 3' {url}")
+            let request = Self.request(in: folder)
+            let report = await driver.play(request)
+            #expect(report.outcome == .failed)
+            #expect(report.reason == "exit status 3: cannot open http://127.0.0.1:9/x.m3u8")
+            #expect(report.log.contains("starting"))
+        }
     }
 
     @Test func stillRunningAtTheLimitTimedOutOrPlayedForLive() async throws {
-        let driver = try CommandDriver(template: "sh -c 'sleep 30' {url}")
-        let vod = Self.request(timeout: 1)
-        let live = Self.request(timeout: 1, live: true)
-        defer { for request in [vod, live] { try? FileManager.default.removeItem(at: request.workDirectory) } }
-        let vodReport = await driver.play(vod)
-        #expect(vodReport.outcome == .timedOut)
-        #expect(vodReport.seconds < 10)
-        #expect(await driver.play(live).outcome == .played)
+        try await withTemporaryFolder("cmd") { folder in
+            let driver = try CommandDriver(template: "sh -c 'sleep 30' {url}")
+            let vod = Self.request(timeout: 1, in: folder)
+            let live = Self.request(timeout: 1, live: true, in: folder)
+            let vodReport = await driver.play(vod)
+            #expect(vodReport.outcome == .timedOut)
+            #expect(vodReport.seconds < 10)
+            #expect(await driver.play(live).outcome == .played)
+        }
     }
 
     @Test func aMissingProgramIsReported() async throws {
-        let driver = try CommandDriver(template: "no-such-player-hlschaos {url}")
-        guard case .missing(let reason, _) = await driver.availability() else {
-            Issue.record("reported as ready")
-            return
+        try await withTemporaryFolder("cmd") { folder in
+            let driver = try CommandDriver(template: "no-such-player-hlschaos {url}")
+            guard case .missing(let reason, _) = await driver.availability() else {
+                Issue.record("reported as ready")
+                return
+            }
+            #expect(reason.contains("not found"))
+            let request = Self.request(in: folder)
+            #expect(await driver.play(request).outcome == .failed)
         }
-        #expect(reason.contains("not found"))
-        let request = Self.request()
-        defer { try? FileManager.default.removeItem(at: request.workDirectory) }
-        #expect(await driver.play(request).outcome == .failed)
     }
 }

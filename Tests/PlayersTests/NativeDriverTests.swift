@@ -2,6 +2,7 @@ import Foundation
 import PlayerReports
 import Players
 import Testing
+import TestSupport
 
 /// Every native driver against real HTTP on loopback: a clean stream must play, a failing one must
 /// not. The players run one at a time (two cores, and timing-sensitive players).
@@ -13,22 +14,24 @@ import Testing
 
     /// Plays `path` of the demo origin.
     static func playDemo(_ driver: any PlayerDriver, _ path: String = StreamFixtures.vod, timeout: Double = 60, live: Bool = false) async throws -> PlayerReport {
-        let demo = try await StreamFixtures.demo()
-        let request = StreamFixtures.request(demo.baseURL + path, timeout: timeout, live: live)
-        defer { StreamFixtures.cleanUp(request) }
-        let report = await driver.play(request)
-        try await demo.shutdown()
-        return report
+        return try await withTemporaryFolder("players") { folder in
+            let demo = try await StreamFixtures.demo()
+            let request = StreamFixtures.request(demo.baseURL + path, timeout: timeout, live: live, in: folder)
+            let report = await driver.play(request)
+            try await demo.shutdown()
+            return report
+        }
     }
 
     /// Plays `path` of the failing origin.
     static func playFailing(_ driver: any PlayerDriver, _ path: String, timeout: Double = 30) async throws -> PlayerReport {
-        let origin = try await StreamFixtures.failing()
-        let request = StreamFixtures.request(origin.baseURL + path, timeout: timeout)
-        defer { StreamFixtures.cleanUp(request) }
-        let report = await driver.play(request)
-        try await origin.shutdown()
-        return report
+        return try await withTemporaryFolder("players") { folder in
+            let origin = try await StreamFixtures.failing()
+            let request = StreamFixtures.request(origin.baseURL + path, timeout: timeout, in: folder)
+            let report = await driver.play(request)
+            try await origin.shutdown()
+            return report
+        }
     }
 
     static func expectCleanVOD(_ report: PlayerReport, minimumPosition: Double = 23) {
@@ -86,17 +89,18 @@ import Testing
         /// `playback` hands back what ffmpeg printed and the frames it decoded; with `duration`
         /// a live run ends by itself after that much media.
         @Test func aLiveRunOfSixSecondsOfMedia() async throws {
-            let demo = try await StreamFixtures.demo()
-            let request = StreamFixtures.request(demo.baseURL + StreamFixtures.live, timeout: 60, live: true)
-            defer { StreamFixtures.cleanUp(request) }
-            let playback = await FFmpegDriver(readTimeout: 5, duration: 6).playback(request)
-            try await demo.shutdown()
-            let detail = StreamFixtures.describe(playback.report)
-            #expect(playback.report.outcome == .played, "\(detail)")
-            #expect(playback.report.exitStatus == 0, "\(detail)")
-            #expect(playback.frames == 6 * 25, "25 fps: \(detail)")
-            #expect(playback.stderr.contains { $0.text.contains("Input #0, hls, from") }, "\(detail)")
-            #expect(playback.stderr.allSatisfy { $0.time != nil }, "lines are timed as they are read")
+            try await withTemporaryFolder("players") { folder in
+                let demo = try await StreamFixtures.demo()
+                let request = StreamFixtures.request(demo.baseURL + StreamFixtures.live, timeout: 60, live: true, in: folder)
+                let playback = await FFmpegDriver(readTimeout: 5, duration: 6).playback(request)
+                try await demo.shutdown()
+                let detail = StreamFixtures.describe(playback.report)
+                #expect(playback.report.outcome == .played, "\(detail)")
+                #expect(playback.report.exitStatus == 0, "\(detail)")
+                #expect(playback.frames == 6 * 25, "25 fps: \(detail)")
+                #expect(playback.stderr.contains { $0.text.contains("Input #0, hls, from") }, "\(detail)")
+                #expect(playback.stderr.allSatisfy { $0.time != nil }, "lines are timed as they are read")
+            }
         }
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import PlayerReports
 import Testing
 @testable import Players
+import TestSupport
 
 @Suite struct StallsTests {
     static func samples(_ pairs: [(Double, Double)]) -> [ProgressSample] {
@@ -106,18 +107,18 @@ import Testing
     }
 
     @Test func theTailReadsWhatIsAppendedWithTimes() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("hlschaos-tail-\(UUID())").path
-        _ = FileManager.default.createFile(atPath: path, contents: Data("one\ntw".utf8))
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        let tail = LogTail(path: path, start: Date())
-        #expect(tail.poll().map(\.text) == ["one"])
-        let handle = try #require(FileHandle(forWritingAtPath: path))
-        try handle.seekToEnd()
-        try handle.write(contentsOf: Data("o\rthree".utf8))
-        try handle.close()
-        #expect(tail.poll().map(\.text) == ["two"])
-        #expect(tail.finish().map(\.text) == ["three"])
-        #expect(tail.allLines.map(\.text) == ["one", "two", "three"])
-        #expect(tail.allLines.allSatisfy { $0.time != nil })
+        try withTemporaryFolder("tail") { folder in
+            let path = try folder.file("log", "one\ntw")
+            let tail = LogTail(path: path, start: Date())
+            #expect(tail.poll().map(\.text) == ["one"])
+            let handle = try #require(FileHandle(forWritingAtPath: path))
+            try handle.seekToEnd()
+            try handle.write(contentsOf: Data("o\rthree".utf8))
+            try handle.close()
+            #expect(tail.poll().map(\.text) == ["two"])
+            #expect(tail.finish().map(\.text) == ["three"])
+            #expect(tail.allLines.map(\.text) == ["one", "two", "three"])
+            #expect(tail.allLines.allSatisfy { $0.time != nil })
+        }
     }
 }

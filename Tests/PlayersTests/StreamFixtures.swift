@@ -39,15 +39,9 @@ enum StreamFixtures {
         return origin
     }
 
-    /// A work directory of the test's own, removed by `cleanUp`.
-    static func request(_ url: String, timeout: Double, live: Bool = false) -> PlayRequest {
-        PlayRequest(
-            url: url, timeout: timeout, live: live,
-            workDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("hlschaos-players-\(UUID().uuidString)"))
-    }
-
-    static func cleanUp(_ request: PlayRequest) {
-        try? FileManager.default.removeItem(at: request.workDirectory)
+    /// A request whose work directory is in the test's folder.
+    static func request(_ url: String, timeout: Double, live: Bool = false, in folder: TemporaryFolder) -> PlayRequest {
+        PlayRequest(url: url, timeout: timeout, live: live, workDirectory: folder.url("work"))
     }
 
     /// One line per error, and the end of the log, for failure messages.

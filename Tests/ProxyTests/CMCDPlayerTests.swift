@@ -20,7 +20,7 @@ import Testing
         let proxy = try await ProxyHarness.startWithDemo()
         let control = proxy.server.control
         control.openSession("cm", scenario: Self.hang)
-        let playback = await PresetPlayback.inWorkDirectory("hlsjs") { directory in
+        let playback = try await PresetPlayback.inWorkDirectory("hlsjs") { directory in
             await BrowserDriver(engine: .hlsjs, cmcd: carriage).playback(PlayRequest(
                 url: "http://127.0.0.1:\(proxy.port)/s/cm/vod/ts/master.m3u8", timeout: 60, live: false, workDirectory: directory))
         }

@@ -121,47 +121,51 @@ import TestSupport
     }
 
     @Test func aForwardDeviceSendingSidGetsASessionNamedFromIt() async throws {
-        let forward = try await ForwardHarness.start { $0.forward.sessionFromCMCD = true }
-        let url = forward.plainOrigin.baseURL + "/vod/ts/master.m3u8"
-        #expect(try await forward.curl(url, ["-H", #"CMCD-Session: sid="app A/1""#]).status == 200)
-        #expect(try await forward.curl(url, ["-H", #"CMCD-Session: sid="app-b""#]).status == 200)
-        #expect(try await forward.curl(url).status == 200)
-        let control = forward.proxy.server.control
-        _ = await eventually { control.records(session: nil).filter { $0.path.hasSuffix("master.m3u8") }.count == 3 }
-        #expect(control.records(session: "ip-127-0-0-1.app-A-1").count == 1)
-        #expect(control.records(session: "ip-127-0-0-1.app-b").count == 1)
-        #expect(control.records(session: "ip-127-0-0-1").count == 1)
-        await forward.stop()
+        try await ForwardHarness.with(configure: { $0.forward.sessionFromCMCD = true }) { forward in
+            let url = forward.plainOrigin.baseURL + "/vod/ts/master.m3u8"
+            let statuses = [
+                try await forward.curl(url, ["-H", #"CMCD-Session: sid="app A/1""#]).status,
+                try await forward.curl(url, ["-H", #"CMCD-Session: sid="app-b""#]).status,
+                try await forward.curl(url).status,
+            ]
+            #expect(statuses == [200, 200, 200])
+            let control = forward.proxy.server.control
+            _ = await eventually { control.records(session: nil).filter { $0.path.hasSuffix("master.m3u8") }.count == 3 }
+            #expect(control.records(session: "ip-127-0-0-1.app-A-1").count == 1)
+            #expect(control.records(session: "ip-127-0-0-1.app-b").count == 1)
+            #expect(control.records(session: "ip-127-0-0-1").count == 1)
+        }
     }
 
     /// Intercepted HTTPS over HTTP/2 (lowercase header names): the same reading, the same rules.
     @Test func interceptedHTTP2RequestsAreReadAndMatchedToo() async throws {
-        let forward = try await ForwardHarness.start { $0.forward.intercept = [ForwardHarness.cdnName] }
-        // cmcd-startup-503: a segment asked for urgently (su) answers 503, one without su does not.
-        let user = ["--cacert", forward.rootFile, "--proxy-user", "phone+cmcd-startup-503:x", "--http2"]
-        let segment = forward.cdnURL + "/vod/ts/v0/s003.ts"
-        let low = try await forward.curl(segment + "?CMCD=bl%3D900%2Csu", user + ["-H", "CMCD-Object: ot=v"])
-        let high = try await forward.curl(segment, user + ["-H", "CMCD-Request: bl=9000", "-H", "CMCD-Object: ot=v"])
-        #expect(low.status == 503 && low.httpVersion == "2", "\(low.stderr)")
-        #expect(high.status == 200 && high.httpVersion == "2", "\(high.stderr)")
-        let gets = { forward.proxy.server.control.records(session: "phone").filter { $0.method == "GET" } }
-        _ = await eventually { gets().count == 2 }
-        let records = gets().sorted { $0.time < $1.time }
-        #expect(records.map { $0.cmcd?.text } == ["bl=900,ot=v,su", "bl=9000,ot=v"])
-        #expect(records.map(\.httpVersion) == ["HTTP/2", "HTTP/2"])
-        // The CONNECTs that opened the tunnels are no requests of the stream: the timeline leaves them out.
-        let timeline = forward.proxy.server.control.playerTimeline(session: "phone")
-        #expect(timeline.requests == 2 && timeline.requestsWithCMCD == 2)
-        #expect(!forward.proxy.server.control.cmcdConformance(session: "phone").conformance.issues.contains { "\($0.kind)" == "withoutCMCD" })
-        await forward.stop()
+        try await ForwardHarness.with(configure: { $0.forward.intercept = [ForwardHarness.cdnName] }) { forward in
+            // cmcd-startup-503: a segment asked for urgently (su) answers 503, one without su does not.
+            let user = ["--cacert", forward.rootFile, "--proxy-user", "phone+cmcd-startup-503:x", "--http2"]
+            let segment = forward.cdnURL + "/vod/ts/v0/s003.ts"
+            let low = try await forward.curl(segment + "?CMCD=bl%3D900%2Csu", user + ["-H", "CMCD-Object: ot=v"])
+            let high = try await forward.curl(segment, user + ["-H", "CMCD-Request: bl=9000", "-H", "CMCD-Object: ot=v"])
+            #expect(low.status == 503 && low.httpVersion == "2", "\(low.stderr)")
+            #expect(high.status == 200 && high.httpVersion == "2", "\(high.stderr)")
+            let gets = { forward.proxy.server.control.records(session: "phone").filter { $0.method == "GET" } }
+            _ = await eventually { gets().count == 2 }
+            let records = gets().sorted { $0.time < $1.time }
+            #expect(records.map { $0.cmcd?.text } == ["bl=900,ot=v,su", "bl=9000,ot=v"])
+            #expect(records.map(\.httpVersion) == ["HTTP/2", "HTTP/2"])
+            // The CONNECTs that opened the tunnels are no requests of the stream: the timeline leaves them out.
+            let timeline = forward.proxy.server.control.playerTimeline(session: "phone")
+            #expect(timeline.requests == 2 && timeline.requestsWithCMCD == 2)
+            #expect(!forward.proxy.server.control.cmcdConformance(session: "phone").conformance.issues.contains { "\($0.kind)" == "withoutCMCD" })
+        }
     }
 
     @Test func withoutTheSwitchSidNamesNoSession() async throws {
-        let forward = try await ForwardHarness.start()
-        let url = forward.plainOrigin.baseURL + "/vod/ts/master.m3u8"
-        #expect(try await forward.curl(url, ["-H", #"CMCD-Session: sid="app-b""#]).status == 200)
-        _ = await eventually { !forward.proxy.server.control.records(session: nil).isEmpty }
-        #expect(forward.proxy.server.control.records(session: "ip-127-0-0-1").count == 1)
-        await forward.stop()
+        try await ForwardHarness.with { forward in
+            let url = forward.plainOrigin.baseURL + "/vod/ts/master.m3u8"
+            let status = try await forward.curl(url, ["-H", #"CMCD-Session: sid="app-b""#]).status
+            #expect(status == 200)
+            _ = await eventually { !forward.proxy.server.control.records(session: nil).isEmpty }
+            #expect(forward.proxy.server.control.records(session: "ip-127-0-0-1").count == 1)
+        }
     }
 }

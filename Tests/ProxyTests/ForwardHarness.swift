@@ -19,7 +19,8 @@ final class ForwardHarness: Sendable {
     let ca: LocalCA
     /// The HTTPS origin's own CA (what the proxy's libcurl trusts as `upstreamCAFile`).
     let originCAFile: String
-    let dataDirectory: String
+    /// The proxy's data folder (its local CA) and the origin's CA, removed by `stop()`.
+    let folder: TemporaryFolder
 
     var proxyPort: Int { proxy.port }
     /// The HTTPS origin's URL as the device knows it.
@@ -30,10 +31,30 @@ final class ForwardHarness: Sendable {
     static func start(
         rules: [String] = [], configure: (inout ProxyConfiguration) -> Void = { _ in }
     ) async throws -> ForwardHarness {
-        let data = FileManager.default.temporaryDirectory.appendingPathComponent("hlschaos-forward-\(UUID().uuidString)").path
-        let ca = try LocalCA.loadOrCreate(directory: data + "/ca")
+        let folder = try TemporaryFolder("forward")
+        do {
+            return try await start(in: folder, rules: rules, configure: configure)
+        } catch {
+            folder.remove()
+            throw error
+        }
+    }
+
+    /// Runs `body` with a started harness and stops it afterwards (its servers and its folder),
+    /// also when `body` throws.
+    static func with(
+        rules: [String] = [], configure: (inout ProxyConfiguration) -> Void = { _ in }, _ body: (ForwardHarness) async throws -> Void
+    ) async throws {
+        let harness = try await start(rules: rules, configure: configure)
+        try await withTeardown { await harness.stop() } run: { try await body(harness) }
+    }
+
+    private static func start(
+        in folder: TemporaryFolder, rules: [String], configure: (inout ProxyConfiguration) -> Void
+    ) async throws -> ForwardHarness {
+        let ca = try LocalCA.loadOrCreate(directory: folder.path("ca"))
         // The origin's own CA: what a private CDN's certificate would chain to.
-        let originCA = try LocalCA.loadOrCreate(directory: data + "/origin-ca")
+        let originCA = try LocalCA.loadOrCreate(directory: folder.path("origin-ca"))
         let originLeaf = try originCA.leaf(for: cdnName)
         var tls = TLSConfiguration.makeServerConfiguration(
             certificateChain: try originLeaf.chainPEM.map { .certificate(try NIOSSLCertificate(bytes: Array($0.utf8), format: .pem)) },
@@ -49,25 +70,25 @@ final class ForwardHarness: Sendable {
             configure(&configuration)
         }
         return ForwardHarness(
-            proxy: proxy, httpsOrigin: httpsOrigin, plainOrigin: plainOrigin, ca: ca, originCAFile: originCA.certificatePath, dataDirectory: data)
+            proxy: proxy, httpsOrigin: httpsOrigin, plainOrigin: plainOrigin, ca: ca, originCAFile: originCA.certificatePath, folder: folder)
     }
 
     private init(
-        proxy: ProxyHarness, httpsOrigin: DemoOriginServer, plainOrigin: DemoOriginServer, ca: LocalCA, originCAFile: String, dataDirectory: String
+        proxy: ProxyHarness, httpsOrigin: DemoOriginServer, plainOrigin: DemoOriginServer, ca: LocalCA, originCAFile: String, folder: TemporaryFolder
     ) {
         self.originCAFile = originCAFile
         self.proxy = proxy
         self.httpsOrigin = httpsOrigin
         self.plainOrigin = plainOrigin
         self.ca = ca
-        self.dataDirectory = dataDirectory
+        self.folder = folder
     }
 
     func stop() async {
         await proxy.stop()
         try? await httpsOrigin.shutdown()
         try? await plainOrigin.shutdown()
-        try? FileManager.default.removeItem(atPath: dataDirectory)
+        folder.remove()
     }
 
     /// What curl got: its exit code, the status, the HTTP version it spoke and the body.
@@ -86,8 +107,10 @@ final class ForwardHarness: Sendable {
     }
 
     static func curl(_ arguments: [String]) async throws -> CurlResult {
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("hlschaos-curl-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: output) }
+        try await withTemporaryFolder("curl") { folder in try await curl(arguments, output: folder.path("body")) }
+    }
+
+    private static func curl(_ arguments: [String], output: String) async throws -> CurlResult {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
         process.arguments = ["-sS", "--max-time", "60", "-o", output, "-w", "%{http_code} %{http_version}"] + arguments

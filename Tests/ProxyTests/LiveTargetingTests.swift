@@ -28,35 +28,35 @@ import TestSupport
     }
 
     @Test func deviceURLPicksAPresetByName() async throws {
-        let presets = FileManager.default.temporaryDirectory.appendingPathComponent("hlschaos-presets-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: presets, withIntermediateDirectories: true)
-        let file = presets.appendingPathComponent("master-500.json")
-        // Each version has a modification time of its own (set, not waited for): the watcher
-        // compares them, and a file system may keep them to the second only.
-        func write(status: Int, modified: TimeInterval) throws {
-            try #"{"name": "master-500", "description": "t", "rules": [{"id": "m", "match": {"kind": "master"}, "action": {"status": \#(status)}}]}"#
-                .write(to: file, atomically: true, encoding: .utf8)
-            try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(modified)], ofItemAtPath: file.path)
-        }
-        try write(status: 500, modified: -60)
-        let proxy = try await ProxyHarness.startWithDemo(presets: presets.path)
-        #expect(await proxy.status("/s/tv1+master-500/vod/ts/master.m3u8") == 500)
-        #expect(await proxy.status("/s/tv2/vod/ts/master.m3u8") == 200)
-        let unknown = try await proxy.get("/s/tv3+master-05/vod/ts/master.m3u8")
-        #expect(unknown.status == 404)
-        #expect(unknown.text.contains("did you mean \"master-500\""))
+        try await withTemporaryFolder("presets") { presets in
+            let file = presets.url("master-500.json")
+            // Each version has a modification time of its own (set, not waited for): the watcher
+            // compares them, and a file system may keep them to the second only.
+            func write(status: Int, modified: TimeInterval) throws {
+                try #"{"name": "master-500", "description": "t", "rules": [{"id": "m", "match": {"kind": "master"}, "action": {"status": \#(status)}}]}"#
+                    .write(to: file, atomically: true, encoding: .utf8)
+                try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(modified)], ofItemAtPath: file.path)
+            }
+            try write(status: 500, modified: -60)
+            let proxy = try await ProxyHarness.startWithDemo(presets: presets.path)
+            #expect(await proxy.status("/s/tv1+master-500/vod/ts/master.m3u8") == 500)
+            #expect(await proxy.status("/s/tv2/vod/ts/master.m3u8") == 200)
+            let unknown = try await proxy.get("/s/tv3+master-05/vod/ts/master.m3u8")
+            #expect(unknown.status == 404)
+            #expect(unknown.text.contains("did you mean \"master-500\""))
 
-        // An edited preset is picked up by the watcher `hlschaos serve` runs (here every 50 ms):
-        // wait until a device gets the edited answer.
-        let watcher = Task { await proxy.server.rules.watch(every: .milliseconds(50)) }
-        defer { watcher.cancel() }
-        try write(status: 503, modified: 0)
-        var device = 4
-        let edited = await eventually {
-            device += 1
-            return await proxy.status("/s/tv\(device)+master-500/vod/ts/master.m3u8") == 503
+            // An edited preset is picked up by the watcher `hlschaos serve` runs (here every 50 ms):
+            // wait until a device gets the edited answer.
+            let watcher = Task { await proxy.server.rules.watch(every: .milliseconds(50)) }
+            defer { watcher.cancel() }
+            try write(status: 503, modified: 0)
+            var device = 4
+            let edited = await eventually {
+                device += 1
+                return await proxy.status("/s/tv\(device)+master-500/vod/ts/master.m3u8") == 503
+            }
+            #expect(edited, "the edited preset was not picked up")
+            await proxy.stop()
         }
-        #expect(edited, "the edited preset was not picked up")
-        await proxy.stop()
     }
 }

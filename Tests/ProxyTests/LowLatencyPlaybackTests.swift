@@ -16,7 +16,7 @@ import Testing
         #expect(BrowserDriver.hlsjs.lowLatency == .parts)
         try await PresetPlayback.requireReady(PresetPlayback.hlsjsAvailability, "hls.js")
         let proxy = try await ProxyHarness.startWithDemo()
-        let playback = await PlayerTests.play("hlsjs") { directory in
+        let playback = try await PlayerTests.play("hlsjs") { directory in
             await BrowserDriver.hlsjs.playback(PlayRequest(
                 url: "http://127.0.0.1:\(proxy.port)/s/hlsjs-ll/ll/master.m3u8", timeout: Self.seconds, live: true,
                 workDirectory: directory))
@@ -57,7 +57,7 @@ import Testing
             return
         }
         let proxy = try await ProxyHarness.startWithDemo()
-        let playback = await PlayerTests.ffmpegPlayback("http://127.0.0.1:\(proxy.port)/s/ffmpeg-ll/ll/master.m3u8", live: true, seconds: 6)
+        let playback = try await PlayerTests.ffmpegPlayback("http://127.0.0.1:\(proxy.port)/s/ffmpeg-ll/ll/master.m3u8", live: true, seconds: 6)
         let records = proxy.server.control.records(session: "ffmpeg-ll")
         await proxy.stop()
         #expect(playback.report.outcome == .played, "\(PlayerTests.describe(playback))")

@@ -10,12 +10,12 @@ import TestSupport
     static let gstreamer = ProcessRunner.which("gst-launch-1.0") != nil && ProcessRunner.which("gst-inspect-1.0") != nil
 
     /// Plays `url` in a work directory of its own (removed after) and returns what the driver said.
-    static func play<T>(_ player: String, _ body: (URL) async -> T) async -> T {
-        await PresetPlayback.inWorkDirectory(player, body)
+    static func play<T>(_ player: String, _ body: (URL) async -> T) async throws -> T {
+        try await PresetPlayback.inWorkDirectory(player, body)
     }
 
-    static func ffmpegPlayback(_ url: String, live: Bool = false, seconds: Double? = nil) async -> FFmpegDriver.Playback {
-        await play("ffmpeg") { directory in
+    static func ffmpegPlayback(_ url: String, live: Bool = false, seconds: Double? = nil) async throws -> FFmpegDriver.Playback {
+        try await play("ffmpeg") { directory in
             await FFmpegDriver(duration: seconds).playback(PlayRequest(url: url, timeout: 180, live: live, workDirectory: directory))
         }
     }
@@ -30,8 +30,8 @@ import TestSupport
     func ffmpegPlaysVODThroughTheProxyWithTheSameFrameCount(master: String) async throws {
         let proxy = try await ProxyHarness.startWithDemo()
         let demo = try #require(proxy.demo)
-        let direct = await Self.ffmpegPlayback(demo.baseURL + master)
-        let proxied = await Self.ffmpegPlayback("http://127.0.0.1:\(proxy.port)/s/ffmpeg\(master)")
+        let direct = try await Self.ffmpegPlayback(demo.baseURL + master)
+        let proxied = try await Self.ffmpegPlayback("http://127.0.0.1:\(proxy.port)/s/ffmpeg\(master)")
         #expect(direct.report.exitStatus == 0, "\(Self.describe(direct))")
         #expect(proxied.report.exitStatus == 0, "\(Self.describe(proxied))")
         #expect(proxied.report.outcome == .played, "\(Self.describe(proxied))")
@@ -45,8 +45,8 @@ import TestSupport
     func ffmpegPlaysLiveThroughTheProxy(master: String) async throws {
         let proxy = try await ProxyHarness.startWithDemo()
         let demo = try #require(proxy.demo)
-        let direct = await Self.ffmpegPlayback(demo.baseURL + master, live: true, seconds: 6)
-        let proxied = await Self.ffmpegPlayback("http://127.0.0.1:\(proxy.port)\(master)", live: true, seconds: 6)
+        let direct = try await Self.ffmpegPlayback(demo.baseURL + master, live: true, seconds: 6)
+        let proxied = try await Self.ffmpegPlayback("http://127.0.0.1:\(proxy.port)\(master)", live: true, seconds: 6)
         #expect(direct.report.exitStatus == 0, "\(Self.describe(direct))")
         #expect(proxied.report.exitStatus == 0, "\(Self.describe(proxied))")
         #expect((direct.frames ?? 0) >= 140)
@@ -58,7 +58,7 @@ import TestSupport
     @Test(.enabled(if: gstreamer), arguments: ["/vod/ts/master.m3u8", "/vod/fmp4/master.m3u8"])
     func gstreamerPlaysVODThroughTheProxyToEndOfStream(master: String) async throws {
         let proxy = try await ProxyHarness.startWithDemo()
-        let report = await Self.play("gstreamer") { directory in
+        let report = try await Self.play("gstreamer") { directory in
             await GStreamerDriver(.playbin3).play(PlayRequest(
                 url: "http://127.0.0.1:\(proxy.port)/s/gst\(master)", timeout: 120, live: false, workDirectory: directory))
         }
@@ -74,7 +74,7 @@ import TestSupport
     func hlsjsPlaysTheDemoVODThroughTheProxyToTheEnd() async throws {
         try await PresetPlayback.requireReady(PresetPlayback.hlsjsAvailability, "hls.js")
         let proxy = try await ProxyHarness.startWithDemo()
-        let playback = await Self.play("hlsjs") { directory in
+        let playback = try await Self.play("hlsjs") { directory in
             await BrowserDriver.hlsjs.playback(PlayRequest(
                 url: "http://127.0.0.1:\(proxy.port)/s/hlsjs/vod/fmp4/master.m3u8", timeout: 120, live: false, workDirectory: directory))
         }

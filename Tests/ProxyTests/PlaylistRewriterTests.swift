@@ -3,6 +3,7 @@ import Foundation
 import HLS
 @testable import Proxy
 import Testing
+import TestSupport
 
 /// The rewriter cuts the path off URIs that share the origin of the URI before (no parse of their
 /// own); every URI must come out as a full parse of its absolute form would write it.
@@ -60,20 +61,7 @@ import Testing
     /// A TYPE=MAP preload hint names the next init section: its URI is tagged as one, a PART hint's
     /// as the part it names.
     @Test func aMapPreloadHintIsTaggedAsAnInitSection() throws {
-        let text = """
-            #EXTM3U
-            #EXT-X-VERSION:9
-            #EXT-X-TARGETDURATION:4
-            #EXT-X-PART-INF:PART-TARGET=1.0
-            #EXT-X-MEDIA-SEQUENCE:10
-            #EXT-X-MAP:URI="init.mp4"
-            #EXTINF:4.0,
-            seg10.m4s
-            #EXT-X-PART:DURATION=1.0,URI="part11.0.m4s"
-            #EXT-X-PRELOAD-HINT:TYPE=PART,URI="part11.1.m4s"
-            #EXT-X-PRELOAD-HINT:TYPE=MAP,URI="init2.mp4"
-
-            """
+        let text = PlaylistFixtures.lowLatencyWithMapHint
         let url = "http://origin.test:8080/live/media.m3u8"
         var playlist = try Playlist(bytes: Array(text.utf8), url: URL(string: url))
         let rewriter = PlaylistRewriter(

@@ -3,6 +3,7 @@ import Players
 import Records
 import Proxy
 import Testing
+import TestSupport
 
 /// Shared pieces of the preset playback suite: where the presets are, how a player is run
 /// through a preset's device URL (with the `Players` drivers `hlschaos run` uses), and what it
@@ -84,17 +85,14 @@ enum PresetPlayback {
     }
 
     /// A work directory of the run's own (the driver keeps the player's logs there), removed after.
-    static func inWorkDirectory<T>(_ player: String, _ body: (URL) async -> T) async -> T {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hlschaos-preset-\(player)-\(UUID().uuidString)")
-        let value = await body(directory)
-        try? FileManager.default.removeItem(at: directory)
-        return value
+    static func inWorkDirectory<T>(_ player: String, _ body: (URL) async -> T) async throws -> T {
+        try await withTemporaryFolder("preset-\(player)") { folder in await body(folder.url) }
     }
 
     /// Plays `url` with the ffmpeg driver as `plan` says, stopped by the watchdog after `plan.limit`.
-    static func playFFmpeg(_ url: String, plan: FFmpegPlan, live: Bool) async -> FFmpegRun {
+    static func playFFmpeg(_ url: String, plan: FFmpegPlan, live: Bool) async throws -> FFmpegRun {
         let driver = FFmpegDriver(program: plan.program, readTimeout: Double(plan.rwTimeout), duration: plan.seconds.map(Double.init))
-        let playback = await inWorkDirectory("ffmpeg") { directory in
+        let playback = try await inWorkDirectory("ffmpeg") { directory in
             await driver.playback(PlayRequest(url: url, timeout: plan.limit, live: live, workDirectory: directory))
         }
         if playback.report.exitStatus == nil {
@@ -105,8 +103,8 @@ enum PresetPlayback {
 
     /// Plays `url` with the hls.js driver for at most `plan.seconds`; the page's log, or nil (with
     /// an issue recorded) when the harness could not drive the browser.
-    static func playHlsjs(_ url: String, plan: HlsjsPlan, live: Bool) async -> BrowserLog? {
-        let playback = await inWorkDirectory("hlsjs") { directory in
+    static func playHlsjs(_ url: String, plan: HlsjsPlan, live: Bool) async throws -> BrowserLog? {
+        let playback = try await inWorkDirectory("hlsjs") { directory in
             await hlsjs.playback(PlayRequest(url: url, timeout: plan.seconds, live: live, workDirectory: directory))
         }
         guard let log = playback.log, log.harnessError == nil else {

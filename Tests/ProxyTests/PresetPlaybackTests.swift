@@ -47,7 +47,7 @@ import Testing
             let proxy = try await PresetPlayback.startProxy()
             let session = "ffmpeg-\(preset)"
             let url = PresetPlayback.deviceURL(proxy, session: session, preset: Self.control ? nil : preset, stream: plan.stream)
-            let run = await PresetPlayback.playFFmpeg(url, plan: plan.ffmpeg, live: plan.isLive)
+            let run = try await PresetPlayback.playFFmpeg(url, plan: plan.ffmpeg, live: plan.isLive)
             let faults = PresetPlayback.faultsAndReport(proxy, session: session)
             await proxy.stop()
             plan.ffmpeg.check(run, faults)
@@ -64,7 +64,7 @@ import Testing
             let session = "hlsjs-\(preset)"
             let presets = ([preset] + plan.hlsjs.extraPresets).joined(separator: "+")
             let url = PresetPlayback.deviceURL(proxy, session: session, preset: Self.control ? nil : presets, stream: plan.stream)
-            let log = await PresetPlayback.playHlsjs(url, plan: plan.hlsjs, live: plan.isLive)
+            let log = try await PresetPlayback.playHlsjs(url, plan: plan.hlsjs, live: plan.isLive)
             let faults = PresetPlayback.faultsAndReport(proxy, session: session)
             await proxy.stop()
             if let log { plan.hlsjs.check(log, faults) }

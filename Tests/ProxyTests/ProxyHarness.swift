@@ -31,8 +31,7 @@ final class ProxyHarness: Sendable {
         configuration.port = 0
         configuration.defaultOrigin = upstreamURL.flatMap(UpstreamLocation.init(absolute:))
         configure(&configuration)
-        let ruleFiles = try rules.map(writeTemporaryRuleFile)
-        let book = try RuleBook(ruleFiles: ruleFiles, presetDirectory: presets)
+        let book = try ruleBook(rules, presetDirectory: presets)
         let upstream = try UpstreamClient(configuration: configuration.upstream)
         let server = try await ProxyServer.bind(
             configuration: configuration, upstream: upstream, rules: book, certificates: certificates, clock: clock)
@@ -91,11 +90,13 @@ final class ProxyHarness: Sendable {
     }
 }
 
-/// Writes a rule file for one test and returns its path.
-func writeTemporaryRuleFile(_ json: String) throws -> String {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("hlschaos-rules-\(UUID().uuidString).json").path
-    try json.write(toFile: path, atomically: true, encoding: .utf8)
-    return path
+/// A rule book of `rules` (JSON texts), read from files as `--rules` reads them; the files are
+/// removed once read (a rule book reads its files when made, and again only when told to reload).
+func ruleBook(_ rules: [String], presetDirectory: String? = nil) throws -> RuleBook {
+    try withTemporaryFolder("rules") { folder in
+        let files = try rules.enumerated().map { try folder.file("rules-\($0.offset).json", $0.element) }
+        return try RuleBook(ruleFiles: files, presetDirectory: presetDirectory)
+    }
 }
 
 /// A rule clock tests move by hand.

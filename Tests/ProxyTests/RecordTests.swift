@@ -126,26 +126,28 @@ import TestSupport
     }
 
     @Test func theEventsFileHasOneJSONLinePerRequest() async throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("hlschaos-events-\(UUID()).jsonl").path
-        let origin = try await TestOrigin.start()
-        HLSFixture.install(on: origin)
-        let proxy = try await ProxyHarness.start(upstreamURL: origin.baseURL) { $0.eventsFile = path }
-        for n in 0..<5 { #expect(try await proxy.get("/v0/seg\(n).ts").status == 200) }
-        #expect(try await proxy.get("/missing.ts").status == 404)
-        // A record is emitted once its response is written, so the client can be done before it is.
-        _ = await eventually { proxy.server.control.snapshot().recordsKept >= 6 }
-        proxy.server.control.flushRecords()
-        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
-        #expect(lines.count == 6)
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601withFractions
-        // Lines are in the order requests ended; sorted by arrival they are the order they were made in.
-        let records = try lines.map { try decoder.decode(RequestRecord.self, from: Data($0.utf8)) }.sorted(by: RequestRecord.chronological)
-        #expect(records.map(\.status) == [200, 200, 200, 200, 200, 404])
-        #expect(records.last?.upstream?.status == 404)
-        #expect(lines[0].contains("\"time\":\"20"), "ISO 8601 time: \(lines[0].prefix(200))")
-        await proxy.stop()
-        try await origin.shutdown()
+        try await withTemporaryFolder("events") { folder in
+            let path = folder.path("events.jsonl")
+            let origin = try await TestOrigin.start()
+            HLSFixture.install(on: origin)
+            let proxy = try await ProxyHarness.start(upstreamURL: origin.baseURL) { $0.eventsFile = path }
+            for n in 0..<5 { #expect(try await proxy.get("/v0/seg\(n).ts").status == 200) }
+            #expect(try await proxy.get("/missing.ts").status == 404)
+            // A record is emitted once its response is written, so the client can be done before it is.
+            _ = await eventually { proxy.server.control.snapshot().recordsKept >= 6 }
+            proxy.server.control.flushRecords()
+            let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+            #expect(lines.count == 6)
+            let decoder = JSONDecoder()
+            decoder.dateDecodingStrategy = .iso8601withFractions
+            // Lines are in the order requests ended; sorted by arrival they are the order they were made in.
+            let records = try lines.map { try decoder.decode(RequestRecord.self, from: Data($0.utf8)) }.sorted(by: RequestRecord.chronological)
+            #expect(records.map(\.status) == [200, 200, 200, 200, 200, 404])
+            #expect(records.last?.upstream?.status == 404)
+            #expect(lines[0].contains("\"time\":\"20"), "ISO 8601 time: \(lines[0].prefix(200))")
+            await proxy.stop()
+            try await origin.shutdown()
+        }
     }
 }
 

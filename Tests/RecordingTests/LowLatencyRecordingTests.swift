@@ -18,21 +18,22 @@ import TestSupport
     /// (every playlist is reloaded about every 0.4 s), not for a fixed time: a test process starved
     /// for seconds still gets the recording it checks. At most a minute.
     static func recordLL(playlistLoads: Int) async throws -> (RecordingBundle, DemoOrigin, String) {
-        let origin = try DemoOrigin()
-        let server = try await DemoOriginServer.start(origin: origin)
-        let entry = server.baseURL + "/ll/master.m3u8"
-        let settings = StreamRecorder.Settings(entry: entry, duration: .seconds(60), variants: try .parse("bottom"))
-        let (_, bundle, _) = try await StreamRecorderTests.record(settings) { recorder in
-            _ = await eventually(timeout: .seconds(60)) { recorder.tally.counts.playlistLoads >= playlistLoads }
-            recorder.stop("enough playlist loads for the test")
+        try await withTemporaryFolder("recording") { folder in
+            let origin = try DemoOrigin()
+            let server = try await DemoOriginServer.start(origin: origin)
+            let entry = server.baseURL + "/ll/master.m3u8"
+            let settings = StreamRecorder.Settings(entry: entry, duration: .seconds(60), variants: try .parse("bottom"))
+            let (_, bundle, _) = try await StreamRecorderTests.record(settings, in: folder) { recorder in
+                _ = await eventually(timeout: .seconds(60)) { recorder.tally.counts.playlistLoads >= playlistLoads }
+                recorder.stop("enough playlist loads for the test")
+            }
+            try await server.shutdown()
+            return (bundle, origin, server.baseURL)
         }
-        try await server.shutdown()
-        return (bundle, origin, server.baseURL)
     }
 
     @Test func anLLStreamIsRecordedWithBlockingReloadsPartsAndHints() async throws {
         let (bundle, origin, base) = try await Self.recordLL(playlistLoads: 40)
-        defer { try? FileManager.default.removeItem(atPath: bundle.location) }
         let playlist = base + "/ll/v0/index.m3u8"
         let reloads = bundle.exchanges.filter { $0.url.hasPrefix(playlist) }
         let blocking = reloads.filter { $0.url.contains("_HLS_msn=") }
@@ -61,7 +62,6 @@ import TestSupport
 
     @Test func aReplayHoldsABlockingReloadUntilARecordedVersionHoldsTheAskedPart() async throws {
         let (bundle, _, base) = try await Self.recordLL(playlistLoads: 70)
-        defer { try? FileManager.default.removeItem(atPath: bundle.location) }
         let replay = try ReplayOrigin(bundle: bundle)
         let path = "/ll/v0/index.m3u8"
         let versions = try bundle.exchanges.filter { $0.url.hasPrefix(base + path) && $0.status == 200 && $0.ending == .complete }

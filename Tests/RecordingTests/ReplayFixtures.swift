@@ -5,13 +5,10 @@ import BundleFormat
 import Replay
 import TestSupport
 
-/// Bundles written with `BundleWriter` for the replay tests, and a replay origin on loopback.
+/// Bundles written with `BundleWriter` for the replay tests (each in the test's folder), and a
+/// replay origin on loopback.
 enum ReplayFixtures {
     static let started = Date(timeIntervalSince1970: 1_795_000_000)
-
-    static func scratch(_ name: String) -> URL {
-        FileManager.default.temporaryDirectory.appendingPathComponent("hlschaos-replay-\(name)-\(UUID().uuidString)")
-    }
 
     /// Distinct bytes for a segment (the MSN written all over it).
     static func segmentBytes(_ msn: Int, size: Int = 3_000) -> [UInt8] {
@@ -25,9 +22,10 @@ enum ReplayFixtures {
     /// Version n arrives 10 ms before n × interval. Every segment is fetched once, right after the
     /// version that first lists it.
     static func live(
-        versions: Int = 6, interval: Double = 1, window: Int = 3, firstMSN: Int = 100, extra: (BundleWriter) throws -> Void = { _ in }
+        versions: Int = 6, interval: Double = 1, window: Int = 3, firstMSN: Int = 100, in folder: TemporaryFolder,
+        extra: (BundleWriter) throws -> Void = { _ in }
     ) throws -> URL {
-        let out = scratch("live")
+        let out = folder.url("live")
         let writer = try BundleWriter(destination: out, source: .record, entry: "http://cdn.test/live/master.m3u8", started: started)
         let master = "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=800000\nv0/index.m3u8\n"
         try writer.append(Exchange(
@@ -88,8 +86,8 @@ enum ReplayFixtures {
 
     /// A VOD recording: a master on cdn.test whose variant is an absolute URL on media.test, and
     /// segments that failed or were slow in every recorded way.
-    static func vod(archive: Bool = false) throws -> URL {
-        let out = scratch("vod").appendingPathExtension(archive ? "tar" : "d")
+    static func vod(archive: Bool = false, in folder: TemporaryFolder) throws -> URL {
+        let out = folder.url(archive ? "vod.tar" : "vod.d")
         let writer = try BundleWriter(
             destination: out, source: .proxy, entry: "http://cdn.test/vod/master.m3u8", archive: archive, started: started)
         let master = "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=800000,RESOLUTION=640x360\nhttp://media.test/vod/v0/index.m3u8\n"
@@ -119,9 +117,9 @@ enum ReplayFixtures {
 
     /// The demo origin's VOD (MPEG-TS, every variant and rendition) recorded as a device would
     /// have fetched it, with the master's playlists moved to another host (absolute URIs).
-    static func demoVOD() throws -> URL {
+    static func demoVOD(in folder: TemporaryFolder) throws -> URL {
         let origin = try DemoOrigin()
-        let out = scratch("demo-vod")
+        let out = folder.url("demo-vod")
         let base = "http://demo.test"
         let writer = try BundleWriter(destination: out, source: .record, entry: base + "/vod/ts/master.m3u8", started: started)
         var at = 0.0
@@ -160,8 +158,10 @@ enum ReplayFixtures {
     }
 
     /// A bundle with whatever `build` appends (entry on cdn.test).
-    static func bundle(entry: String = "http://cdn.test/index.m3u8", _ build: (BundleWriter) throws -> Void) throws -> URL {
-        let out = scratch("custom")
+    static func bundle(
+        entry: String = "http://cdn.test/index.m3u8", in folder: TemporaryFolder, _ build: (BundleWriter) throws -> Void
+    ) throws -> URL {
+        let out = folder.url("custom")
         let writer = try BundleWriter(destination: out, source: .record, entry: entry, started: started)
         try build(writer)
         try writer.finish(at: started.addingTimeInterval(10))

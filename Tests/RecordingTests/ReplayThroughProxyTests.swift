@@ -35,14 +35,12 @@ import Upstream
             configuration.upstream.firstByteTimeout = .seconds(60)
             configuration.playlistTimeout = 60
             configure(&configuration)
-            let files = try rules.map { json in
-                let path = FileManager.default.temporaryDirectory.appendingPathComponent("hlschaos-replay-rules-\(UUID().uuidString).json").path
-                try json.write(toFile: path, atomically: true, encoding: .utf8)
-                return path
+            // The rule files are read once, when the book is made.
+            let book = try withTemporaryFolder("rules") { folder in
+                try RuleBook(ruleFiles: try rules.enumerated().map { try folder.file("rules-\($0.offset).json", $0.element) }, presetDirectory: nil)
             }
             let upstream = try UpstreamClient(configuration: configuration.upstream)
-            let proxy = try await ProxyServer.bind(
-                configuration: configuration, upstream: upstream, rules: try RuleBook(ruleFiles: files, presetDirectory: nil))
+            let proxy = try await ProxyServer.bind(configuration: configuration, upstream: upstream, rules: book)
             return Stack(replay: replay, proxy: proxy, upstream: upstream, run: Task { await proxy.run() })
         }
 
@@ -67,67 +65,74 @@ import Upstream
     }
 
     @Test func aDeviceURLThroughTheProxyPlaysTheRecordingWithItsFailures() async throws {
-        let stack = try await Stack.start(try ReplayFixtures.vod())
-        let master = try await stack.get("/s/tv1" + stack.replay.origin.entryPath)
-        #expect(master.status == 200)
-        let mediaTarget = try Self.firstURI(master.text)
-        #expect(mediaTarget.contains("/_host/media.test/vod/v0/index.m3u8"), "\(mediaTarget)")
-        let media = try await stack.get(mediaTarget)
-        #expect(media.status == 200)
-        let segments = try Playlist(string: media.text).segments.map(\.uri)
-        #expect(segments.count == 6)
-        let first = try await stack.get(segments[0])
-        #expect(first.status == 200 && first.body == ReplayFixtures.segmentBytes(0))
-        // seg-503.ts: recorded 503 then 200, through the proxy too.
-        #expect(try await stack.get(segments[1]).status == 503)
-        let retried = try await stack.get(segments[1])
-        #expect(retried.status == 200 && retried.body == ReplayFixtures.segmentBytes(1))
-        await stack.stop()
+        try await withTemporaryFolder("replay") { folder in
+            let stack = try await Stack.start(try ReplayFixtures.vod(in: folder))
+            let master = try await stack.get("/s/tv1" + stack.replay.origin.entryPath)
+            #expect(master.status == 200)
+            let mediaTarget = try Self.firstURI(master.text)
+            #expect(mediaTarget.contains("/_host/media.test/vod/v0/index.m3u8"), "\(mediaTarget)")
+            let media = try await stack.get(mediaTarget)
+            #expect(media.status == 200)
+            let segments = try Playlist(string: media.text).segments.map(\.uri)
+            #expect(segments.count == 6)
+            let first = try await stack.get(segments[0])
+            #expect(first.status == 200 && first.body == ReplayFixtures.segmentBytes(0))
+            // seg-503.ts: recorded 503 then 200, through the proxy too.
+            #expect(try await stack.get(segments[1]).status == 503)
+            let retried = try await stack.get(segments[1])
+            #expect(retried.status == 200 && retried.body == ReplayFixtures.segmentBytes(1))
+            await stack.stop()
+        }
     }
 
     /// Recorded through another hlschaos: the entry's paths look like the proxy's own (/s/…, /~…),
     /// so the entry's host is served under /_host/ too and the device URL still reaches it.
     @Test func aRecordingMadeThroughAProxyReplaysBehindAnother() async throws {
-        let recordedHost = "http://127.0.0.1:8080"
-        let segmentPath = "/s/tv1/~seg.n0/http/origin.test/seg0.ts"
-        let playlist = "#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2,\n\(segmentPath)\n#EXT-X-ENDLIST\n"
-        let bundle = try ReplayFixtures.bundle(entry: recordedHost + "/s/tv1/live.m3u8") { writer in
-            try writer.append(Exchange(at: 0, url: recordedHost + "/s/tv1/live.m3u8", status: 200,
-                                       body: try writer.storeBody(Array(playlist.utf8)), kind: "media"))
-            try writer.append(Exchange(at: 0.1, url: recordedHost + segmentPath, status: 200,
-                                       body: try writer.storeBody(ReplayFixtures.segmentBytes(0)), kind: "segment"))
+        try await withTemporaryFolder("replay") { folder in
+            let recordedHost = "http://127.0.0.1:8080"
+            let segmentPath = "/s/tv1/~seg.n0/http/origin.test/seg0.ts"
+            let playlist = "#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2,\n\(segmentPath)\n#EXT-X-ENDLIST\n"
+            let bundle = try ReplayFixtures.bundle(entry: recordedHost + "/s/tv1/live.m3u8", in: folder) { writer in
+                try writer.append(Exchange(at: 0, url: recordedHost + "/s/tv1/live.m3u8", status: 200,
+                                           body: try writer.storeBody(Array(playlist.utf8)), kind: "media"))
+                try writer.append(Exchange(at: 0.1, url: recordedHost + segmentPath, status: 200,
+                                           body: try writer.storeBody(ReplayFixtures.segmentBytes(0)), kind: "segment"))
+            }
+            let stack = try await Stack.start(bundle)
+            #expect(!stack.replay.origin.entryAtRoot)
+            #expect(stack.replay.origin.entryPath == "/_host/127.0.0.1:8080/s/tv1/live.m3u8")
+            let media = try await stack.get(stack.replay.origin.entryPath)
+            #expect(media.status == 200, "\(media.text)")
+            let segment = try await stack.get(try Self.firstURI(media.text))
+            #expect(segment.status == 200 && segment.body == ReplayFixtures.segmentBytes(0), "\(segment.text)")
+            await stack.stop()
         }
-        let stack = try await Stack.start(bundle)
-        #expect(!stack.replay.origin.entryAtRoot)
-        #expect(stack.replay.origin.entryPath == "/_host/127.0.0.1:8080/s/tv1/live.m3u8")
-        let media = try await stack.get(stack.replay.origin.entryPath)
-        #expect(media.status == 200, "\(media.text)")
-        let segment = try await stack.get(try Self.firstURI(media.text))
-        #expect(segment.status == 200 && segment.body == ReplayFixtures.segmentBytes(0), "\(segment.text)")
-        await stack.stop()
     }
 
     @Test func rulesApplyOnTopOfTheReplay() async throws {
-        let rule = #"{"name": "media-500", "rules": [{"id": "m", "match": {"kind": "media"}, "action": {"status": 500}}]}"#
-        let stack = try await Stack.start(try ReplayFixtures.vod(), rules: [rule])
-        let master = try await stack.get("/vod/master.m3u8")
-        #expect(master.status == 200)
-        #expect(try await stack.get(try Self.firstURI(master.text)).status == 500)
-        await stack.stop()
+        try await withTemporaryFolder("replay") { folder in
+            let rule = #"{"name": "media-500", "rules": [{"id": "m", "match": {"kind": "media"}, "action": {"status": 500}}]}"#
+            let stack = try await Stack.start(try ReplayFixtures.vod(in: folder), rules: [rule])
+            let master = try await stack.get("/vod/master.m3u8")
+            #expect(master.status == 200)
+            #expect(try await stack.get(try Self.firstURI(master.text)).status == 500)
+            await stack.stop()
+        }
     }
 
     @Test(.enabled(if: ReplayThroughProxyTests.ffmpeg, "ffmpeg is not installed (apt-get install -y ffmpeg)"))
     func ffmpegPlaysAReplayedVODToTheEnd() async throws {
-        let stack = try await Stack.start(try ReplayFixtures.demoVOD())
-        let request = PlayRequest(
-            url: "http://127.0.0.1:\(stack.proxy.port)/s/ffmpeg\(stack.replay.origin.entryPath)", timeout: 60, live: false,
-            workDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("hlschaos-replay-ffmpeg-\(UUID().uuidString)"))
-        let report = await FFmpegDriver(readTimeout: 5).play(request)
-        await stack.stop()
-        try? FileManager.default.removeItem(at: request.workDirectory)
-        let detail = "\(report.outcomeText), position \(report.position ?? -1), errors \(report.errors)\n\(report.log.suffix(2000))"
-        #expect(report.outcome == .played, "\(detail)")
-        #expect((report.position ?? 0) >= 23, "\(detail)")
-        #expect(report.errors.allSatisfy { $0.code == nil && !$0.fatal }, "\(detail)")
+        try await withTemporaryFolder("replay") { folder in
+            let stack = try await Stack.start(try ReplayFixtures.demoVOD(in: folder))
+            let request = PlayRequest(
+                url: "http://127.0.0.1:\(stack.proxy.port)/s/ffmpeg\(stack.replay.origin.entryPath)", timeout: 60, live: false,
+                workDirectory: folder.url("ffmpeg"))
+            let report = await FFmpegDriver(readTimeout: 5).play(request)
+            await stack.stop()
+            let detail = "\(report.outcomeText), position \(report.position ?? -1), errors \(report.errors)\n\(report.log.suffix(2000))"
+            #expect(report.outcome == .played, "\(detail)")
+            #expect((report.position ?? 0) >= 23, "\(detail)")
+            #expect(report.errors.allSatisfy { $0.code == nil && !$0.fatal }, "\(detail)")
+        }
     }
 }

@@ -4,6 +4,7 @@ import Logging
 import Presets
 import Testing
 @testable import RuleLoading
+import TestSupport
 
 /// Presets: built into the binary, a preset folder adds and overrides by name, a broken preset file
 /// never takes a working preset away; and the engine cache per preset combination stays bounded.
@@ -31,72 +32,74 @@ import Testing
     }
 
     @Test func aFolderAddsPresetsAndOverridesBuiltInOnesByName() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        try folder.write("status-503.json", preset("status-503", id: "from-folder", status: 500))
-        try folder.write("master-500.json", preset("master-500", id: "m", status: 500))
-        try folder.write("notes.txt", "not a preset")
-        let log = LogCapture()
-        let book = try RuleBook(ruleFiles: [], presetDirectory: folder.path, logger: log.logger)
-        let count = Self.repositoryPresets.count
-        let summary = "\(count + 1) presets: \(count) built in, 2 from \(folder.path) (overriding: status-503)"
-        #expect(book.presetSummary == summary)
-        #expect(log.lines(.info) == [summary])
-        #expect(book.presetNames == (Self.repositoryPresets + ["master-500"]).sorted())
-        #expect(try book.engine(presets: ["status-503"]).entries.map(\.reference.description) == ["status-503/from-folder"])
-        #expect(try book.engine(presets: ["master-500", "gap"]).entries.map(\.reference.scenario) == ["master-500", "gap"])
+        try withTemporaryFolder("presets") { folder in
+            try folder.file("status-503.json", preset("status-503", id: "from-folder", status: 500))
+            try folder.file("master-500.json", preset("master-500", id: "m", status: 500))
+            try folder.file("notes.txt", "not a preset")
+            let log = LogCapture()
+            let book = try RuleBook(ruleFiles: [], presetDirectory: folder.path, logger: log.logger)
+            let count = Self.repositoryPresets.count
+            let summary = "\(count + 1) presets: \(count) built in, 2 from \(folder.path) (overriding: status-503)"
+            #expect(book.presetSummary == summary)
+            #expect(log.lines(.info) == [summary])
+            #expect(book.presetNames == (Self.repositoryPresets + ["master-500"]).sorted())
+            #expect(try book.engine(presets: ["status-503"]).entries.map(\.reference.description) == ["status-503/from-folder"])
+            #expect(try book.engine(presets: ["master-500", "gap"]).entries.map(\.reference.scenario) == ["master-500", "gap"])
+        }
     }
 
     @Test func aBrokenPresetFileIsLoggedAndItsPreviousVersionStaysInForce() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        // Broken from the start: the built-in preset of that name stays; a new name is not there.
-        try folder.write("status-503.json", #"{"name": "status-503", "rules": [{"id": "x", "match": {}, "action": {"status": 1503}}]}"#)
-        try folder.write("master-500.json", #"{"name": "master-500", "rules": ["#)
-        try folder.write("gap.json", preset("gap", id: "folder-gap", status: 500))
-        let log = LogCapture()
-        let book = try RuleBook(ruleFiles: [], presetDirectory: folder.path, logger: log.logger)
-        let errors = log.lines(.error)
-        #expect(errors.count == 2)
-        #expect(errors.contains {
-            $0.hasPrefix("preset file \(folder.path)/status-503.json not loaded, the built-in preset status-503 stays in force: ")
-                && $0.hasSuffix(": $.rules[0].action.status: status must be between 100 and 599, got 1503")
-        })
-        #expect(errors.contains {
-            $0.hasPrefix("preset file \(folder.path)/master-500.json not loaded, no preset master-500 until it is fixed: $: ")
-        })
-        #expect(try book.engine(presets: ["status-503"]).entries.map(\.reference.id) == ["top-msn8-10-503"])
-        #expect(throws: RuleBook.PresetSelectionError.self) { try book.engine(presets: ["master-500"]) }
-        #expect(try book.engine(presets: ["gap"]).entries.map(\.reference.id) == ["folder-gap"])
+        try withTemporaryFolder("presets") { folder in
+            // Broken from the start: the built-in preset of that name stays; a new name is not there.
+            try folder.file("status-503.json", #"{"name": "status-503", "rules": [{"id": "x", "match": {}, "action": {"status": 1503}}]}"#)
+            try folder.file("master-500.json", #"{"name": "master-500", "rules": ["#)
+            try folder.file("gap.json", preset("gap", id: "folder-gap", status: 500))
+            let log = LogCapture()
+            let book = try RuleBook(ruleFiles: [], presetDirectory: folder.path, logger: log.logger)
+            let errors = log.lines(.error)
+            #expect(errors.count == 2)
+            #expect(errors.contains {
+                $0.hasPrefix("preset file \(folder.path)/status-503.json not loaded, the built-in preset status-503 stays in force: ")
+                    && $0.hasSuffix(": $.rules[0].action.status: status must be between 100 and 599, got 1503")
+            })
+            #expect(errors.contains {
+                $0.hasPrefix("preset file \(folder.path)/master-500.json not loaded, no preset master-500 until it is fixed: $: ")
+            })
+            #expect(try book.engine(presets: ["status-503"]).entries.map(\.reference.id) == ["top-msn8-10-503"])
+            #expect(throws: RuleBook.PresetSelectionError.self) { try book.engine(presets: ["master-500"]) }
+            #expect(try book.engine(presets: ["gap"]).entries.map(\.reference.id) == ["folder-gap"])
 
-        // Fixed, then broken again on a reload: the version that last parsed stays.
-        try folder.write("master-500.json", preset("master-500", id: "m", status: 500))
-        #expect(book.reload().map(\.file) == ["\(folder.path)/status-503.json"])
-        #expect(try book.engine(presets: ["master-500"]).entries.map(\.reference.id) == ["m"])
-        try folder.write("master-500.json", #"{"name": "master-500", "rules": [{"id": "m2", "match": {}, "action": {"stauts": 503}}]}"#)
-        try folder.write("gap.json", "{")
-        let problems = book.reload()
-        #expect(problems.map(\.file).sorted() == ["\(folder.path)/gap.json", "\(folder.path)/master-500.json", "\(folder.path)/status-503.json"])
-        #expect(try book.engine(presets: ["master-500"]).entries.map(\.reference.id) == ["m"])
-        #expect(try book.engine(presets: ["gap"]).entries.map(\.reference.id) == ["folder-gap"])
-        #expect(log.lines(.error).contains {
-            $0.hasPrefix("preset file \(folder.path)/master-500.json not loaded, its previous version stays in force: ")
-                && $0.contains("unknown key \"stauts\"")
-        })
+            // Fixed, then broken again on a reload: the version that last parsed stays.
+            try folder.file("master-500.json", preset("master-500", id: "m", status: 500))
+            #expect(book.reload().map(\.file) == ["\(folder.path)/status-503.json"])
+            #expect(try book.engine(presets: ["master-500"]).entries.map(\.reference.id) == ["m"])
+            try folder.file("master-500.json", #"{"name": "master-500", "rules": [{"id": "m2", "match": {}, "action": {"stauts": 503}}]}"#)
+            try folder.file("gap.json", "{")
+            let problems = book.reload()
+            #expect(problems.map(\.file).sorted() == ["\(folder.path)/gap.json", "\(folder.path)/master-500.json", "\(folder.path)/status-503.json"])
+            #expect(try book.engine(presets: ["master-500"]).entries.map(\.reference.id) == ["m"])
+            #expect(try book.engine(presets: ["gap"]).entries.map(\.reference.id) == ["folder-gap"])
+            #expect(log.lines(.error).contains {
+                $0.hasPrefix("preset file \(folder.path)/master-500.json not loaded, its previous version stays in force: ")
+                    && $0.contains("unknown key \"stauts\"")
+            })
 
-        // A file removed: the built-in preset of that name comes back.
-        try FileManager.default.removeItem(atPath: folder.path + "/gap.json")
-        book.reload(onlyIfChanged: true)
-        #expect(try book.engine(presets: ["gap"]).entries.map(\.reference.scenario).allSatisfy { $0 == "gap" })
-        #expect(try !book.engine(presets: ["gap"]).entries.map(\.reference.id).contains("folder-gap"))
+            // A file removed: the built-in preset of that name comes back.
+            try FileManager.default.removeItem(atPath: folder.path + "/gap.json")
+            book.reload(onlyIfChanged: true)
+            #expect(try book.engine(presets: ["gap"]).entries.map(\.reference.scenario).allSatisfy { $0 == "gap" })
+            #expect(try !book.engine(presets: ["gap"]).entries.map(\.reference.id).contains("folder-gap"))
+        }
     }
 
     @Test func aFolderThatCannotBeReadIsNamedInTheSummary() throws {
-        let missing = FileManager.default.temporaryDirectory.appendingPathComponent("hlschaos-no-such-\(UUID().uuidString)").path
-        let book = try RuleBook(ruleFiles: [], presetDirectory: missing, logger: LogCapture().logger)
-        let count = Self.repositoryPresets.count
-        #expect(book.presetSummary == "\(count) presets: \(count) built in, 0 from \(missing) (the folder cannot be read)")
-        #expect(try book.engine(presets: ["gap"]).entries.map(\.reference.scenario) == ["gap"])
+        try withTemporaryFolder("presets") { folder in
+            let missing = folder.path("no-such-folder")
+            let book = try RuleBook(ruleFiles: [], presetDirectory: missing, logger: LogCapture().logger)
+            let count = Self.repositoryPresets.count
+            #expect(book.presetSummary == "\(count) presets: \(count) built in, 0 from \(missing) (the folder cannot be read)")
+            #expect(try book.engine(presets: ["gap"]).entries.map(\.reference.scenario) == ["gap"])
+        }
     }
 
     @Test func aPresetNamedTwiceInOneURLAppliesOnce() throws {
@@ -167,23 +170,6 @@ import Testing
 
 func preset(_ name: String, id: String, status: Int) -> String {
     #"{"name": "\#(name)", "description": "test", "rules": [{"id": "\#(id)", "match": {"kind": "master"}, "action": {"status": \#(status)}}]}"#
-}
-
-/// A fresh folder under the temporary directory.
-struct TemporaryFolder {
-    let path: String
-
-    init() throws {
-        path = FileManager.default.temporaryDirectory.appendingPathComponent("hlschaos-presets-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    func remove() { try? FileManager.default.removeItem(atPath: path) }
-
-    /// Writes `text` to a new file (a new inode and size: a reload check always sees the change).
-    func write(_ name: String, _ text: String) throws {
-        try text.write(toFile: path + "/" + name, atomically: true, encoding: .utf8)
-    }
 }
 
 /// Collects what a `Logger` logs, by level.

@@ -6,6 +6,7 @@ import RuleLoading
 import Records
 @testable import Runs
 import Testing
+import TestSupport
 
 /// `hlschaos run --via forward` with real players: the demo origin over HTTPS under a name only the
 /// proxy resolves, the player told to use the proxy and to trust the run's fresh local CA (ffmpeg:
@@ -41,16 +42,16 @@ import Testing
                     timeout: 120, documentedOnly: false)
             }
         }
-        let evidence = FileManager.default.temporaryDirectory.appendingPathComponent("hlschaos-forward-run-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: evidence) }
-        let harness = try await RunHarness.start(source: .demo(stream: "vod", flavour: "ts"), rules: book, logger: logger, via: route)
-        let results = await ChaosRun.run(plans, harness: harness, evidence: EvidenceLocation(root: evidence), jobs: jobs, creatorVersion: "test")
-        await harness.stop()
-        return results.map { result in
-            let file = evidence.appendingPathComponent(result.session).appendingPathComponent("records.jsonl")
-            let lines = (try? String(contentsOf: file, encoding: .utf8))?.split(separator: "\n") ?? []
-            let decoder = RecordTime.jsonDecoder()
-            return Cell(result: result, records: lines.compactMap { try? decoder.decode(RequestRecord.self, from: Data($0.utf8)) })
+        return try await withTemporaryFolder("forward-run") { evidence in
+            let harness = try await RunHarness.start(source: .demo(stream: "vod", flavour: "ts"), rules: book, logger: logger, via: route)
+            let results = await ChaosRun.run(plans, harness: harness, evidence: EvidenceLocation(root: evidence.url), jobs: jobs, creatorVersion: "test")
+            await harness.stop()
+            return results.map { result in
+                let file = evidence.url(result.session).appendingPathComponent("records.jsonl")
+                let lines = (try? String(contentsOf: file, encoding: .utf8))?.split(separator: "\n") ?? []
+                let decoder = RecordTime.jsonDecoder()
+                return Cell(result: result, records: lines.compactMap { try? decoder.decode(RequestRecord.self, from: Data($0.utf8)) })
+            }
         }
     }
 

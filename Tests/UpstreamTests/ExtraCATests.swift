@@ -86,6 +86,19 @@ import TestSupport
         #expect(!FileManager.default.fileExists(atPath: folder), "the temporary folder outlived the bundle")
     }
 
+    /// The client's shutdown removes the bundle's folder, not only its being freed: a process that
+    /// exits while it still holds its client (as `hlschaos run` and the tests do) leaves nothing.
+    @Test func shutdownRemovesTheBundlesFolderWhileTheClientIsStillHeld() async throws {
+        let ca = try TestCA(name: "shutdown")
+        let client = try UpstreamClient(configuration: UpstreamConfiguration(resolve: [:], extraCAFile: ca.certificatePath))
+        let bundle = try #require(client.loop.sharedOptions.caBundle)
+        let folder = (bundle.path as NSString).deletingLastPathComponent
+        #expect(FileManager.default.fileExists(atPath: bundle.path))
+        await client.shutdown()
+        #expect(!FileManager.default.fileExists(atPath: folder), "\(folder) outlived the client's shutdown")
+        withExtendedLifetime(client) {}
+    }
+
     /// Checks the combined file; returns its folder, once the bundle is gone.
     private func checkBundle(extraCAFile: String, systemPath: String) throws -> String {
         let bundle = try CABundle(extraCAFile: extraCAFile, systemBundlePath: systemPath)
@@ -100,34 +113,34 @@ import TestSupport
     }
 
     @Test func badExtraCAFilesAreRefusedAtInitNamingTheFile() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("upstream-badca-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let ca = try TestCA(name: "bad")
-        let certificate = try String(contentsOfFile: ca.certificatePath, encoding: .utf8)
-        let key = try String(contentsOfFile: ca.folder + "/ca.key", encoding: .utf8)
-        let truncated = String(certificate.dropLast(120)) + "\n-----END CERTIFICATE-----\n"
-        let files: [(name: String, contents: String?, problem: String)] = [
-            ("missing.pem", nil, "does not exist"),
-            ("text.pem", "not a certificate\n", "holds no PEM certificate"),
-            ("with-key.pem", certificate + key, "holds a PRIVATE KEY block"),
-            ("truncated.pem", truncated, "has a damaged certificate"),
-            ("unterminated.pem", String(certificate.dropLast(30)), "has no -----END CERTIFICATE-----"),
-        ]
-        for file in files {
-            let path = folder + "/" + file.name
-            if let contents = file.contents { try contents.write(toFile: path, atomically: true, encoding: .utf8) }
-            #expect(setupMessage(extraCAFile: path)?.contains("the extra CA file \(path) \(file.problem)") == true,
-                    "\(file.name): \(setupMessage(extraCAFile: path) ?? "accepted")")
+        try withTemporaryFolder("upstream-badca") { scratch in
+            let folder = scratch.path
+            let ca = try TestCA(name: "bad")
+            let certificate = try String(contentsOfFile: ca.certificatePath, encoding: .utf8)
+            let key = try String(contentsOfFile: ca.folder + "/ca.key", encoding: .utf8)
+            let truncated = String(certificate.dropLast(120)) + "\n-----END CERTIFICATE-----\n"
+            let files: [(name: String, contents: String?, problem: String)] = [
+                ("missing.pem", nil, "does not exist"),
+                ("text.pem", "not a certificate\n", "holds no PEM certificate"),
+                ("with-key.pem", certificate + key, "holds a PRIVATE KEY block"),
+                ("truncated.pem", truncated, "has a damaged certificate"),
+                ("unterminated.pem", String(certificate.dropLast(30)), "has no -----END CERTIFICATE-----"),
+            ]
+            for file in files {
+                let path = folder + "/" + file.name
+                if let contents = file.contents { try contents.write(toFile: path, atomically: true, encoding: .utf8) }
+                #expect(setupMessage(extraCAFile: path)?.contains("the extra CA file \(path) \(file.problem)") == true,
+                        "\(file.name): \(setupMessage(extraCAFile: path) ?? "accepted")")
+            }
+            #expect(setupMessage(extraCAFile: folder)?.contains("the extra CA file \(folder) is a folder") == true)
+            if getuid() != 0 {  // root reads any file
+                let locked = folder + "/locked.pem"
+                try certificate.write(toFile: locked, atomically: true, encoding: .utf8)
+                chmod(locked, 0)
+                #expect(setupMessage(extraCAFile: locked)?.contains("the extra CA file \(locked) is not readable") == true)
+            }
+            #expect(setupMessage(extraCAFile: ca.certificatePath) == nil)
         }
-        #expect(setupMessage(extraCAFile: folder)?.contains("the extra CA file \(folder) is a folder") == true)
-        if getuid() != 0 {  // root reads any file
-            let locked = folder + "/locked.pem"
-            try certificate.write(toFile: locked, atomically: true, encoding: .utf8)
-            chmod(locked, 0)
-            #expect(setupMessage(extraCAFile: locked)?.contains("the extra CA file \(locked) is not readable") == true)
-        }
-        #expect(setupMessage(extraCAFile: ca.certificatePath) == nil)
     }
 
     private func setupMessage(extraCAFile: String) -> String? {

@@ -7,14 +7,14 @@ import Glibc
 /// A throwaway certificate authority made with `openssl req` in a temporary folder: its root
 /// (`certificatePath`, PEM) and leaf certificates it signs for given names.
 final class TestCA: @unchecked Sendable {
-    let folder: String
+    private let temporaryFolder: TemporaryFolder
     let name: String
+    var folder: String { temporaryFolder.path }
     var certificatePath: String { folder + "/ca.pem" }
 
     init(name: String) throws {
         self.name = name
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("upstream-ca-\(name)-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        temporaryFolder = try TemporaryFolder("upstream-ca-\(name)")
         try openssl([
             "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
             "-keyout", "ca.key", "-out", "ca.pem", "-days", "2", "-subj", "/CN=hlschaos test CA \(name)",
@@ -22,7 +22,8 @@ final class TestCA: @unchecked Sendable {
         ])
     }
 
-    deinit { try? FileManager.default.removeItem(atPath: folder) }
+    /// Also when `init` threw after making the folder: a class whose stored properties are all set is deinitialised.
+    deinit { temporaryFolder.remove() }
 
     /// A leaf for `dnsNames`, signed by this CA: (certificate, key) paths.
     func leaf(_ dnsNames: [String]) throws -> (certificate: String, key: String) {
@@ -67,21 +68,28 @@ struct TLSOriginFailure: Error, CustomStringConvertible {
 final class TLSTestOrigin: @unchecked Sendable {
     let port: Int
     private let process: Process
-    private let folder: String
+    private let folder: TemporaryFolder
 
     static func start(ca: TestCA, names: [String], files: [String: [UInt8]]) async throws -> TLSTestOrigin {
         let (certificate, key) = try ca.leaf(names)
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("upstream-tls-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        for (name, bytes) in files { try Data(bytes).write(to: URL(fileURLWithPath: folder + "/" + name)) }
+        let folder = try TemporaryFolder("upstream-tls")
+        do {
+            for (name, bytes) in files { try folder.file(name, bytes) }
+        } catch {
+            folder.remove()
+            throw error
+        }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["openssl", "s_server", "-accept", "127.0.0.1:0", "-cert", certificate, "-key", key, "-WWW"]
-        process.currentDirectoryURL = URL(fileURLWithPath: folder)
+        process.currentDirectoryURL = folder.url
         let output = OutputCollector()
         process.standardOutput = output.pipe
         process.standardError = output.pipe
-        try process.run()
+        do { try process.run() } catch {
+            folder.remove()
+            throw error
+        }
         var port: Int?
         _ = await eventually {
             port = Self.acceptedPort(in: output.text)
@@ -90,13 +98,13 @@ final class TLSTestOrigin: @unchecked Sendable {
         guard let port else {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
-            try? FileManager.default.removeItem(atPath: folder)
+            folder.remove()
             throw TLSOriginFailure(message: "openssl s_server did not start: \(output.text)")
         }
         return TLSTestOrigin(port: port, process: process, folder: folder)
     }
 
-    private init(port: Int, process: Process, folder: String) {
+    private init(port: Int, process: Process, folder: TemporaryFolder) {
         self.port = port
         self.process = process
         self.folder = folder
@@ -114,7 +122,7 @@ final class TLSTestOrigin: @unchecked Sendable {
     func stop() {
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
-        try? FileManager.default.removeItem(atPath: folder)
+        folder.remove()
     }
 
     deinit { stop() }

@@ -104,24 +104,25 @@ import TestSupport
     }
 
     @Test func directoryRouteServesFilesWithRanges() async throws {
-        let directory = "/tmp/upstream-tests-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        try FileManager.default.createDirectory(atPath: directory + "/v1", withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let segment = patternBytes(offset: 7, count: 5000)
-        try Data(segment).write(to: URL(fileURLWithPath: directory + "/v1/seg1.ts"))
-        try await withOrigin { origin, client in
-            origin.routeDirectory("/media/", directory: directory)
-            let full = try await client.fetch(UpstreamRequest(url: origin.baseURL + "/media/v1/seg1.ts"))
-            #expect(full.status == 200)
-            #expect(full.header("Content-Type") == "video/mp2t")
-            #expect(try await full.body.collect(upTo: 10_000) == segment)
-            let part = try await client.fetch(UpstreamRequest(url: origin.baseURL + "/media/v1/seg1.ts", headers: [(name: "Range", value: "bytes=-100")]))
-            #expect(part.status == 206)
-            #expect(try await part.body.collect(upTo: 10_000) == Array(segment.suffix(100)))
-            let escape = try await client.fetch(UpstreamRequest(url: origin.baseURL + "/media/../etc/passwd"))
-            #expect(escape.status == 404)
-            let missing = try await client.fetch(UpstreamRequest(url: origin.baseURL + "/media/v1/nope.ts"))
-            #expect(missing.status == 404)
+        try await withTemporaryFolder("upstream") { scratch in
+            let directory = scratch.path
+            try FileManager.default.createDirectory(atPath: directory + "/v1", withIntermediateDirectories: true)
+            let segment = patternBytes(offset: 7, count: 5000)
+            try Data(segment).write(to: URL(fileURLWithPath: directory + "/v1/seg1.ts"))
+            try await withOrigin { origin, client in
+                origin.routeDirectory("/media/", directory: directory)
+                let full = try await client.fetch(UpstreamRequest(url: origin.baseURL + "/media/v1/seg1.ts"))
+                #expect(full.status == 200)
+                #expect(full.header("Content-Type") == "video/mp2t")
+                #expect(try await full.body.collect(upTo: 10_000) == segment)
+                let part = try await client.fetch(UpstreamRequest(url: origin.baseURL + "/media/v1/seg1.ts", headers: [(name: "Range", value: "bytes=-100")]))
+                #expect(part.status == 206)
+                #expect(try await part.body.collect(upTo: 10_000) == Array(segment.suffix(100)))
+                let escape = try await client.fetch(UpstreamRequest(url: origin.baseURL + "/media/../etc/passwd"))
+                #expect(escape.status == 404)
+                let missing = try await client.fetch(UpstreamRequest(url: origin.baseURL + "/media/v1/nope.ts"))
+                #expect(missing.status == 404)
+            }
         }
     }
 
