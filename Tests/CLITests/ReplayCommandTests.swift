@@ -50,36 +50,36 @@ import TestSupport
     /// An import-har directory replayed: its bundle served, its field player (`player.json`) in the
     /// banner and beside every session's own player in the report.
     @Test func anImportDirectoryShowsItsFieldPlayer() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hlschaos-cli-import-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        try FileManager.default.moveItem(at: try Self.bundle(), to: directory.appendingPathComponent("bundle"))
-        let player = directory.appendingPathComponent("player.json")
-        try Data(Self.fieldPlayer.utf8).write(to: player)
+        try await withTemporaryFolder("cli-import") { folder in
+            let directory = folder.url
+            _ = try Self.bundle(in: folder)  // DIR/bundle, as import-har writes it
+            let player = directory.appendingPathComponent("player.json")
+            try Data(Self.fieldPlayer.utf8).write(to: player)
 
-        let replay = CLI.Running(["replay", directory.path, "--host", "127.0.0.1", "--port", "0", "--control", "127.0.0.1:0"])
-        try replay.start()
-        defer { if replay.process.isRunning { replay.signal(SIGTERM) } }
-        #expect(await replay.waitForOutput(containing: "Stop with Ctrl-C."), "\(replay.stdout)\n\(replay.stderr)")
-        #expect(replay.stdout.contains("hlschaos replay: \(directory.path)/bundle: VOD recording"), "\(replay.stdout)")
-        #expect(replay.stdout.contains("  Field player (CMCD, \(player.path)): 3 requests carried CMCD; lowest buffer 0.4 s (entry #3); 1 stall said (bs); started in 2.0 s. "
-            + "Each session's report (GET /api/sessions/{id}/report) shows it beside the replaying player's.\n"), "\(replay.stdout)")
+            let replay = CLI.Running(["replay", directory.path, "--host", "127.0.0.1", "--port", "0", "--control", "127.0.0.1:0"])
+            try replay.start()
+            defer { if replay.process.isRunning { replay.signal(SIGTERM) } }
+            #expect(await replay.waitForOutput(containing: "Stop with Ctrl-C."), "\(replay.stdout)\n\(replay.stderr)")
+            #expect(replay.stdout.contains("hlschaos replay: \(directory.path)/bundle: VOD recording"), "\(replay.stdout)")
+            #expect(replay.stdout.contains("  Field player (CMCD, \(player.path)): 3 requests carried CMCD; lowest buffer 0.4 s (entry #3); 1 stall said (bs); started in 2.0 s. "
+                + "Each session's report (GET /api/sessions/{id}/report) shows it beside the replaying player's.\n"), "\(replay.stdout)")
 
-        let port = try #require(await replay.port(after: "proxy on port "), "\(replay.stdout)")
-        let control = try #require(await replay.port(after: "Control API:    http://127.0.0.1:"), "\(replay.stdout)")
-        #expect(try await RawHTTP.get(port: port, "/s/cli/vod/index.m3u8").status == 200)
-        var report: RawHTTPConnection.Response?
-        _ = await eventually(timeout: .seconds(10)) {
-            report = try? await RawHTTP.get(port: control, "/api/sessions/cli/report")
-            return report?.status == 200
+            let port = try #require(await replay.port(after: "proxy on port "), "\(replay.stdout)")
+            let control = try #require(await replay.port(after: "Control API:    http://127.0.0.1:"), "\(replay.stdout)")
+            #expect(try await RawHTTP.get(port: port, "/s/cli/vod/index.m3u8").status == 200)
+            var report: RawHTTPConnection.Response?
+            _ = await eventually(timeout: .seconds(10)) {
+                report = try? await RawHTTP.get(port: control, "/api/sessions/cli/report")
+                return report?.status == 200
+            }
+            let body = try #require(report.flatMap { try? JSONSerialization.jsonObject(with: Data($0.body)) as? [String: Any] }, "\(report?.text ?? "")")
+            let field = try #require(body["fieldPlayer"] as? [String: Any], "\(body)")
+            #expect(field["requestsWithCMCD"] as? Int == 3 && (field["stalls"] as? [Any])?.count == 1)
+            #expect((body["verdict"] as? String)?.hasSuffix("The field player (the HAR's CMCD, 3 requests) reported 0.4 s of buffer at its lowest; 1 stall; it started in 2.0 s.") == true,
+                    "\(body["verdict"] ?? "")")
+            replay.signal(SIGTERM)
+            #expect(await replay.wait(timeout: 10).status == 0)
         }
-        let body = try #require(report.flatMap { try? JSONSerialization.jsonObject(with: Data($0.body)) as? [String: Any] }, "\(report?.text ?? "")")
-        let field = try #require(body["fieldPlayer"] as? [String: Any], "\(body)")
-        #expect(field["requestsWithCMCD"] as? Int == 3 && (field["stalls"] as? [Any])?.count == 1)
-        #expect((body["verdict"] as? String)?.hasSuffix("The field player (the HAR's CMCD, 3 requests) reported 0.4 s of buffer at its lowest; 1 stall; it started in 2.0 s.") == true,
-                "\(body["verdict"] ?? "")")
-        replay.signal(SIGTERM)
-        #expect(await replay.wait(timeout: 10).status == 0)
     }
 
     /// A field player timeline as import-har writes it (`PlayerTimeline`).

@@ -231,7 +231,7 @@ import Glibc
             guard family == AF_INET || family == AF_INET6 else { continue }
             let length = socklen_t(family == AF_INET ? MemoryLayout<sockaddr_in>.size : MemoryLayout<sockaddr_in6>.size)
             guard getnameinfo(address, length, &text, socklen_t(text.count), nil, 0, NI_NUMERICHOST) == 0 else { continue }
-            let numeric = String(cString: text)
+            let numeric = String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             addresses.append(String(numeric.prefix { $0 != "%" }))
         }
         return addresses
