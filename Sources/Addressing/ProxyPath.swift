@@ -273,9 +273,11 @@ public struct ProxyPath: Equatable, Sendable {
         }
 
         let afterSlash = path[path.utf8.index(after: path.startIndex)...]
-        let components = afterSlash.utf8.split(separator: slash, maxSplits: 3, omittingEmptySubsequences: false)
-            .map { Substring($0) }
-        if let first = components.first, first.utf8.first == UInt8(ascii: "~") {
+        // Only a tagged path is split; an entry URL (most requests nothing rewrote) is not.
+        let first = afterSlash[..<(afterSlash.utf8.firstIndex(of: slash) ?? afterSlash.endIndex)]
+        if first.utf8.first == UInt8(ascii: "~") {
+            let components = afterSlash.utf8.split(separator: slash, maxSplits: 3, omittingEmptySubsequences: false)
+                .map { Substring($0) }
             guard components.count == 4, let tag = ResourceTag(component: first),
                 let upstream = UpstreamLocation(
                     scheme: String(components[1]), authority: String(components[2]),
@@ -284,7 +286,7 @@ public struct ProxyPath: Equatable, Sendable {
             self.init(session: session, presets: presets, route: .rewritten(tag: tag, upstream: upstream))
             return
         }
-        if let first = components.first, first.utf8.first == UInt8(ascii: "@") {
+        if first.utf8.first == UInt8(ascii: "@") {
             let name = String(Substring(first.utf8.dropFirst()))
             guard Self.isValidName(name) else { throw .badOriginName(name) }
             let rest = afterSlash[first.endIndex...]

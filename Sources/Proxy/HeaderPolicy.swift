@@ -82,26 +82,35 @@ enum HeaderPolicy {
         "content-length", "content-encoding", "content-range", "etag", "content-md5", "accept-ranges",
     ])
 
-    /// Header names listed in `Connection` (they are hop-by-hop too). Empty, without allocating,
-    /// when there is no such header or it names only what is dropped anyway (`keep-alive`, `close`:
-    /// the `Connection: keep-alive` most origins send on every response).
+    /// Header names listed in `Connection` (they are hop-by-hop too; RFC 9110 §7.6.1). Empty,
+    /// without allocating, when there is no such header or it lists only `keep-alive` (hop-by-hop
+    /// anyway): the `Connection: keep-alive` most origins send on every response.
     static func namedInConnection(_ headers: some Sequence<(name: String, value: String)>) -> NameSet {
         var names: [String] = []
-        let isBlank = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
         for (name, value) in headers where name.asciiCaseInsensitiveEquals("connection") {
-            for token in value.utf8.split(separator: UInt8(ascii: ",")) {
-                guard let first = token.firstIndex(where: { !isBlank($0) }),
-                      let last = token.lastIndex(where: { !isBlank($0) }) else { continue }
-                let option = token[first...last]
-                if Self.connectionOptionsDropped.contains(where: { option.elementsEqual($0, by: { asciiLowercased($0) == $1 }) }) { continue }
-                names.append(String(decoding: option, as: UTF8.self))
+            var value = value
+            value.withUTF8 { bytes in
+                var start = 0
+                while start < bytes.count {
+                    let end = bytes[start...].firstIndex(of: UInt8(ascii: ",")) ?? bytes.count
+                    let option = trimmed(bytes[start..<end])
+                    start = end + 1
+                    if option.isEmpty || connectionOptionsDropped.contains(where: { option.elementsEqual($0, by: { asciiLowercased($0) == $1 }) }) { continue }
+                    names.append(String(decoding: option, as: UTF8.self))
+                }
             }
         }
         return NameSet(names)
     }
 
-    /// `Connection` options that name no header the response would keep.
-    private static let connectionOptionsDropped: [[UInt8]] = [Array("keep-alive".utf8), Array("close".utf8)]
+    private static func trimmed(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Slice<UnsafeBufferPointer<UInt8>> {
+        let isBlank = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
+        guard let first = bytes.firstIndex(where: { !isBlank($0) }), let last = bytes.lastIndex(where: { !isBlank($0) }) else { return bytes[bytes.startIndex..<bytes.startIndex] }
+        return bytes[first...last]
+    }
+
+    /// `Connection` options whose header is dropped as hop-by-hop already.
+    private static let connectionOptionsDropped: [[UInt8]] = [Array("keep-alive".utf8)]
 
     /// A few header names, matched case-insensitively.
     struct NameSet {

@@ -12,6 +12,15 @@ import Testing
         #expect(headers.map(\.name) == ["Content-Type", "Content-Length", "ETag"])
     }
 
+    @Test func connectionOptionsNameHeadersWhateverTheirSpacingAndCase() {
+        let upstream: [(name: String, value: String)] = [
+            ("Connection", ",close,\tX-A , ,KEEP-ALIVE,"), ("connection", "x-b"), ("X-A", "1"), ("x-b", "2"), ("X-C", "3"),
+            ("close", "a header named as an option goes too"),
+        ]
+        let headers = HeaderPolicy.clientResponseHeaders(from: upstream, isPlaylist: false).headers
+        #expect(headers.map(\.name) == ["X-C"])
+    }
+
     @Test func aRewrittenPlaylistDropsWhatDescribedTheOriginsBytes() {
         let upstream: [(name: String, value: String)] = [
             ("Content-Type", "application/vnd.apple.mpegurl"), ("content-length", "100"), ("Content-Encoding", "gzip"),
