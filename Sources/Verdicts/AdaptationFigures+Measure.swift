@@ -8,10 +8,15 @@ extension AdaptationFigures {
     public static func measure(records: [RequestRecord], reaction: ReactionReport, player: PlayerReport?,
                                link: LinkObservation) -> AdaptationFigures {
         let ordered = records.streamRecords.sorted { ($0.time, $0.id) < ($1.time, $1.id) }
-        return AdaptationFigures(timeline: VariantTimeline(records: ordered, reaction: reaction), player: player, link: link)
+        let said = PlayerTimeline.build(ordered)
+        return AdaptationFigures(
+            timeline: VariantTimeline(records: ordered, reaction: reaction), player: player,
+            cmcdStalls: said.requestsWithCMCD > 0 ? said.saidStalls : nil, link: link)
     }
 
-    init(timeline: VariantTimeline, player: PlayerReport?, link: LinkObservation) {
+    /// `cmcdStalls`: the stalls the player said through CMCD (nil: it sent none), counted when its
+    /// report has none, as the `stalls` check does.
+    init(timeline: VariantTimeline, player: PlayerReport?, cmcdStalls: [PlayerTimeline.Stall]?, link: LinkObservation) {
         let measure = Measurement(timeline: timeline, link: link)
         let falls = measure.falls()
         let (utilisation, overshoot) = measure.utilisationAndOvershoot()
@@ -21,10 +26,18 @@ extension AdaptationFigures {
                 VariantSpan(at: Self.rounded(measure.seconds(span.start)), variant: span.variant, bandwidth: measure.bandwidth(of: span.variant))
             },
             switches: timeline.switches.count, switchesPerMinute: (timeline.switchesPerMinute * 100).rounded() / 100,
-            falls: falls, stalls: player.map(\.stalls.count),
-            stallSeconds: player.map { Self.rounded($0.stalls.reduce(0) { $0 + max(0, $1.duration) }) },
+            falls: falls, stalls: nil, stallSeconds: nil,
             utilisation: utilisation.map { ($0 * 10_000).rounded() / 10_000 }, overshoot: Self.rounded(overshoot),
             topBandwidth: link.ladder.max())
+        if let player, !player.stalls.isEmpty || cmcdStalls?.isEmpty != false {
+            stalls = player.stalls.count
+            stallSeconds = Self.rounded(player.stalls.reduce(0) { $0 + max(0, $1.duration) })
+            stallSource = .report
+        } else if let cmcdStalls, !cmcdStalls.isEmpty {
+            stalls = cmcdStalls.count
+            stallSeconds = Self.rounded(cmcdStalls.reduce(0) { $0 + max(0, $1.duration ?? 0) })
+            stallSource = .cmcd
+        }
     }
 
     /// To the millisecond, so that the JSON says 3.4, not 3.4000000000000004.

@@ -10,7 +10,7 @@ extension AdaptationFigures {
         if !falls.isEmpty { parts.append(Self.downWords(falls)) }
         let recoveries = falls.filter(\.judgesUp)
         if !recoveries.isEmpty { parts.append(Self.upWords(recoveries)) }
-        if let stalls { parts.append(Self.stallWords(count: stalls, seconds: stallSeconds ?? 0)) }
+        if let stalls { parts.append(Self.stallWords(count: stalls, seconds: stallSeconds ?? 0) + (stallSource == .cmcd ? " (the player's CMCD)" : "")) }
         if let utilisation { parts.append("used \(Self.percent(utilisation)) of the link") }
         parts.append(switches == 0 ? "no switch" : "\(switches) switch\(switches == 1 ? "" : "es") (\(Self.number(switchesPerMinute)) a minute)")
         if overshoot > 0 { parts.append(overshootWords) }

@@ -71,9 +71,18 @@ public struct AdaptationFigures: Sendable, Codable, Equatable {
     public var switches: Int
     public var switchesPerMinute: Double
     public var falls: [Fall]
-    /// Stalls the player reported, and their total in seconds; nil without a player report.
+    /// Stalls the player reported, and their total in seconds; nil without a player report or
+    /// CMCD. Its driver's report when that has stalls, else the stalls its CMCD said (`stallSource`).
     public var stalls: Int?
     public var stallSeconds: Double?
+    public var stallSource: StallSource?
+
+    public enum StallSource: String, Sendable, Codable, Equatable {
+        /// The driver's report (the page's waiting events, mpv's paused-for-cache, …).
+        case report
+        /// What the player said through CMCD (`PlayerTimeline.saidStalls`; durations only where said).
+        case cmcd
+    }
     /// The time-weighted mean, over the link's up time, of the variant's `BANDWIDTH` over the
     /// capacity (the capacity capped at the top variant, the variant's `BANDWIDTH` at that
     /// capacity): 1 is all the link could give it. nil when no time could be weighed.

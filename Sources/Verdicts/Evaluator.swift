@@ -92,7 +92,10 @@ struct RunFacts {
         triggerWords = reaction.firstFault != nil ? "the first fault" : "the first failure"
         let timeline = VariantTimeline(records: self.records, reaction: reaction)
         self.timeline = timeline
-        adaptation = link.map { AdaptationFigures(timeline: timeline, player: player, link: $0) }
+        let said = link == nil ? nil : PlayerTimeline.build(self.records)
+        adaptation = link.map {
+            AdaptationFigures(timeline: timeline, player: player, cmcdStalls: said.flatMap { $0.requestsWithCMCD > 0 ? $0.saidStalls : nil }, link: $0)
+        }
     }
 
     func judge(_ check: Expectation.Check) -> Finding {

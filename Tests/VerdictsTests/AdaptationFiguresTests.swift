@@ -50,6 +50,27 @@ import Testing
             + "2 stalls, 4.1 s in all; used 81 % of the link; 2 switches (1.35 a minute); 3.4 s on a variant the link could not carry")
     }
 
+    /// Without stalls from the player's driver, the stalls its CMCD said are the figures' (one per
+    /// stall), and the words say where they came from; the driver's report wins when it has any.
+    @Test func stallsFromCMCDWhenTheReportHasNone() throws {
+        let run = Self.stepDownAndBack()
+        let said = [run.segment(at: 33.6), run.segment(at: 37.6)].compactMap { $0 }
+        let records = run.traffic.records.map { record in
+            var record = record
+            record.cmcd = .init(text: said.contains(record.id) ? "bl=0,bs,ot=v" : "bl=4000,ot=v", carriages: ["query"], findings: nil)
+            return record
+        }
+        let fromCMCD = AdaptationFigures.measure(records: records, reaction: run.reaction, player: nil, link: run.observation)
+        #expect(fromCMCD.stalls == 2 && fromCMCD.stallSeconds == 0 && fromCMCD.stallSource == .cmcd)
+        #expect(fromCMCD.words.contains("; 2 stalls, 0.0 s in all (the player's CMCD); "), "\(fromCMCD.words)")
+        let quietDriver = AdaptationFigures.measure(
+            records: records, reaction: run.reaction, player: PlayerReport(player: "hlsjs", outcome: .played), link: run.observation)
+        #expect(quietDriver.stalls == 2 && quietDriver.stallSource == .cmcd)
+        let reported = AdaptationFigures.measure(records: records, reaction: run.reaction, player: Self.stalls, link: run.observation)
+        #expect(reported.stalls == 2 && reported.stallSeconds == 4.1 && reported.stallSource == .report)
+        #expect(run.figures().stalls == nil, "no report and no CMCD: nothing to count")
+    }
+
     @Test func aSquareWaveWithAnOscillatingPlayer() {
         let figures = Self.squareWave().figures()
         #expect(figures.falls.map(\.at) == [10, 30, 50])
