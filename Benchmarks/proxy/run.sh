@@ -79,7 +79,7 @@ SWIFT
 work=$(mktemp -d)
 chmod 755 "$work"  # nginx workers run as an unprivileged user
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
-origin=18181 nginxproxy=18182 chaos=18183 nginxtls=18184 chaostls=18185 bare=18186 before=18187
+origin=18181 nginxproxy=18182 chaos=18183 nginxtls=18184 chaostls=18185 bare=18186 beforeport=18187
 before_binary=${BENCH_BEFORE:-}
 if [ -n "$before_binary" ] && [ ! -x "$before_binary" ]; then echo "BENCH_BEFORE is not an executable: $before_binary" >&2; exit 2; fi
 # Separate nginx instances for the origin and each proxy, so that the proxy_pass workers' CPU can be
@@ -152,9 +152,9 @@ if [ "$rows" != tls ]; then
   wait_for "http://127.0.0.1:$bare/bench/seg-64k.ts"
 fi
 if [ -n "$before_binary" ] && [ "$rows" != tls ]; then
-  "${launch[@]}" "$before_binary" serve --upstream "http://127.0.0.1:$origin" --host 127.0.0.1 --port $before --log-level warning &
+  "${launch[@]}" "$before_binary" serve --upstream "http://127.0.0.1:$origin" --host 127.0.0.1 --port $beforeport --log-level warning &
   before_pid=$!
-  wait_for "http://127.0.0.1:$before/bench/seg-64k.ts"
+  wait_for "http://127.0.0.1:$beforeport/bench/seg-64k.ts"
 fi
 wait_for "http://127.0.0.1:$chaos/bench/seg-64k.ts"
 wait_for "http://127.0.0.1:$nginxproxy/bench/seg-64k.ts"
@@ -241,7 +241,7 @@ if [ "$rows" != tls ]; then
     measure "$path" wrk "http://127.0.0.1:$nginxproxy/$path" "$nginx_workers" "http://127.0.0.1:$chaos/$path" "http://127.0.0.1:$origin/$path"
     if [ -n "$before_binary" ]; then
       measure "$path, in the hlschaos column BENCH_BEFORE ($before_binary)" wrk "http://127.0.0.1:$nginxproxy/$path" "$nginx_workers" \
-        "http://127.0.0.1:$before/$path" - "$before_pid"
+        "http://127.0.0.1:$beforeport/$path" - "$before_pid"
     fi
   done
   # Reference rows, not targets. First, the floor under hlschaos's event-loop side: in the hlschaos
