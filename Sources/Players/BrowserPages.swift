@@ -117,8 +117,14 @@ try {
     /// and segment loaders give the errors, the tech's `mediachange` the rendition changes
     /// (mapped to the index in `master.playlists`, the master playlist's order), and
     /// `blacklistplaylist` / `retryplaylist` / `playliststuck` its reactions.
+    ///
+    /// The player is 1280×720, as an embedded player might be, and the video element fills it (the
+    /// rule of video.js's stylesheet, which the page does not load): VHS limits its renditions to
+    /// the video element's computed size (`limitRenditionByPlayerDimensions`, on by default), and
+    /// without it that size was the video's own, 416x234 on the demo's lowest variant, which held
+    /// VHS there whatever the network.
     static let vhs = #"""
-<!doctype html><meta charset=utf-8><link rel=icon href="data:,"><title>hlschaos video.js</title><video id=v class=video-js muted playsinline></video>
+<!doctype html><meta charset=utf-8><link rel=icon href="data:,"><title>hlschaos video.js</title><style>.video-js .vjs-tech {position: absolute; top: 0; left: 0; width: 100%; height: 100%}</style><video id=v class=video-js muted playsinline></video>
 <script src="engine.js"></script>
 <script>
 __COMMON__
@@ -126,7 +132,7 @@ try {
   const handler = (videojs.getTech('Html5').sourceHandlers || []).find(h => h.name === 'videojs-http-streaming');
   window.__version = videojs.VERSION + (handler ? ' (VHS ' + handler.VERSION + ')' : '');
   const engineOptions = {overrideNative: true};
-  const player = videojs('v', {muted: true, autoplay: false, preload: 'auto',
+  const player = videojs('v', {width: 1280, height: 720, muted: true, autoplay: false, preload: 'auto',
     html5: {hls: engineOptions, vhs: engineOptions, nativeAudioTracks: false, nativeVideoTracks: false}});
   window.__player = player;
   const rate = __RATE__;

@@ -15,4 +15,20 @@ public enum MachineDescription {
         parts.append("Linux \(release)")
         return parts.joined(separator: ", ")
     }
+
+    /// The 1-minute load average now (`/proc/loadavg`); nil where the system has none.
+    public static func loadAverage() -> Double? {
+        guard let text = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8) else { return nil }
+        return text.split(separator: " ").first.flatMap { Double($0) }
+    }
+
+    /// "1-minute load average 1.2–3.4 during the run": the load the players ran under (a player
+    /// starved of CPU stalls for reasons that are not the network), from samples taken at the
+    /// start and as each cell ended; nil without a sample.
+    public static func loadWords(_ samples: [Double]) -> String? {
+        guard let low = samples.min(), let high = samples.max() else { return nil }
+        let range = String(format: "%.1f", low) == String(format: "%.1f", high)
+            ? String(format: "%.1f", high) : String(format: "%.1f–%.1f", low, high)
+        return "1-minute load average \(range) during the run"
+    }
 }

@@ -14,24 +14,43 @@ extension PlayerMatrix {
         let c = counts
         lines.append("Each row is a preset (an error path, with the document that says what a player should do); each cell is what the player did, read off the proxy's records and the player's own report. **✓** every documented expectation held, **✗** the player departs from what the documents say (the cell's page shows which expectation and the records), **·** nothing to judge (no documented expectation, or the player never requested what the preset faults), **!** could not run. \(c.conforms) ✓, \(c.departs) ✗, \(c.unchecked) ·, \(c.couldNotRun) !.")
         lines.append("")
-        lines.append("| error path | " + columns.map(\.player).joined(separator: " | ") + " |")
+        lines += table(errorPathRows, heading: "error path", columns: columns, pagesFolder: pagesFolder) { cell in
+            (Self.short(cell.words, 70), "")
+        }
+        let link = linkRows
+        if !link.isEmpty {
+            lines += ["## Adaptation to the link", "", Self.linkSectionText, ""]
+            lines += table(link, heading: "link", columns: columns(playing: link), pagesFolder: pagesFolder) { cell in
+                guard let figures = cell.figures else { return (Self.short(cell.words, 70), "") }
+                return (figures, cell.outcome == "-" ? "" : "<br><sub>player: \(Self.markdownEscape(Self.short(cell.outcome, 70)))</sub>")
+            }
+        }
+        lines.append("Regenerate with `hlschaos matrix --out DIR` (about \(Int((cells.map(\.seconds).reduce(0, +) / 60).rounded())) player-minutes; it runs several players at once), then copy `DIR/player-matrix.md` and `DIR/player-matrix/` here. `DIR/player-matrix.html` is the same matrix on one page, and `DIR/evidence/` has every run's records, HAR and player log.")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// What the link section's cells say, above its table (plain text: the HTML page has it too).
+    static let linkSectionText = "The link-* presets put the session on a link (docs/link.md): a capacity over time, latency, loss-like stalls or outages. Each cell gives the player's adaptation figures (docs/link.md, Judging adaptation): how long after the link fell below the variant in use it went down, how long after the link recovered it came back up, its stalls as the player reported them, the share of the link it used, its switches, and the time it spent on a variant the link could not carry; then what the player's run came to."
+
+    /// A table of `rows` × `columns`, each cell its mark and `text`'s words linking to its section of
+    /// the row's evidence page (`<pagesFolder>/<scenario>.md#<player>`), then `text`'s markup after
+    /// the link; none when there is no row.
+    private func table(_ rows: [Row], heading: String, columns: [Column], pagesFolder: String,
+                       text: (Cell) -> (words: String, after: String)) -> [String] {
+        guard !rows.isEmpty else { return [] }
+        var lines = ["| \(heading) | " + columns.map(\.player).joined(separator: " | ") + " |"]
         lines.append("|---|" + String(repeating: "---|", count: columns.count))
         for row in rows {
-            var cellsText: [String] = []
-            for column in columns {
-                guard let cell = cell(scenario: row.scenario, player: column.player) else {
-                    cellsText.append("")
-                    continue
-                }
-                let words = Self.short(cell.words, 70)
-                cellsText.append("\(Self.symbol(cell.mark)) [\(Self.markdownEscape(words))](\(pagesFolder)/\(row.scenario).md#\(column.player))")
+            let cellsText = columns.map { column in
+                cell(scenario: row.scenario, player: column.player).map { cell in
+                    let (words, after) = text(cell)
+                    return "\(Self.symbol(cell.mark)) [\(Self.markdownEscape(words))](\(pagesFolder)/\(row.scenario).md#\(column.player))\(after)"
+                } ?? ""
             }
             let reference = row.reference.map { "<br><sub>\(Self.markdownEscape(Self.short($0, 90)))</sub>" } ?? ""
             lines.append("| **\(row.scenario)** (\(row.stream))\(reference) | " + cellsText.joined(separator: " | ") + " |")
         }
-        lines.append("")
-        lines.append("Regenerate with `hlschaos matrix --out DIR` (about \(Int((cells.map(\.seconds).reduce(0, +) / 60).rounded())) player-minutes; it runs several players at once), then copy `DIR/player-matrix.md` and `DIR/player-matrix/` here. `DIR/player-matrix.html` is the same matrix on one page, and `DIR/evidence/` has every run's records, HAR and player log.")
-        return lines.joined(separator: "\n") + "\n"
+        return lines + [""]
     }
 
     /// One page per row: the preset, then per player (anchor = player name) the verdict on each

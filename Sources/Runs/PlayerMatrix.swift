@@ -48,6 +48,10 @@ public struct PlayerMatrix: Sendable, Codable {
         public var mark: Mark
         /// The observed reaction in a few words.
         public var words: String
+        /// How the player adapted to the session's link, in words (`AdaptationFigures.words`:
+        /// "went down 2.3 s after the link fell below variant 2; back up …; 1 stall, 9.8 s; used
+        /// 76 % of the link; …"); nil when the session had no link.
+        public var figures: String?
         /// The player's `PlayerReport.summaryText` ("played; live latency 1.3 s (…)"), or "-".
         public var outcome: String
         /// Each documented expectation and what was observed, ✓ or ✗ first.
@@ -83,6 +87,20 @@ public struct PlayerMatrix: Sendable, Codable {
         cells.first { $0.scenario == scenario && $0.player == player }
     }
 
+    /// The rows played on a link (a cell has adaptation figures): the pages show them in a section
+    /// of their own, with the figures in each cell. The other rows are the error paths.
+    var linkRows: [Row] { rows.filter { row in cells.contains { $0.scenario == row.scenario && $0.figures != nil } } }
+    var errorPathRows: [Row] {
+        let link = Set(linkRows.map(\.scenario))
+        return rows.filter { !link.contains($0.scenario) }
+    }
+
+    /// The columns with a cell in `rows` (the link section leaves out the players it did not play).
+    func columns(playing rows: [Row]) -> [Column] {
+        let scenarios = Set(rows.map(\.scenario))
+        return columns.filter { column in cells.contains { scenarios.contains($0.scenario) && $0.player == column.player } }
+    }
+
     /// The matrix cell of one result (also what `matrix` prints as each run ends).
     public static func cell(_ result: CellResult) -> Cell {
         let checks = result.verdict?.results ?? []
@@ -101,6 +119,7 @@ public struct PlayerMatrix: Sendable, Codable {
             words: result.status == .couldNotRun ? (result.problem ?? "could not run")
                 : result.status == .notApplicable ? "fault not reached; " + (result.problem ?? result.reactionWords)
                 : result.faultedRequests == 0 ? "fault not reached; " + result.reactionWords : result.reactionWords,
+            figures: result.verdict?.adaptation?.words,
             outcome: result.report?.summaryText ?? "-",
             checks: checks.map { "\($0.passed ? "✓" : "✗") \($0.expectation) — observed: \($0.observed)" },
             records: result.evidenceRecords.filter { cited.contains($0.id) }.map(RecordLine.plain),

@@ -32,7 +32,7 @@ struct MatrixCommand: AsyncParsableCommand {
     @Option(help: "How many players run at once (default: the number of cores).")
     var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
-    @Option(help: "Describes the machine in the page header (default: cores, CPU model, kernel).")
+    @Option(help: "Describes the machine in the page header (default: cores, CPU model, kernel, and the load average the players ran under).")
     var machine: String?
 
     @Option(help: ArgumentHelp(
@@ -111,16 +111,20 @@ struct MatrixCommand: AsyncParsableCommand {
         say("hlschaos matrix: \(scenarios.count) presets × \(drivers.count) players (\(drivers.map(\.name).joined(separator: ", "))), \(jobs) at a time; output in \(output.path)")
         let started = Date()
         let counter = Counter()
+        counter.sampleLoad()
         let total = ordered.count
         let results = await ChaosRun.run(ordered, harness: harness, evidence: EvidenceLocation(root: output.appendingPathComponent("evidence"), relativeTo: output), jobs: jobs, creatorVersion: ControlConfiguration().version) { result in
             let done = counter.next()
+            counter.sampleLoad()
             let cell = PlayerMatrix.cell(result)
             say("[\(done)/\(total)] \(PlayerMatrix.symbol(cell.mark)) \(result.name): \(cell.words) (\(String(format: "%.0f", result.seconds)) s)")
         }
         await harness.stop()
 
+        let load = MachineDescription.loadWords(counter.loads)
         let matrix = PlayerMatrix(
-            results: results, rows: rows, players: drivers.map(\.name), machine: machine ?? MachineDescription.current(), generated: started)
+            results: results, rows: rows, players: drivers.map(\.name),
+            machine: machine ?? ([MachineDescription.current()] + [load].compactMap { $0 }).joined(separator: ", "), generated: started)
         try write(matrix, to: output)
         let c = matrix.counts
         say("matrix: \(c.conforms) conform, \(c.departs) depart, \(c.unchecked) unchecked, \(c.couldNotRun) could not run, in \(Int(Date().timeIntervalSince(started))) s; \(output.appendingPathComponent("player-matrix.md").path)")
@@ -181,11 +185,18 @@ struct MatrixCommand: AsyncParsableCommand {
     }
 }
 
-/// Counts finished runs for the progress lines (called from the run's result callback).
+/// Counts finished runs for the progress lines and samples the load average as each ends (called
+/// from the run's result callback).
 private final class Counter: @unchecked Sendable {
     private let lock = NSLock()
     private var value = 0
+    private var samples: [Double] = []
     func next() -> Int { lock.withLock { value += 1; return value } }
+    func sampleLoad() {
+        guard let load = MachineDescription.loadAverage() else { return }
+        lock.withLock { samples.append(load) }
+    }
+    var loads: [Double] { lock.withLock { samples } }
 }
 
 /// A line on stdout now, not when a pipe's buffer fills (progress of a long run in CI logs).

@@ -264,6 +264,14 @@ import Testing
         #expect(BrowserPages.page(for: .hlsjs, url: "http://x/a.m3u8", rate: 8).contains("video.playbackRate = 8.0;"))
     }
 
+    /// VHS caps its renditions to the video element's size: the page makes the player 1280×720 and
+    /// the element fill it, or the element's own size (the lowest variant's video) held VHS there.
+    @Test func theVideoJSElementHasThePlayersSize() {
+        let page = BrowserPages.page(for: .vhs, url: "http://x/a.m3u8", rate: 8)
+        #expect(page.contains("videojs('v', {width: 1280, height: 720,"))
+        #expect(page.contains(".video-js .vjs-tech {position: absolute; top: 0; left: 0; width: 100%; height: 100%}"))
+    }
+
     @Test func chromiumVersionIsTheFirstNumber() {
         #expect(BrowserTools.parseVersion("Chromium 156.0.8078.79 built on Debian GNU/Linux 12 (bookworm)\n") == "156.0.8078.79")
         #expect(BrowserTools.parseVersion("Google Chrome 120.0.6099.71 \n") == "120.0.6099.71")

@@ -37,9 +37,11 @@ extension PresetPlaybackCatalog {
                 PresetChecks.expectLinked(faults, waited: true)
                 #expect(run.frames > 0, "frames: \(run.frames)\n\(run.stderr)")
             },
-            // The link falls at 15 s and is back at 35 s: hls.js goes to level 0 and, after the
-            // recovery, back above it.
-            hlsjs: HlsjsPlan(seconds: 65) { log, faults in
+            // The link falls at 15 s and is back at 35 s (of the link, which starts when the master
+            // has been fetched). Observed (`hlschaos matrix`, 28 Nov): hls.js on level 2 goes to
+            // level 0 2.5 s after the fall, stalls twice (7.6 s in all) and goes to level 1 20.8 s
+            // after the recovery, about 56 s into the link: 75 s leaves room for a slower machine.
+            hlsjs: HlsjsPlan(seconds: 75) { log, faults in
                 PresetChecks.expectLinked(faults, waited: true)
                 let switches = log.switches
                 let down = switches.firstIndex(of: 0)

@@ -39,6 +39,24 @@ enum CellFixtures {
         return cell(scenario, player, .failed, Verdict(results: [failing, holding], faultInjected: true), records: records)
     }
 
+    /// hls.js on `link-drop-below-lowest`: down 2.3 s after the fall, back up 16.6 s after the
+    /// recovery, one stall; the figures a link cell shows.
+    static func linked(_ scenario: String = "link-drop-below-lowest", player: String = "hlsjs") -> CellResult {
+        let fall = AdaptationFigures.Fall(
+            at: 15, variant: 2, bandwidth: 653_142, capacity: 112_627, below: 20, wentDownAfter: 2.3, recoveredAfter: 20,
+            neededUp: true, recoveredFor: 25, wentUpAfter: 16.6)
+        let figures = AdaptationFigures(
+            from: 1, to: 60, variants: [], switches: 3, switchesPerMinute: 3.05, falls: [fall], stalls: 1, stallSeconds: 9.8,
+            utilisation: 0.76, overshoot: 1.5, topBandwidth: 653_142)
+        let held = ExpectationResult(
+            expectation: "switched down within 10 s after the link fell below the variant in use", check: "switchedDown",
+            documented: true, passed: true, observed: "down 2.3 s after")
+        var result = cell(scenario, player, .passed, Verdict(results: [held], passed: true, summary: "", adaptation: figures), records: [])
+        result.reactionWords = "down-switch 2→0 → up-switch 0→2; played; " + figures.words
+        result.live = true
+        return result
+    }
+
     static func couldNotRun(player: String = "vlc") -> CellResult {
         CellResult.couldNotRun(
             scenario: "status-503", reference: "error-paths §1", player: player,

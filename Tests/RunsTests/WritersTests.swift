@@ -162,6 +162,45 @@ import Records
         #expect(!first.evidencePages()[0].markdown.contains("From the run of"))
     }
 
+    /// The link-* rows get a section of their own whose cells show the adaptation figures whole,
+    /// not the 70 characters of the reaction an error path's cell shows.
+    @Test func linkRowsShowTheAdaptationFigures() throws {
+        let matrix = PlayerMatrix(
+            results: [CellFixtures.passed(), CellFixtures.failed(), CellFixtures.linked(), CellFixtures.linked(player: "vhs")],
+            rows: [.init(scenario: "status-503", reference: nil, description: nil, stream: "vod ts"),
+                   .init(scenario: "link-drop-below-lowest", reference: "error-paths §5: bandwidth cap", description: nil, stream: "live ts")],
+            players: ["hlsjs", "gstreamer", "vhs"], machine: "m", generated: CellFixtures.start)
+        let figures = "went down 2.3 s after the link fell below variant 2; back up 16.6 s after it recovered; 1 stall, 9.8 s; used 76 % of the link; 3 switches (3.05 a minute); 1.5 s on a variant the link could not carry"
+        #expect(matrix.cell(scenario: "link-drop-below-lowest", player: "hlsjs")?.figures == figures)
+        #expect(matrix.cell(scenario: "status-503", player: "hlsjs")?.figures == nil)
+
+        let markdown = matrix.markdown(pagesFolder: "p")
+        let sections = markdown.components(separatedBy: "## Adaptation to the link")
+        try #require(sections.count == 2, "\(markdown)")
+        #expect(!sections[0].contains("link-drop-below-lowest"), "the link row is not among the error paths")
+        #expect(sections[0].contains("| error path | hlsjs | gstreamer | vhs |"))
+        #expect(sections[1].contains("| link | hlsjs | vhs |"), "only the players that played the link rows")
+        #expect(sections[1].contains("| ✓ [\(figures)](p/link-drop-below-lowest.md#hlsjs)<br><sub>player: played</sub> |"), "\(sections[1])")
+
+        let html = matrix.html()
+        #expect(html.contains("<h2>Adaptation to the link</h2>"))
+        #expect(html.contains("<summary>✓ \(figures)</summary><div>down-switch 2→0 → up-switch 0→2; played; "))
+
+        // The figures survive matrix.json, and a matrix.json written before them still reads.
+        let decoded = try RecordTime.jsonDecoder().decode(PlayerMatrix.self, from: RecordTime.jsonEncoder(pretty: true).encode(matrix))
+        #expect(decoded.cell(scenario: "link-drop-below-lowest", player: "vhs")?.figures == figures)
+        var old = try #require(JSONSerialization.jsonObject(with: RecordTime.jsonEncoder().encode(Self.matrix)) as? [String: Any])
+        old["cells"] = (old["cells"] as? [[String: Any]])?.map { $0.filter { $0.key != "figures" } }
+        let earlier = try RecordTime.jsonDecoder().decode(PlayerMatrix.self, from: JSONSerialization.data(withJSONObject: old))
+        #expect(!earlier.markdown(pagesFolder: "p").contains("## Adaptation to the link"))
+    }
+
+    @Test func theLoadPlayersRanUnderIsSaidInWords() {
+        #expect(MachineDescription.loadWords([2.94, 1.23, 3.4]) == "1-minute load average 1.2–3.4 during the run")
+        #expect(MachineDescription.loadWords([2.0, 2.04]) == "1-minute load average 2.0 during the run")
+        #expect(MachineDescription.loadWords([]) == nil)
+    }
+
     @Test func htmlIsSelfContained() {
         let html = Self.matrix.html()
         #expect(html.hasPrefix("<!doctype html>"))
