@@ -75,7 +75,10 @@ if [ "$#" -eq 0 ]; then
   for _ in $(seq 100); do grep -q "Control API:" "$log" && break; sleep 0.2; done
   proxy_port=$(sed -n 's/.*proxy on port \([0-9]*\).*/\1/p' "$log")
   control=$(sed -n 's/.*Control API: *\(http:[^ ]*\).*/\1/p' "$log")
-  python3 Tests/Dashboard/dashboard_test.py --url "$control/" --proxy "http://127.0.0.1:$proxy_port" --require-qr \
+  # Chromium (under Selenium) leaves its org.chromium.* folders in TMPDIR: it gets one of its own.
+  browser_tmp=$(mktemp -d)
+  TMPDIR="$browser_tmp" python3 Tests/Dashboard/dashboard_test.py --url "$control/" --proxy "http://127.0.0.1:$proxy_port" --require-qr \
     --screenshots .build/dashboard-screenshots
+  rm -rf "$browser_tmp"
   python3 Tests/Dashboard/qr_check.py
 fi

@@ -84,7 +84,9 @@ import TestSupport
              "expect": [{"retried": {"atMost": 0}}],
              "rules": [{"id": "seg8", "match": {"kind": "segment", "variant": "highest", "msn": 8}, "action": {"status": 503}}]}
             """#.write(to: scenario, atomically: true, encoding: .utf8)
-            let result = try await CLI.run(["run", scenario.path, "--player", "ffmpeg", "--junit", dir.appendingPathComponent("j.xml").path], timeout: 120)
+            let result = try await CLI.run(
+                ["run", scenario.path, "--player", "ffmpeg", "--junit", dir.appendingPathComponent("j.xml").path,
+                 "--evidence", dir.appendingPathComponent("evidence").path], timeout: 120)
             #expect(result.status == 1, "\(result.stdout)\n\(result.stderr)")
             #expect(result.stdout.contains("FAIL   never-retry × ffmpeg"))
             #expect(result.stdout.contains("✗ [documented] did not retry the faulted resource"), "\(result.stdout)")
@@ -107,7 +109,8 @@ import TestSupport
              "rules": [{"id": "gone", "match": {"kind": "master"}, "action": {"status": 404}}]}
             """#.write(to: scenario, atomically: true, encoding: .utf8)
             let result = try await CLI.run(
-                ["run", scenario.path, "--player", "ffmpeg", "--player", "hlsjs", "--player", "true {url}", "--timeout", "30s"], timeout: 150)
+                ["run", scenario.path, "--player", "ffmpeg", "--player", "hlsjs", "--player", "true {url}", "--timeout", "30s",
+                 "--evidence", dir.appendingPathComponent("evidence").path], timeout: 150)
             #expect(result.status == 1, "\(result.stdout)\n\(result.stderr)")
             #expect(result.stdout.contains("FAIL   no-master × ffmpeg"))
             #expect(result.stdout.contains("FAIL   no-master × hlsjs"))
@@ -133,7 +136,8 @@ import TestSupport
             let junitFile = dir.appendingPathComponent("junit.xml"), reportFile = dir.appendingPathComponent("report.json")
             let result = try await CLI.run(
                 ["run", scenario.path, "--player", "true {url}", "--player", "quiet=true {url}", "--player", "/bin/true {url}",
-                 "--junit", junitFile.path, "--report", reportFile.path, "--timeout", "30s"], timeout: 120)
+                 "--junit", junitFile.path, "--report", reportFile.path, "--timeout", "30s", "--evidence", dir.appendingPathComponent("evidence").path],
+                timeout: 120)
             #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
             for name in ["true", "quiet", "true-2"] {
                 #expect(result.stdout.contains("PASS   custom × \(name)"), "\(name): \(result.stdout)")
