@@ -32,6 +32,9 @@ public struct PlayerTimeline: Sendable, Codable, Equatable {
         ["sta", "bs", "bsd"].lazy.map { source in stalls.filter { $0.source == source } }.first { !$0.isEmpty } ?? []
     }
 
+    /// `saidStalls`, or nil when no request carried CMCD (the player said nothing either way).
+    public var cmcdStalls: [Stall]? { requestsWithCMCD > 0 ? saidStalls : nil }
+
     /// One request's CMCD. Times are seconds since the session's first request.
     public struct Point: Sendable, Codable, Equatable {
         public var record: UInt64

@@ -8,10 +8,9 @@ extension AdaptationFigures {
     public static func measure(records: [RequestRecord], reaction: ReactionReport, player: PlayerReport?,
                                link: LinkObservation) -> AdaptationFigures {
         let ordered = records.streamRecords.sorted { ($0.time, $0.id) < ($1.time, $1.id) }
-        let said = PlayerTimeline.build(ordered)
         return AdaptationFigures(
             timeline: VariantTimeline(records: ordered, reaction: reaction), player: player,
-            cmcdStalls: said.requestsWithCMCD > 0 ? said.saidStalls : nil, link: link)
+            cmcdStalls: PlayerTimeline.build(ordered).cmcdStalls, link: link)
     }
 
     /// `cmcdStalls`: the stalls the player said through CMCD (nil: it sent none), counted when its
@@ -29,7 +28,7 @@ extension AdaptationFigures {
             falls: falls, stalls: nil, stallSeconds: nil,
             utilisation: utilisation.map { ($0 * 10_000).rounded() / 10_000 }, overshoot: Self.rounded(overshoot),
             topBandwidth: link.ladder.max())
-        if let player, !player.stalls.isEmpty || cmcdStalls?.isEmpty != false {
+        if let player, Self.countsReport(player, over: cmcdStalls) {
             stalls = player.stalls.count
             stallSeconds = Self.rounded(player.stalls.reduce(0) { $0 + max(0, $1.duration) })
             stallSource = .report
@@ -38,6 +37,12 @@ extension AdaptationFigures {
             stallSeconds = Self.rounded(cmcdStalls.reduce(0) { $0 + max(0, $1.duration ?? 0) })
             stallSource = .cmcd
         }
+    }
+
+    /// Whether the stalls counted are the player's report: when it has any, or its CMCD said none
+    /// (or nothing at all); else the stalls its CMCD said. The figures and the `stalls` check agree.
+    static func countsReport(_ player: PlayerReport, over cmcdStalls: [PlayerTimeline.Stall]?) -> Bool {
+        !player.stalls.isEmpty || cmcdStalls?.isEmpty != false
     }
 
     /// To the millisecond, so that the JSON says 3.4, not 3.4000000000000004.

@@ -81,7 +81,7 @@ extension RunFacts {
     func stallCount(_ low: Int?, _ high: Int?) -> Finding {
         func inBounds(_ count: Int) -> Bool { count >= (low ?? 0) && count <= (high ?? .max) }
         let cmcd = cmcdStalls
-        if let player, !player.stalls.isEmpty || cmcd?.isEmpty != false {
+        if let player, AdaptationFigures.countsReport(player, over: cmcd) {
             let stalls = player.stalls
             let text = AdaptationFigures.stallWords(count: stalls.count, seconds: stalls.reduce(0) { $0 + max(0, $1.duration) })
                 + Self.listed(stalls.map { "at \(seconds($0.at)) for \(seconds($0.duration))" })
@@ -103,7 +103,7 @@ extension RunFacts {
     /// when no request carried CMCD.
     var cmcdStalls: [PlayerTimeline.Stall]? {
         let timeline = playerTimeline
-        return timeline.requestsWithCMCD > 0 ? timeline.saidStalls : nil
+        return timeline.cmcdStalls
     }
 
     /// " (at 3.0 s for 1.2 s, …)": the first four.

@@ -94,7 +94,7 @@ struct RunFacts {
         self.timeline = timeline
         let said = link == nil ? nil : PlayerTimeline.build(self.records)
         adaptation = link.map {
-            AdaptationFigures(timeline: timeline, player: player, cmcdStalls: said.flatMap { $0.requestsWithCMCD > 0 ? $0.saidStalls : nil }, link: $0)
+            AdaptationFigures(timeline: timeline, player: player, cmcdStalls: said?.cmcdStalls, link: $0)
         }
     }
 
