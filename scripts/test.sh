@@ -35,9 +35,6 @@ finish() {
     case "$entry" in
       _*.lock) continue ;;
       TemporaryDirectory.*) [ -z "$(ls -A "$entry" | grep -vx .keep-directory)" ] && continue ;;
-      # Known, not yet found: one browser run of the player phase leaves Chromium's own folder and
-      # a PulseAudio one (session 29's note). Named, not failed, until that run is found.
-      org.chromium.Chromium.*|pulse-*) echo "scripts/test.sh: known leftover, still to fix: $entry" >&2; rm -rf "$entry"; continue ;;
     esac
     echo "$entry"
   done)

@@ -73,8 +73,9 @@ def main():
         return 3
 
     root = tempfile.mkdtemp(prefix="hlschaos-page-")
-    # Chromium's PulseAudio client keeps its runtime folder in root (removed below): with the fresh
-    # HOME a forward or HTTPS run gives Chromium, it would make a $TMPDIR/pulse-* and leave it.
+    # Chromium and its PulseAudio client write into TMPDIR (org.chromium.Chromium.*, pulse-*) and
+    # do not always remove it: they get root (removed below) for theirs.
+    os.environ["TMPDIR"] = root
     os.environ["PULSE_RUNTIME_PATH"] = os.path.join(root, "pulse")
     httpd = driver = None
     code = 0

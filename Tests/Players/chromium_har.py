@@ -234,6 +234,10 @@ def main():
     args = ap.parse_args()
 
     root = tempfile.mkdtemp(prefix="hlschaos-har-")
+    # Chromium and its PulseAudio client write into TMPDIR (org.chromium.Chromium.*, pulse-*) and
+    # do not always remove it: they get root (removed below) for theirs.
+    os.environ["TMPDIR"] = root
+    os.environ["PULSE_RUNTIME_PATH"] = os.path.join(root, "pulse")
     shutil.copy(args.engine, os.path.join(root, "engine.mjs"))
     with open(os.path.join(root, "index.html"), "w") as f:
         f.write(PAGE.replace("START_LEVEL", str(args.start_level)).replace("RATE", str(args.rate)).replace("URL", json.dumps(args.url)))
