@@ -7,7 +7,9 @@ public enum RuleKeys {
     public static let play = ["stream", "flavour", "for"]
     /// The keys of `"expected"`: the players whose reaction a scenario describes in words. Player
     /// families, some of which `hlschaos run` cannot drive (AVPlayer, ExoPlayer); not `playerNames`.
-    public static let expected = ["avplayer", "hlsjs", "exoplayer", "ffmpeg", "gstreamer"]
+    public static let expected = ["avplayer", "hlsjs", "vhs", "exoplayer", "ffmpeg", "gstreamer", "vlc"]
+    /// The families every preset describes; `vhs` and `vlc` only where their reaction was observed.
+    public static let expectedInEveryPreset = ["avplayer", "hlsjs", "exoplayer", "ffmpeg", "gstreamer"]
     public static let rule = ["id", "description", "match", "action"]
     public static let match = [
         "kind", "variant", "rendition", "msn", "part", "index", "time", "requests", "after", "for",

@@ -6,7 +6,7 @@ public struct Scenario: Sendable, Equatable {
     public var description: String?
     /// The row of error-paths.md the scenario exercises.
     public var reference: String?
-    /// Expected player reactions keyed by player ("avplayer", "hlsjs", "exoplayer", "ffmpeg", "gstreamer").
+    /// Expected player reactions keyed by player ("avplayer", "hlsjs", "vhs", "exoplayer", "ffmpeg", "gstreamer", "vlc").
     public var expected: [String: String]
     public var rules: [Rule]
     /// The demo stream the scenario is written for, and how long to play it (`hlschaos run`, the matrix).

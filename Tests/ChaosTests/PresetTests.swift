@@ -26,7 +26,7 @@ import Testing
         #expect(scenario.name + ".json" == file, "a preset is chosen by name: name = file name")
         #expect(scenario.description?.isEmpty == false)
         #expect(scenario.reference?.hasPrefix("error-paths §") == true)
-        #expect(Set(scenario.expected.keys) == Set(RuleKeys.expected), "expected reactions for every player")
+        #expect(Set(RuleKeys.expectedInEveryPreset).isSubset(of: scenario.expected.keys), "expected reactions for every player family")
         // Targets fit the demo origin: variants 0...2, audio en/fr.
         for rule in scenario.rules {
             if case .attributes(let indexes, _, _, _)? = rule.match.variant { #expect(indexes?.allSatisfy { $0 <= 2 } ?? true) }
