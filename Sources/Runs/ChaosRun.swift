@@ -25,8 +25,10 @@ public enum ChaosRun {
         var results = [CellResult?](repeating: nil, count: plans.count)
         await withTaskGroup(of: (Int, CellResult).self) { group in
             var next = 0
+            // A cancelled run (the command was interrupted) starts no more cells; those in
+            // progress stop their players.
             func startNext() {
-                while next < plans.count {
+                while next < plans.count && !Task.isCancelled {
                     let index = next
                     let plan = plans[index]
                     next += 1

@@ -114,12 +114,14 @@ struct MatrixCommand: AsyncParsableCommand {
         counter.sampleLoad()
         let total = ordered.count
         let results = await ChaosRun.run(ordered, harness: harness, evidence: EvidenceLocation(root: output.appendingPathComponent("evidence"), relativeTo: output), jobs: jobs, creatorVersion: ControlConfiguration().version) { result in
+            guard !Task.isCancelled else { return }  // a player stopped by the interrupt: not a finding
             let done = counter.next()
             counter.sampleLoad()
             let cell = PlayerMatrix.cell(result)
             say("[\(done)/\(total)] \(PlayerMatrix.symbol(cell.mark)) \(result.name): \(cell.words) (\(String(format: "%.0f", result.seconds)) s)")
         }
         await harness.stop()
+        if Task.isCancelled { return 130 }
 
         let load = MachineDescription.loadWords(counter.loads)
         let matrix = PlayerMatrix(

@@ -122,9 +122,11 @@ struct RunCommand: AsyncParsableCommand {
         }
         let started = Date()
         let results = await ChaosRun.run(plans, harness: harness, evidence: EvidenceLocation(root: output), jobs: jobs, creatorVersion: ControlConfiguration().version) { result in
+            guard !Task.isCancelled else { return }  // a player stopped by the interrupt: not a finding
             FileHandle.standardOutput.write(Data((VerdictText.cell(result, colour: colour) + "\n").utf8))
         }
         await harness.stop()
+        if Task.isCancelled { return 130 }
         let elapsed = Date().timeIntervalSince(started)
         let summary = VerdictText.summary(results, seconds: elapsed)
         FileHandle.standardOutput.write(Data((summary + "\n").utf8))

@@ -42,13 +42,33 @@ enum ScenarioArguments {
     }
 
     /// Runs `body` for the command `name`: its code on success; a `CLIError` printed as
-    /// "hlschaos NAME: …" with exit code 2.
-    static func exit(_ name: String, _ body: () async throws -> Int32) async throws -> Never {
+    /// "hlschaos NAME: …" with exit code 2. SIGINT or SIGTERM cancels it: the players in progress
+    /// are stopped with their process groups (a player runs in a group of its own, which a
+    /// terminal's Ctrl-C does not reach), nothing is written, and the exit code is 130; a second
+    /// signal exits at once.
+    static func exit(_ name: String, _ body: @escaping @Sendable () async throws -> Int32) async throws -> Never {
+        let work = Task { try await body() }
+        let stopping = Stopping()
+        let signals = SignalWatcher(signals: [SIGINT, SIGTERM]) { signal in
+            let signalName = signal == SIGINT ? "SIGINT" : "SIGTERM"
+            guard stopping.begin() else {
+                FileHandle.standardError.write(Data("hlschaos \(name): second \(signalName): exiting now\n".utf8))
+                Foundation.exit(130)
+            }
+            FileHandle.standardError.write(Data("hlschaos \(name): \(signalName): stopping the players in progress; nothing will be written (again to exit now)\n".utf8))
+            work.cancel()
+        }
+        defer { signals.cancel() }
         do {
-            throw ExitCode(try await body())
+            let code = try await work.value
+            if work.isCancelled {
+                FileHandle.standardError.write(Data("hlschaos \(name): interrupted\n".utf8))
+                throw ExitCode(130)
+            }
+            throw ExitCode(code)
         } catch let error as CLIError {
             FileHandle.standardError.write(Data("hlschaos \(name): \(error.description)\n".utf8))
-            throw ExitCode(2)
+            throw ExitCode(work.isCancelled ? 130 : 2)
         }
     }
 
