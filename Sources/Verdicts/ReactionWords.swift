@@ -5,14 +5,18 @@ import Records
 /// The observed reaction in a few words, for a cell of the player × scenario matrix:
 /// "retried ×2 → down-switch 2→1 → fetched to the end; played",
 /// "retried ×3 → gave up after 4 failures; failed: fragLoadError 404", "no reaction needed; played",
-/// and under a link its figures: "…; played; went down 3.4 s after the link fell below variant 2; …".
+/// and under a link its figures: "played; went down 3.4 s after the link fell below variant 2; …".
 public enum ReactionWords {
     /// `adaptation`: the verdict's figures when the session had a link (`AdaptationFigures.words`).
+    /// Under a link and no rule's fault, the link is the condition and its figures tell the
+    /// reaction: the words for faults would mislead ("no fault injected"; "still failing" for a
+    /// segment the player abandoned to go down), so they are left out.
     public static func summary(reaction: ReactionReport, player: PlayerReport?, adaptation: AdaptationFigures? = nil) -> String {
-        var text = proxySide(reaction)
-        if let player { text += "; " + playerSide(player) }
-        if let adaptation { text += "; " + adaptation.words }
-        return text
+        var parts: [String] = []
+        if adaptation == nil || reaction.firstFault != nil { parts.append(proxySide(reaction)) }
+        if let player { parts.append(playerSide(player)) }
+        if let adaptation { parts.append(adaptation.words) }
+        return parts.joined(separator: "; ")
     }
 
     /// What the records show: the reaction steps after the first fault (or failure) in time order,

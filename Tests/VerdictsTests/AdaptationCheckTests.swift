@@ -158,7 +158,15 @@ import Testing
         let figures = run.figures(player: player)
         #expect(verdict.adaptation == figures)
         #expect(verdict.summary == "the expectation held", "a link is something done to the session: no \"no fault was injected\"")
+        #expect(run.reaction.firstFault == nil)
         #expect(ReactionWords.summary(reaction: run.reaction, player: player, adaptation: verdict.adaptation)
-            == ReactionWords.summary(reaction: run.reaction, player: player) + "; " + figures.words)
+            == ReactionWords.playerSide(player) + "; " + figures.words,
+            "a link without a rule's fault: its figures, not the words for faults (\"no fault injected\", \"still failing\")")
+        // A rule's fault beside the link: the reaction to it is told first, as without a link.
+        var faulted = run.reaction
+        faulted.firstFault = .init(record: 1, time: run.traffic.at(10), resource: .init(kind: .segment, path: "/v2/seg.ts"),
+                                   status: 503, ending: .complete, actions: [])
+        #expect(ReactionWords.summary(reaction: faulted, player: player, adaptation: verdict.adaptation)
+            == ReactionWords.proxySide(faulted) + "; " + ReactionWords.playerSide(player) + "; " + figures.words)
     }
 }
