@@ -113,6 +113,22 @@ import Testing
         #expect(history.map(\.deliveredBytes) == (0..<41).map { $0 % 4 == 0 && $0 < 36 ? 20_000 : 0 })
     }
 
+    /// Kept buckets are packed in 32-bit counts: what fits comes back exactly, more than 4.29 GB
+    /// in 250 ms (137 Gbit/s) is counted as that, and the start comes back from the grid.
+    @Test func keptBucketsComeBackAsTheyWereClosed() {
+        var history = LinkHistory(capacity: 4, from: 1_100_000_000)
+        history.deliver(1_234_567)
+        history.close(offered: 2_000_000.4, downTotalAtEnd: 120_000_000, next: 1_250_000_000)
+        history.deliver(Int(UInt32.max) + 10)
+        history.close(offered: 6.25e9, downTotalAtEnd: 370_000_000, next: 1_750_000_000)
+        let kept = history.closed
+        #expect(kept.map(\.start) == [.seconds(1), .milliseconds(1250)])
+        #expect(kept.map(\.offeredBytes) == [2_000_000, Int64(UInt32.max)])
+        #expect(kept.map(\.deliveredBytes) == [1_234_567, Int64(UInt32.max)])
+        #expect(kept.map(\.downTime) == [.milliseconds(120), .milliseconds(250)])
+        #expect(history.currentStart == 1_750_000_000)
+    }
+
     @Test func aLongQuietGapKeepsOnlyTheNewestBuckets() {
         var scheduler = LinkScheduler(link: link, historyBuckets: 8)
         let history = scheduler.history(now: .seconds(3600))
