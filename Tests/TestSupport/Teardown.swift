@@ -21,3 +21,17 @@ public func withTeardown<Result>(
     try await teardown()
     return result
 }
+
+/// Starts a server with `start`, runs `body` with it, then stops it with `stop`, awaited whether
+/// `body` returned or threw: the one mechanism behind the test servers' scoped forms
+/// (`TestOrigin.with`, `ProxyHarness.with`, …). `stop` must tolerate a second stop, for a test that
+/// stops the server itself in the middle (to see what happens when the origin goes away).
+public func withStarted<Server, Result>(
+    isolation: isolated (any Actor)? = #isolation,
+    _ start: () async throws -> Server,
+    stop: (Server) async throws -> Void,
+    run body: (Server) async throws -> Result
+) async throws -> Result {
+    let server = try await start()
+    return try await withTeardown(isolation: isolation) { try await stop(server) } run: { try await body(server) }
+}
