@@ -40,17 +40,6 @@ final class ProxyHarness: Sendable {
         return ProxyHarness(server: server, upstream: upstream, runTask: runTask, demo: demo)
     }
 
-    /// The proxy in front of a fresh demo origin.
-    static func startWithDemo(
-        clock: @escaping @Sendable () -> Date = Date.init,
-        rules: [String] = [],
-        presets: String? = nil,
-        configure: (inout ProxyConfiguration) -> Void = { _ in }
-    ) async throws -> ProxyHarness {
-        let demo = try await DemoOriginServer.start(origin: DemoOrigin(clock: clock))
-        return try await start(upstreamURL: demo.baseURL, demo: demo, rules: rules, presets: presets, configure: configure)
-    }
-
     /// Runs `body` with a started proxy (as `start`) and stops it afterwards, also when `body` throws.
     static func with<Result>(
         upstreamURL: String?,
