@@ -2,10 +2,12 @@
 /// stopped before the test ends, so the next one does not start beside it (a
 /// `defer { Task { … } }` stops it some time later, unawaited).
 ///
-///     let server = try await ReplayFixtures.start(bundle)
-///     try await withTeardown { await server.shutdown() } run: {
-///         #expect(try await server.get("/a.ts").status == 200)
+///     let client = try UpstreamClient(configuration: configuration)
+///     try await withTeardown { await client.shutdown() } run: {
+///         try await body(origin, client)
 ///     }
+///
+/// A server has a scoped form over `withStarted` below (`TestOrigin.with { origin in … }`).
 public func withTeardown<Result>(
     isolation: isolated (any Actor)? = #isolation,
     _ teardown: () async throws -> Void,
