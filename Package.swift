@@ -182,6 +182,7 @@ let package = Package(
         ),
         // Loopback origin, temporary folders, fixtures and helpers shared by the test targets.
         .target(name: "TestSupport", dependencies: nio, path: "Tests/TestSupport"),
+        .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"] + swiftNIO("NIOConcurrencyHelpers")),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "HLSTests", dependencies: ["HLS", "TestSupport"], resources: [.copy("Corpus")]),
         .testTarget(name: "AddressingTests", dependencies: ["Addressing", "HLS", "TestSupport"]),

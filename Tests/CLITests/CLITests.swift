@@ -4,11 +4,11 @@ import TestSupport
 
 @Suite(.serialized) struct CLITests {
     @Test func portInUseIsAClearErrorWithExitCode1() async throws {
-        let origin = try await TestOrigin.start()
-        let result = try await CLI.run(["serve", "--upstream", origin.baseURL, "--host", "127.0.0.1", "--port", String(origin.port)])
-        #expect(result.status == 1)
-        #expect(result.stderr.contains("port \(origin.port) on 127.0.0.1 is already in use"))
-        try await origin.shutdown()
+        try await TestOrigin.with { origin in
+            let result = try await CLI.run(["serve", "--upstream", origin.baseURL, "--host", "127.0.0.1", "--port", String(origin.port)])
+            #expect(result.status == 1)
+            #expect(result.stderr.contains("port \(origin.port) on 127.0.0.1 is already in use"))
+        }
     }
 
     @Test func invalidConfigNamesFileAndKeyAndExits1() async throws {
@@ -39,59 +39,59 @@ import TestSupport
     }
 
     @Test func sigtermLetsTheInFlightResponseFinishThenExits0() async throws {
-        let origin = try await TestOrigin.start()
-        origin.route("/slow.ts", .generated(size: 2_000_000, chunk: 100_000, delayBetweenChunks: .milliseconds(100)))
-        let proxy = CLI.Running(["serve", "--upstream", origin.baseURL, "--host", "127.0.0.1", "--port", "0"])
-        try proxy.start()
-        #expect(await proxy.waitForOutput(containing: "listening"))
-        let port = try #require(await proxy.port(after: "hlschaos listening on 127.0.0.1:"))
-        async let download = RawHTTP.get(port: port, "/slow.ts")
-        // In flight: the origin has it, and takes 2 s to send it.
-        #expect(await origin.waitUntil { $0.requestLog.count == 1 })
-        proxy.signal(SIGTERM)
-        let response = try await download
-        #expect(response.status == 200)
-        #expect(response.ending == .complete)
-        #expect(response.body == patternBytes(offset: 0, count: 2_000_000))
-        let result = await proxy.wait(timeout: 10)
-        #expect(result.status == 0)
-        #expect(result.stderr.contains("finishing in-flight responses"))
-        try await origin.shutdown()
+        try await TestOrigin.with { origin in
+            origin.route("/slow.ts", .generated(size: 2_000_000, chunk: 100_000, delayBetweenChunks: .milliseconds(100)))
+            let proxy = CLI.Running(["serve", "--upstream", origin.baseURL, "--host", "127.0.0.1", "--port", "0"])
+            try proxy.start()
+            #expect(await proxy.waitForOutput(containing: "listening"))
+            let port = try #require(await proxy.port(after: "hlschaos listening on 127.0.0.1:"))
+            async let download = RawHTTP.get(port: port, "/slow.ts")
+            // In flight: the origin has it, and takes 2 s to send it.
+            #expect(await origin.waitUntil { $0.requestLog.count == 1 })
+            proxy.signal(SIGTERM)
+            let response = try await download
+            #expect(response.status == 200)
+            #expect(response.ending == .complete)
+            #expect(response.body == patternBytes(offset: 0, count: 2_000_000))
+            let result = await proxy.wait(timeout: 10)
+            #expect(result.status == 0)
+            #expect(result.stderr.contains("finishing in-flight responses"))
+        }
     }
 
     @Test func ruleFileReloadsOnChangeAndABrokenEditKeepsTheRunningRules() async throws {
         try await withTemporaryFolder("cli") { folder in
-            let origin = try await TestOrigin.start()
-            origin.route("/a.m3u8", .bytes(headers: [("Content-Type", "application/vnd.apple.mpegurl")], body: Array("#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2,\na.ts\n".utf8)))
-            let path = folder.path("rules.json")
-            // Each version has a modification time of its own (set, not waited for): the proxy's
-            // watcher compares them, and a file system may keep them to the second only.
-            func write(_ status: Int, modified: TimeInterval) throws {
-                try #"{"name": "r", "rules": [{"id": "m", "match": {"kind": "media"}, "action": {"status": \#(status)}}]}"#
-                    .write(toFile: path, atomically: true, encoding: .utf8)
-                try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(modified)], ofItemAtPath: path)
+            try await TestOrigin.with { origin in
+                origin.route("/a.m3u8", .bytes(headers: [("Content-Type", "application/vnd.apple.mpegurl")], body: Array("#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2,\na.ts\n".utf8)))
+                let path = folder.path("rules.json")
+                // Each version has a modification time of its own (set, not waited for): the proxy's
+                // watcher compares them, and a file system may keep them to the second only.
+                func write(_ status: Int, modified: TimeInterval) throws {
+                    try #"{"name": "r", "rules": [{"id": "m", "match": {"kind": "media"}, "action": {"status": \#(status)}}]}"#
+                        .write(toFile: path, atomically: true, encoding: .utf8)
+                    try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(modified)], ofItemAtPath: path)
+                }
+                try write(500, modified: -60)
+                let proxy = CLI.Running(["serve", "--upstream", origin.baseURL, "--host", "127.0.0.1", "--port", "0", "--rules", path])
+                try proxy.start()
+                #expect(await proxy.waitForOutput(containing: "listening"))
+                let port = try #require(await proxy.port(after: "hlschaos listening on 127.0.0.1:"))
+                #expect(try await RawHTTP.get(port: port, "/a.m3u8").status == 500)
+
+                // The watcher's notice, then what a player gets.
+                try write(503, modified: -30)
+                #expect(await proxy.waitForOutput(containing: "rules reloaded: r"))
+                #expect(try await RawHTTP.get(port: port, "/a.m3u8").status == 503)
+
+                try write(1503, modified: 0)
+                #expect(await proxy.waitForOutput(containing: "rules not reloaded, the running rules stay"))
+                #expect(try await RawHTTP.get(port: port, "/a.m3u8").status == 503)
+
+                proxy.signal(SIGHUP)
+                #expect(await proxy.waitForOutput(containing: "received SIGHUP"))
+                proxy.signal(SIGINT)
+                #expect(await proxy.wait(timeout: 10).status == 0)
             }
-            try write(500, modified: -60)
-            let proxy = CLI.Running(["serve", "--upstream", origin.baseURL, "--host", "127.0.0.1", "--port", "0", "--rules", path])
-            try proxy.start()
-            #expect(await proxy.waitForOutput(containing: "listening"))
-            let port = try #require(await proxy.port(after: "hlschaos listening on 127.0.0.1:"))
-            #expect(try await RawHTTP.get(port: port, "/a.m3u8").status == 500)
-
-            // The watcher's notice, then what a player gets.
-            try write(503, modified: -30)
-            #expect(await proxy.waitForOutput(containing: "rules reloaded: r"))
-            #expect(try await RawHTTP.get(port: port, "/a.m3u8").status == 503)
-
-            try write(1503, modified: 0)
-            #expect(await proxy.waitForOutput(containing: "rules not reloaded, the running rules stay"))
-            #expect(try await RawHTTP.get(port: port, "/a.m3u8").status == 503)
-
-            proxy.signal(SIGHUP)
-            #expect(await proxy.waitForOutput(containing: "received SIGHUP"))
-            proxy.signal(SIGINT)
-            #expect(await proxy.wait(timeout: 10).status == 0)
-            try await origin.shutdown()
         }
     }
 
@@ -163,22 +163,22 @@ import TestSupport
 
 extension CLITests {
     @Test func inspectReadsAURLThroughTheProxyAndReportsFailures() async throws {
-        let origin = try await TestOrigin.start()
-        origin.route("/v/index.m3u8", .bytes(body: Array("#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-MEDIA-SEQUENCE:7\n#EXTINF:2,\ns7.ts\n#EXTINF:2,\ns8.ts\n".utf8)))
-        let json = try await CLI.run(["inspect", "--json", origin.baseURL + "/v/index.m3u8"])
-        #expect(json.status == 0, "\(json.stderr)")
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
-        #expect(object["type"] as? String == "media")
-        let segments = try #require(object["segments"] as? [[String: Any]])
-        #expect(segments.map { $0["msn"] as? Int } == [7, 8])
-        #expect(segments.first?["uri"] as? String == "s7.ts")
+        try await TestOrigin.with { origin in
+            origin.route("/v/index.m3u8", .bytes(body: Array("#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-MEDIA-SEQUENCE:7\n#EXTINF:2,\ns7.ts\n#EXTINF:2,\ns8.ts\n".utf8)))
+            let json = try await CLI.run(["inspect", "--json", origin.baseURL + "/v/index.m3u8"])
+            #expect(json.status == 0, "\(json.stderr)")
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+            #expect(object["type"] as? String == "media")
+            let segments = try #require(object["segments"] as? [[String: Any]])
+            #expect(segments.map { $0["msn"] as? Int } == [7, 8])
+            #expect(segments.first?["uri"] as? String == "s7.ts")
 
-        let missing = try await CLI.run(["inspect", origin.baseURL + "/nope.m3u8"])
-        #expect(missing.status == 1)
-        #expect(missing.stderr.contains("answered HTTP 404"))
-        let down = try await CLI.run(["inspect", "http://127.0.0.1:1/x.m3u8"])
-        #expect(down.status == 1)
-        #expect(down.stderr.contains("cannot fetch http://127.0.0.1:1/x.m3u8"))
-        try await origin.shutdown()
+            let missing = try await CLI.run(["inspect", origin.baseURL + "/nope.m3u8"])
+            #expect(missing.status == 1)
+            #expect(missing.stderr.contains("answered HTTP 404"))
+            let down = try await CLI.run(["inspect", "http://127.0.0.1:1/x.m3u8"])
+            #expect(down.status == 1)
+            #expect(down.stderr.contains("cannot fetch http://127.0.0.1:1/x.m3u8"))
+        }
     }
 }

@@ -51,8 +51,7 @@ import TestSupport
 
     @Test func ctrlCFinishesALiveRecordingAsAnArchiveThatInspectReads() async throws {
         try await withTemporaryFolder("record") { folder in
-            let origin = try await TestOrigin.start()
-            try await withTeardown { try? await origin.shutdown() } run: {
+            try await TestOrigin.with { origin in
                 origin.route("/live.m3u8", .bytes(body: Array("#EXTM3U\n#EXT-X-TARGETDURATION:1\n#EXT-X-MEDIA-SEQUENCE:40\n#EXTINF:1,\ns40.ts\n#EXTINF:1,\ns41.ts\n".utf8)))
                 origin.route("/s40.ts", .bytes(body: [UInt8](repeating: 0x47, count: 188 * 10)))
                 origin.route("/s41.ts", .bytes(status: 503, body: Array("try later".utf8)))

@@ -23,8 +23,7 @@ import TestSupport
     @Test func everySessionStaysOnOneInstanceAndGetsTheSameFaultsOnEither() async throws {
         try await withTemporaryFolder("scale-out") { folder in
             try #require(NginxProcess.executable != nil, "\(NginxProcess.missing)")
-            let origin = try await TestOrigin.start()
-            try await withTeardown { try? await origin.shutdown() } run: {
+            try await TestOrigin.with { origin in
                 origin.routeDirectory("/vod/", directory: CLI.repository.appendingPathComponent("Sources/DemoOrigin/Media/ts").path)
 
                 let first = try await FleetInstance.start(upstream: origin.baseURL)

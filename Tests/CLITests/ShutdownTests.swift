@@ -17,8 +17,7 @@ import TestSupport
     /// A proxy whose only request is in flight for as long as the test lasts: its origin holds the
     /// response head 10 minutes (and the proxy waits as long). Returns once the request has
     /// reached the origin.
-    static func startWithARequestInFlight(shutdownTimeout: String) async throws -> (CLI.Running, TestOrigin, Task<RawHTTPConnection.Response, any Error>) {
-        let origin = try await TestOrigin.start()
+    static func startWithARequestInFlight(shutdownTimeout: String, origin: TestOrigin) async throws -> (CLI.Running, Task<RawHTTPConnection.Response, any Error>) {
         origin.route("/a.ts", .delayedHeaders(.seconds(600), then: .generated(size: 1000)))
         // The configuration file is read at start-up; it is gone once the proxy listens.
         let proxy = try await withTemporaryFolder("config") { folder in
@@ -31,33 +30,35 @@ import TestSupport
         let port = try #require(await proxy.port(after: "hlschaos listening on 127.0.0.1:"))
         let inFlight = Task { try await RawHTTP.get(port: port, "/a.ts", readTimeout: 60) }
         try #require(await origin.waitUntil { $0.requestLog.count == 1 }, "the request never reached the origin")
-        return (proxy, origin, inFlight)
+        return (proxy, inFlight)
     }
 
     @Test func aResponseInFlightDelaysShutdownByTheDrainTimeOnly() async throws {
         let started = Date()
-        let (proxy, origin, hanging) = try await Self.startWithARequestInFlight(shutdownTimeout: "1s")
-        proxy.signal(SIGTERM)
-        #expect(await Self.exited(proxy, within: 40), "SIGTERM with a response in flight must end the process")
-        if let response = try? await hanging.value {
-            Issue.record("the hanging request got a response: \(response.status)")
+        try await TestOrigin.with { origin in
+            let (proxy, hanging) = try await Self.startWithARequestInFlight(shutdownTimeout: "1s", origin: origin)
+            proxy.signal(SIGTERM)
+            #expect(await Self.exited(proxy, within: 40), "SIGTERM with a response in flight must end the process")
+            if let response = try? await hanging.value {
+                Issue.record("the hanging request got a response: \(response.status)")
+            }
+            #expect(Date().timeIntervalSince(started) < 50, "the drain lasts 1 s, the response 10 minutes")
+            #expect(proxy.process.terminationStatus == 0)
+            #expect(proxy.stderr.contains("still busy after 1s"), "\(proxy.stderr)")
         }
-        #expect(Date().timeIntervalSince(started) < 50, "the drain lasts 1 s, the response 10 minutes")
-        #expect(proxy.process.terminationStatus == 0)
-        #expect(proxy.stderr.contains("still busy after 1s"), "\(proxy.stderr)")
-        try await origin.shutdown()
     }
 
     @Test func aSecondSignalExitsAtOnce() async throws {
         // A long drain: only the second signal can end this before the 10 minutes.
-        let (proxy, origin, hanging) = try await Self.startWithARequestInFlight(shutdownTimeout: "10m")
-        proxy.signal(SIGINT)
-        #expect(await proxy.waitForOutput(containing: "again to exit now"))
-        proxy.signal(SIGINT)
-        #expect(await Self.exited(proxy, within: 60), "a second Ctrl-C must exit")
-        #expect(proxy.process.terminationStatus == 130)
-        #expect(proxy.stderr.contains("second SIGINT: exiting now"))
-        _ = try? await hanging.value
-        try await origin.shutdown()
+        try await TestOrigin.with { origin in
+            let (proxy, hanging) = try await Self.startWithARequestInFlight(shutdownTimeout: "10m", origin: origin)
+            proxy.signal(SIGINT)
+            #expect(await proxy.waitForOutput(containing: "again to exit now"))
+            proxy.signal(SIGINT)
+            #expect(await Self.exited(proxy, within: 60), "a second Ctrl-C must exit")
+            #expect(proxy.process.terminationStatus == 130)
+            #expect(proxy.stderr.contains("second SIGINT: exiting now"))
+            _ = try? await hanging.value
+        }
     }
 }

@@ -100,13 +100,7 @@ final class ControlHarness: Sendable {
 
     /// Runs `body` with this started harness and stops it afterwards, also when `body` throws.
     func use(_ body: (ControlHarness) async throws -> Void) async throws {
-        do {
-            try await body(self)
-        } catch {
-            await stop()
-            throw error
-        }
-        await stop()
+        try await withTeardown { await stop() } run: { try await body(self) }
     }
 
     func stop() async {

@@ -72,25 +72,26 @@ import Testing
     }
 
     @Test func streamsAreBoundedAndEndWithTheServer() async throws {
-        let harness = try await ControlHarness.start(heartbeat: .milliseconds(200), maxEventStreams: 2)
-        let first = try await EventStreamClient.open(port: harness.control.port, path: "/api/events/stream")
-        let second = try await EventStreamClient.open(port: harness.control.port, path: "/api/events/stream")
-        try await waitUntil { harness.control.eventStreamCount == 2 }
-        let third = try await harness.api.get("/api/events/stream")
-        #expect(third.status == 503)
-        #expect(third.header("retry-after") == "5")
-        let metrics = try await harness.api.get("/metrics")
-        #expect(metrics.text.contains("hlschaos_event_streams 2"))
-        #expect(metrics.text.contains("hlschaos_event_streams_limit 2"))
+        try await ControlHarness.with(heartbeat: .milliseconds(200), maxEventStreams: 2) { harness in
+            let first = try await EventStreamClient.open(port: harness.control.port, path: "/api/events/stream")
+            let second = try await EventStreamClient.open(port: harness.control.port, path: "/api/events/stream")
+            try await waitUntil { harness.control.eventStreamCount == 2 }
+            let third = try await harness.api.get("/api/events/stream")
+            #expect(third.status == 503)
+            #expect(third.header("retry-after") == "5")
+            let metrics = try await harness.api.get("/metrics")
+            #expect(metrics.text.contains("hlschaos_event_streams 2"))
+            #expect(metrics.text.contains("hlschaos_event_streams_limit 2"))
 
-        // A client that leaves frees its place (noticed at the latest when a heartbeat cannot be written).
-        second.close()
-        try await waitUntil { harness.control.eventStreamCount == 1 }
+            // A client that leaves frees its place (noticed at the latest when a heartbeat cannot be written).
+            second.close()
+            try await waitUntil { harness.control.eventStreamCount == 1 }
 
-        let started = ContinuousClock.now
-        await harness.stop()
-        #expect(ContinuousClock.now - started < .seconds(4), "an open stream held the shutdown")
-        #expect(try await first.waitForEnd(timeout: 2))
-        first.close()
+            let started = ContinuousClock.now
+            await harness.stop()
+            #expect(ContinuousClock.now - started < .seconds(4), "an open stream held the shutdown")
+            #expect(try await first.waitForEnd(timeout: 2))
+            first.close()
+        }
     }
 }

@@ -24,13 +24,14 @@ import TestSupport
     func withLowLatencyServer(clock: @escaping @Sendable () -> Date = Date.init,
                               _ body: (DemoOrigin, Int) async throws -> Void) async throws {
         let origin = try DemoOrigin(clock: clock)
-        let server = try await DemoOriginServer.start(origin: origin, host: "127.0.0.1", port: 0)
-        do {
-            try await body(origin, server.port)
-            try await server.shutdown()
-        } catch {
-            try? await server.shutdown()
-            throw error
+        try await withStarted({ try await DemoOriginServer.start(origin: origin, host: "127.0.0.1", port: 0) }, stop: { try? await $0.shutdown() }) { server in
+            do {
+                try await body(origin, server.port)
+                try await server.shutdown()
+            } catch {
+                try? await server.shutdown()
+                throw error
+            }
         }
     }
 

@@ -212,13 +212,6 @@ enum BundledMedia {
 /// Runs `body` against a demo origin server on a free loopback port, then shuts it down.
 func withDemoServer<T>(clock: @escaping @Sendable () -> Date = Date.init,
                        _ body: (DemoOriginServer) async throws -> T) async throws -> T {
-    let server = try await DemoOriginServer.start(origin: DemoOrigin(clock: clock), host: "127.0.0.1", port: 0)
-    do {
-        let result = try await body(server)
-        try await server.shutdown()
-        return result
-    } catch {
-        try? await server.shutdown()
-        throw error
-    }
+    try await withStarted(
+        { try await DemoOriginServer.start(origin: DemoOrigin(clock: clock), host: "127.0.0.1", port: 0) }, stop: { try await $0.shutdown() }, run: body)
 }

@@ -35,13 +35,7 @@ final class HARImportHarness: Sendable {
         settings.version = "test"
         let control = try await ControlServer.start(proxy: proxy, configuration: settings)
         let harness = HARImportHarness(proxy: proxy, control: control, upstream: upstream, demo: demo, proxyTask: proxyTask)
-        do {
-            try await body(harness)
-        } catch {
-            await harness.stop()
-            throw error
-        }
-        await harness.stop()
+        try await withTeardown { await harness.stop() } run: { try await body(harness) }
     }
 
     private init(proxy: ProxyServer, control: ControlServer, upstream: UpstreamClient, demo: DemoOriginServer, proxyTask: Task<Void, Never>) {

@@ -48,16 +48,17 @@ struct BrowserDriverTests {
     @Test(.timeLimit(.minutes(2)), arguments: drivers)
     func playsTheDemoVODToTheEnd(driver: BrowserDriver) async throws {
         guard await ready(driver) else { return }
-        let server = try await DemoOriginServer.start(origin: try DemoOrigin())
-        let report = try await play(driver, server.baseURL + "/vod/ts/master.m3u8", timeout: 40)
-        try await server.shutdown()
-        #expect(report.outcome == .played, "\(describe(report))")
-        #expect(abs((report.position ?? 0) - 24) < 1, "12 × 2 s: \(describe(report))")
-        #expect(report.errors.filter(\.fatal).isEmpty)
-        #expect(!report.switches.isEmpty, "the starting variant is reported as a switch")
-        #expect(report.switches.allSatisfy { (0..<3).contains($0.level) })
-        #expect(report.version?.hasPrefix(driver.engine.label + ", Chromium ") == true, "\(report.version ?? "nil")")
-        #expect(report.log.contains("fragLoaded"))
+        try await withStarted({ try await DemoOriginServer.start(origin: try DemoOrigin()) }, stop: { try? await $0.shutdown() }) { server in
+            let report = try await play(driver, server.baseURL + "/vod/ts/master.m3u8", timeout: 40)
+            try await server.shutdown()
+            #expect(report.outcome == .played, "\(describe(report))")
+            #expect(abs((report.position ?? 0) - 24) < 1, "12 × 2 s: \(describe(report))")
+            #expect(report.errors.filter(\.fatal).isEmpty)
+            #expect(!report.switches.isEmpty, "the starting variant is reported as a switch")
+            #expect(report.switches.allSatisfy { (0..<3).contains($0.level) })
+            #expect(report.version?.hasPrefix(driver.engine.label + ", Chromium ") == true, "\(report.version ?? "nil")")
+            #expect(report.log.contains("fragLoaded"))
+        }
     }
 
     /// Every segment answers 404 (with CORS, so the browser lets the player see the status).
@@ -66,46 +67,49 @@ struct BrowserDriverTests {
     @Test(.timeLimit(.minutes(2)), arguments: drivers)
     func segmentsAnswering404AreNotPlayed(driver: BrowserDriver) async throws {
         guard await ready(driver) else { return }
-        let origin = try await TestOrigin.start()
-        try serveDemoWithMissingSegments(on: origin)
-        let report = try await play(driver, origin.baseURL + "/vod/ts/master.m3u8", timeout: 15)
-        try await origin.shutdown()
-        #expect(report.outcome != .played, "\(describe(report))")
-        #expect(report.errors.contains { $0.code == 404 }, "\(describe(report))")
-        if driver.name == "hlsjs" {
-            #expect(report.outcome == .failed, "\(describe(report))")
-            #expect(report.reason?.hasPrefix("hls.js fatal networkError fragLoadError (HTTP 404) sn ") == true, "\(describe(report))")
-        } else {
-            #expect(report.outcome == .stalled || report.outcome == .failed, "\(describe(report))")
-            #expect(report.errors.contains { $0.kind == "segmentError" && $0.code == 404 }, "\(describe(report))")
+        try await TestOrigin.with { origin in
+            try serveDemoWithMissingSegments(on: origin)
+            let report = try await play(driver, origin.baseURL + "/vod/ts/master.m3u8", timeout: 15)
+            try await origin.shutdown()
+            #expect(report.outcome != .played, "\(describe(report))")
+            #expect(report.errors.contains { $0.code == 404 }, "\(describe(report))")
+            if driver.name == "hlsjs" {
+                #expect(report.outcome == .failed, "\(describe(report))")
+                #expect(report.reason?.hasPrefix("hls.js fatal networkError fragLoadError (HTTP 404) sn ") == true, "\(describe(report))")
+            } else {
+                #expect(report.outcome == .stalled || report.outcome == .failed, "\(describe(report))")
+                #expect(report.errors.contains { $0.kind == "segmentError" && $0.code == 404 }, "\(describe(report))")
+            }
         }
     }
 
     @Test(.timeLimit(.minutes(2)), arguments: drivers)
     func aMissingMasterPlaylistFails(driver: BrowserDriver) async throws {
         guard await ready(driver) else { return }
-        let origin = try await TestOrigin.start()
-        origin.route("/gone/master.m3u8", .bytes(status: 404, headers: cors + [("Content-Type", "text/plain")], body: Array("gone\n".utf8)))
-        let report = try await play(driver, origin.baseURL + "/gone/master.m3u8", timeout: 20)
-        try await origin.shutdown()
-        #expect(report.outcome == .failed, "\(describe(report))")
-        // video.js says MEDIA_ERR_NETWORK (VHS's error) or MEDIA_ERR_SRC_NOT_SUPPORTED (the element's,
-        // when the MediaSource was already open), whichever comes first; the 404 is in the reason.
-        let expected = driver.name == "hlsjs" ? "hls.js fatal networkError manifestLoadError (HTTP 404)" : "video.js fatal MEDIA_ERR_"
-        #expect(report.reason?.hasPrefix(expected) == true, "\(describe(report))")
-        #expect(report.reason?.contains("HTTP 404") == true, "\(describe(report))")
+        try await TestOrigin.with { origin in
+            origin.route("/gone/master.m3u8", .bytes(status: 404, headers: cors + [("Content-Type", "text/plain")], body: Array("gone\n".utf8)))
+            let report = try await play(driver, origin.baseURL + "/gone/master.m3u8", timeout: 20)
+            try await origin.shutdown()
+            #expect(report.outcome == .failed, "\(describe(report))")
+            // video.js says MEDIA_ERR_NETWORK (VHS's error) or MEDIA_ERR_SRC_NOT_SUPPORTED (the element's,
+            // when the MediaSource was already open), whichever comes first; the 404 is in the reason.
+            let expected = driver.name == "hlsjs" ? "hls.js fatal networkError manifestLoadError (HTTP 404)" : "video.js fatal MEDIA_ERR_"
+            #expect(report.reason?.hasPrefix(expected) == true, "\(describe(report))")
+            #expect(report.reason?.contains("HTTP 404") == true, "\(describe(report))")
+        }
     }
 
     /// Live: played at 1× for the whole limit, the position advancing.
     @Test(.timeLimit(.minutes(2)), arguments: drivers)
     func playsTheDemoLiveStreamForTheTimeLimit(driver: BrowserDriver) async throws {
         guard await ready(driver) else { return }
-        let server = try await DemoOriginServer.start(origin: try DemoOrigin())
-        let report = try await play(driver, server.baseURL + "/live/ts/master.m3u8", timeout: 10, live: true)
-        try await server.shutdown()
-        #expect(report.outcome == .played, "\(describe(report))")
-        #expect(report.errors.filter(\.fatal).isEmpty, "\(describe(report))")
-        #expect(report.log.contains("fragLoaded"))
+        try await withStarted({ try await DemoOriginServer.start(origin: try DemoOrigin()) }, stop: { try? await $0.shutdown() }) { server in
+            let report = try await play(driver, server.baseURL + "/live/ts/master.m3u8", timeout: 10, live: true)
+            try await server.shutdown()
+            #expect(report.outcome == .played, "\(describe(report))")
+            #expect(report.errors.filter(\.fatal).isEmpty, "\(describe(report))")
+            #expect(report.log.contains("fragLoaded"))
+        }
     }
 
     // MARK: a stream whose segments are gone

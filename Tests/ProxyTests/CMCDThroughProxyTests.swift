@@ -18,14 +18,12 @@ import TestSupport
         rules: [String] = [], configure: (inout ProxyConfiguration) -> Void = { _ in },
         _ body: (ProxyHarness, TestOrigin) async throws -> Void
     ) async throws {
-        let origin = try await TestOrigin.start()
-        origin.route("/media/seg1.ts", .bytes(headers: [("Content-Type", "video/mp2t")], body: Self.body))
-        let proxy = try await ProxyHarness.start(upstreamURL: origin.baseURL, rules: rules, configure: configure)
-        do { try await body(proxy, origin) } catch {
-            await proxy.stop(); try? await origin.shutdown(); throw error
+        try await TestOrigin.with { origin in
+            origin.route("/media/seg1.ts", .bytes(headers: [("Content-Type", "video/mp2t")], body: Self.body))
+            try await ProxyHarness.with(upstreamURL: origin.baseURL, rules: rules, configure: configure) { proxy in
+                try await body(proxy, origin)
+            }
         }
-        await proxy.stop()
-        try await origin.shutdown()
     }
 
     @Test func byDefaultTheOriginGetsCMCDUnchangedAndTheRecordKeepsIt() async throws {

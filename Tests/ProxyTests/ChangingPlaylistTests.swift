@@ -17,29 +17,27 @@ import TestSupport
     }
 
     @Test func everyVersionIsServedAsAFreshProxyWritesIt() async throws {
-        let origin = try await TestOrigin.start()
-        let proxy = try await ProxyHarness.start(upstreamURL: origin.baseURL)
-        let versions = [
-            Self.playlist(first: 0, count: 1200),
-            Self.playlist(first: 0, count: 1200),  // unchanged: a cache hit
-            Self.playlist(first: 0, count: 1200, renamed: 1100),  // one line near the end
-            Self.playlist(first: 0, count: 1200, renamed: 0),  // the first segment's line
-            Self.playlist(first: 1, count: 1200),  // slid by one
-            Self.playlist(first: 1, count: 1199),  // one segment less: a prefix of the last
-            Self.playlist(first: 1, count: 1200),  // the last one again, longer than the one before
-            Self.playlist(first: 0, count: 1200),  // back to the first version
-        ]
-        for (index, version) in versions.enumerated() {
-            origin.route("/live/index.m3u8", .bytes(headers: [("Content-Type", "application/vnd.apple.mpegurl")], body: Array(version.utf8)))
-            let served = try await proxy.get("/live/index.m3u8")
-            let fresh = try await ProxyHarness.start(upstreamURL: origin.baseURL)
-            let expected = try await fresh.get("/live/index.m3u8")
-            await fresh.stop()
-            #expect(served.status == 200)
-            #expect(served.text == expected.text, "version \(index)")
-            #expect(served.text.components(separatedBy: "#EXTINF").count - 1 == (version.components(separatedBy: "#EXTINF").count - 1))
+        try await TestOrigin.with { origin in
+            try await ProxyHarness.with(upstreamURL: origin.baseURL) { proxy in
+                let versions = [
+                    Self.playlist(first: 0, count: 1200),
+                    Self.playlist(first: 0, count: 1200),  // unchanged: a cache hit
+                    Self.playlist(first: 0, count: 1200, renamed: 1100),  // one line near the end
+                    Self.playlist(first: 0, count: 1200, renamed: 0),  // the first segment's line
+                    Self.playlist(first: 1, count: 1200),  // slid by one
+                    Self.playlist(first: 1, count: 1199),  // one segment less: a prefix of the last
+                    Self.playlist(first: 1, count: 1200),  // the last one again, longer than the one before
+                    Self.playlist(first: 0, count: 1200),  // back to the first version
+                ]
+                for (index, version) in versions.enumerated() {
+                    origin.route("/live/index.m3u8", .bytes(headers: [("Content-Type", "application/vnd.apple.mpegurl")], body: Array(version.utf8)))
+                    let served = try await proxy.get("/live/index.m3u8")
+                    let expected = try await ProxyHarness.with(upstreamURL: origin.baseURL) { fresh in try await fresh.get("/live/index.m3u8") }
+                    #expect(served.status == 200)
+                    #expect(served.text == expected.text, "version \(index)")
+                    #expect(served.text.components(separatedBy: "#EXTINF").count - 1 == (version.components(separatedBy: "#EXTINF").count - 1))
+                }
+            }
         }
-        await proxy.stop()
-        try await origin.shutdown()
     }
 }

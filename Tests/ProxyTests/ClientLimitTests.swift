@@ -10,12 +10,12 @@ import TestSupport
         rules: [String] = [], _ configure: @escaping (inout ProxyConfiguration) -> Void,
         _ body: (ProxyHarness, TestOrigin) async throws -> Void
     ) async throws {
-        let origin = try await TestOrigin.start()
-        HLSFixture.install(on: origin)
-        let proxy = try await ProxyHarness.start(upstreamURL: origin.baseURL, rules: rules, configure: configure)
-        try await body(proxy, origin)
-        await proxy.stop()
-        try await origin.shutdown()
+        try await TestOrigin.with { origin in
+            HLSFixture.install(on: origin)
+            try await ProxyHarness.with(upstreamURL: origin.baseURL, rules: rules, configure: configure) { proxy in
+                try await body(proxy, origin)
+            }
+        }
     }
 
     @Test func halfSentHeadsAreAnswered408AndClosed() async throws {

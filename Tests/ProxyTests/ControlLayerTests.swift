@@ -38,22 +38,22 @@ import TestSupport
 
     @Test func aScenarioForEverySessionStartsItsClockWhenSet() async throws {
         let clock = ManualChaosClock()
-        let origin = try await TestOrigin.start()
-        HLSFixture.install(on: origin)
-        let proxy = try await ProxyHarness.start(upstreamURL: origin.baseURL, clock: clock)
-        let port = origin.port
-        let segment = HLSFixture.segmentPath(port: port, variant: 0, msn: 1, session: "tv")
-        #expect(try await proxy.get(segment).status == 200)  // the session begins
-        clock.advance(.seconds(60))
-        let later = try Self.scenario("everyone", #"{"id": "w", "match": {"kind": "segment", "after": "10s"}, "action": {"status": 500}}"#)
-        proxy.server.control.setScenarioForEverySession(later)
-        #expect(try await proxy.get(segment).status == 200, "60 s into the session, but 0 s into the scenario")
-        clock.advance(.seconds(11))
-        #expect(try await proxy.get(segment).status == 500)
-        #expect(try await proxy.get(HLSFixture.segmentPath(port: port, variant: 0, msn: 1, session: "other")).status == 500)
-        proxy.server.control.setScenarioForEverySession(nil)
-        #expect(try await proxy.get(segment).status == 200)
-        await proxy.stop()
-        try await origin.shutdown()
+        try await TestOrigin.with { origin in
+            HLSFixture.install(on: origin)
+            try await ProxyHarness.with(upstreamURL: origin.baseURL, clock: clock) { proxy in
+                let port = origin.port
+                let segment = HLSFixture.segmentPath(port: port, variant: 0, msn: 1, session: "tv")
+                #expect(try await proxy.get(segment).status == 200)  // the session begins
+                clock.advance(.seconds(60))
+                let later = try Self.scenario("everyone", #"{"id": "w", "match": {"kind": "segment", "after": "10s"}, "action": {"status": 500}}"#)
+                proxy.server.control.setScenarioForEverySession(later)
+                #expect(try await proxy.get(segment).status == 200, "60 s into the session, but 0 s into the scenario")
+                clock.advance(.seconds(11))
+                #expect(try await proxy.get(segment).status == 500)
+                #expect(try await proxy.get(HLSFixture.segmentPath(port: port, variant: 0, msn: 1, session: "other")).status == 500)
+                proxy.server.control.setScenarioForEverySession(nil)
+                #expect(try await proxy.get(segment).status == 200)
+            }
+        }
     }
 }

@@ -16,23 +16,18 @@ import TestSupport
 
     /// A proxy in front of an origin with a long video segment, a shorter audio one and a playlist.
     static func withOrigin(_ body: (ProxyHarness) async throws -> Void) async throws {
-        let origin = try await TestOrigin.start()
-        origin.route("/video.ts", .generated(size: 8 << 20))
-        origin.route("/audio.aac", .generated(size: 1 << 20))
-        origin.route("/index.m3u8", .bytes(headers: [("content-type", "application/vnd.apple.mpegurl")], body: Array("""
-            #EXTM3U
-            #EXT-X-TARGETDURATION:4
-            #EXTINF:4,
-            video.ts
-            #EXT-X-ENDLIST
+        try await TestOrigin.with { origin in
+            origin.route("/video.ts", .generated(size: 8 << 20))
+            origin.route("/audio.aac", .generated(size: 1 << 20))
+            origin.route("/index.m3u8", .bytes(headers: [("content-type", "application/vnd.apple.mpegurl")], body: Array("""
+                #EXTM3U
+                #EXT-X-TARGETDURATION:4
+                #EXTINF:4,
+                video.ts
+                #EXT-X-ENDLIST
 
-            """.utf8)))
-        let proxy = try await ProxyHarness.start(upstreamURL: origin.baseURL)
-        try await withTeardown {
-            await proxy.stop()
-            try? await origin.shutdown()
-        } run: {
-            try await body(proxy)
+                """.utf8)))
+            try await ProxyHarness.with(upstreamURL: origin.baseURL) { proxy in try await body(proxy) }
         }
     }
 

@@ -19,40 +19,39 @@ import TestSupport
     }
 
     @Test func aBlockingReloadAndAHintedPartComeBackWhenThePartIsPublished() async throws {
-        let origin = try DemoOrigin()
-        let demo = try await DemoOriginServer.start(origin: origin)
-        let proxy = try await ProxyHarness.start(upstreamURL: demo.baseURL, demo: demo)
-        let master = try await proxy.get("/ll/master.m3u8")
-        #expect(master.status == 200)
-        let media = try #require(String(decoding: master.body, as: UTF8.self).split(separator: "\n").first { $0.hasPrefix("/~media.v0/") })
+        try await ProxyHarness.withDemo { proxy, origin in
+            let demo = try #require(proxy.demo)
+            let master = try await proxy.get("/ll/master.m3u8")
+            #expect(master.status == 200)
+            let media = try #require(String(decoding: master.body, as: UTF8.self).split(separator: "\n").first { $0.hasPrefix("/~media.v0/") })
 
-        // Requests, each with the next hinted part, until one is within the bound (30 s at most):
-        // the bound is tight, and a test process starved for a while should not fail it
-        // (docs/testing.md, "Waiting in tests").
-        var lateness: [Int] = []
-        let start = Date()
-        while Date().timeIntervalSince(start) < 30 {
-            let (_, next) = try Self.hint(String(decoding: try await proxy.get(String(media)).body, as: UTF8.self))
-            let held = try await proxy.get("\(media)?_HLS_msn=\(next.msn)&_HLS_part=\(next.index)")
-            let late = Date().timeIntervalSince(origin.lowLatency.timeline.publicationTime(of: next))
-            #expect(held.status == 200)
-            #expect(late >= 0, "answered before \(next) was published")
-            let text = String(decoding: held.body, as: UTF8.self)
-            #expect(text.contains("/ll/v0/part-\(next.msn).\(next.index).m4s"), "the reload holds the asked part: \(text)")
-            lateness.append(Int(late * 1000))
-            if late < 0.05 { break }
+            // Requests, each with the next hinted part, until one is within the bound (30 s at most):
+            // the bound is tight, and a test process starved for a while should not fail it
+            // (docs/testing.md, "Waiting in tests").
+            var lateness: [Int] = []
+            let start = Date()
+            while Date().timeIntervalSince(start) < 30 {
+                let (_, next) = try Self.hint(String(decoding: try await proxy.get(String(media)).body, as: UTF8.self))
+                let held = try await proxy.get("\(media)?_HLS_msn=\(next.msn)&_HLS_part=\(next.index)")
+                let late = Date().timeIntervalSince(origin.lowLatency.timeline.publicationTime(of: next))
+                #expect(held.status == 200)
+                #expect(late >= 0, "answered before \(next) was published")
+                let text = String(decoding: held.body, as: UTF8.self)
+                #expect(text.contains("/ll/v0/part-\(next.msn).\(next.index).m4s"), "the reload holds the asked part: \(text)")
+                lateness.append(Int(late * 1000))
+                if late < 0.05 { break }
+            }
+            #expect(lateness.last! < 50, "answered \(lateness) ms after the part was published")
+
+            // The hinted part, asked for before it exists: held, then the origin's bytes.
+            let (uri, part) = try Self.hint(String(decoding: try await proxy.get(String(media)).body, as: UTF8.self))
+            #expect(uri.hasPrefix("/~part.v0.n\(part.msn).p\(part.index)/http/"), "rewritten and tagged: \(uri)")
+            let through = try await proxy.get(uri)
+            #expect(through.status == 200)
+            #expect(Date() >= origin.lowLatency.timeline.publicationTime(of: part))
+            let direct = try await RawHTTP.get(port: demo.port, "/ll/v0/part-\(part.msn).\(part.index).m4s")
+            #expect(through.body == direct.body)
+            #expect(through.body.count > 1000)
         }
-        #expect(lateness.last! < 50, "answered \(lateness) ms after the part was published")
-
-        // The hinted part, asked for before it exists: held, then the origin's bytes.
-        let (uri, part) = try Self.hint(String(decoding: try await proxy.get(String(media)).body, as: UTF8.self))
-        #expect(uri.hasPrefix("/~part.v0.n\(part.msn).p\(part.index)/http/"), "rewritten and tagged: \(uri)")
-        let through = try await proxy.get(uri)
-        #expect(through.status == 200)
-        #expect(Date() >= origin.lowLatency.timeline.publicationTime(of: part))
-        let direct = try await RawHTTP.get(port: demo.port, "/ll/v0/part-\(part.msn).\(part.index).m4s")
-        #expect(through.body == direct.body)
-        #expect(through.body.count > 1000)
-        await proxy.stop()
     }
 }

@@ -13,12 +13,12 @@ import TestSupport
         _ rules: String, clock: ManualChaosClock = ManualChaosClock(),
         _ body: (ProxyHarness, TestOrigin) async throws -> Void
     ) async throws {
-        let origin = try await TestOrigin.start()
-        HLSFixture.install(on: origin)
-        let proxy = try await ProxyHarness.start(upstreamURL: origin.baseURL, rules: [Self.scenario(rules)], clock: clock)
-        try await body(proxy, origin)
-        await proxy.stop()
-        try await origin.shutdown()
+        try await TestOrigin.with { origin in
+            HLSFixture.install(on: origin)
+            try await ProxyHarness.with(upstreamURL: origin.baseURL, rules: [Self.scenario(rules)], clock: clock) { proxy in
+                try await body(proxy, origin)
+            }
+        }
     }
 
     static func media(_ proxy: ProxyHarness, _ origin: TestOrigin, variant: Int = 0) async throws -> Playlist {

@@ -60,9 +60,10 @@ enum PresetPlayback {
     /// Players run at most two at a time: the machine has two cores and Chromium is heavy.
     static let slots = PlayerSlots(count: 2)
 
-    /// The proxy in front of a fresh demo origin, with the repository's presets.
-    static func startProxy() async throws -> ProxyHarness {
-        try await ProxyHarness.startWithDemo()
+    /// Runs `body` with the proxy in front of a fresh demo origin, and stops both afterwards, also
+    /// when `body` throws.
+    static func withProxy<Result>(_ body: (ProxyHarness) async throws -> Result) async throws -> Result {
+        try await ProxyHarness.withDemo { proxy, _ in try await body(proxy) }
     }
 
     /// `/s/<session>+<preset><stream>` on the proxy.

@@ -44,13 +44,14 @@ import Testing
         let plan = try #require(PresetPlaybackCatalog.plans[preset], "no playback plan for \(preset)")
         try await PresetPlayback.requireReady(PresetPlayback.ffmpegAvailability, "ffmpeg")
         try await PresetPlayback.slots.run {
-            let proxy = try await PresetPlayback.startProxy()
-            let session = "ffmpeg-\(preset)"
-            let url = PresetPlayback.deviceURL(proxy, session: session, preset: Self.control ? nil : preset, stream: plan.stream)
-            let run = try await PresetPlayback.playFFmpeg(url, plan: plan.ffmpeg, live: plan.isLive)
-            let faults = PresetPlayback.faultsAndReport(proxy, session: session)
-            await proxy.stop()
-            plan.ffmpeg.check(run, faults)
+            try await PresetPlayback.withProxy { proxy in
+                let session = "ffmpeg-\(preset)"
+                let url = PresetPlayback.deviceURL(proxy, session: session, preset: Self.control ? nil : preset, stream: plan.stream)
+                let run = try await PresetPlayback.playFFmpeg(url, plan: plan.ffmpeg, live: plan.isLive)
+                let faults = PresetPlayback.faultsAndReport(proxy, session: session)
+                await proxy.stop()
+                plan.ffmpeg.check(run, faults)
+            }
         }
     }
 
@@ -60,14 +61,15 @@ import Testing
         let plan = try #require(PresetPlaybackCatalog.plans[preset], "no playback plan for \(preset)")
         try await PresetPlayback.requireReady(PresetPlayback.hlsjsAvailability, "hls.js")
         try await PresetPlayback.slots.run {
-            let proxy = try await PresetPlayback.startProxy()
-            let session = "hlsjs-\(preset)"
-            let presets = ([preset] + plan.hlsjs.extraPresets).joined(separator: "+")
-            let url = PresetPlayback.deviceURL(proxy, session: session, preset: Self.control ? nil : presets, stream: plan.stream)
-            let log = try await PresetPlayback.playHlsjs(url, plan: plan.hlsjs, live: plan.isLive)
-            let faults = PresetPlayback.faultsAndReport(proxy, session: session)
-            await proxy.stop()
-            if let log { plan.hlsjs.check(log, faults) }
+            try await PresetPlayback.withProxy { proxy in
+                let session = "hlsjs-\(preset)"
+                let presets = ([preset] + plan.hlsjs.extraPresets).joined(separator: "+")
+                let url = PresetPlayback.deviceURL(proxy, session: session, preset: Self.control ? nil : presets, stream: plan.stream)
+                let log = try await PresetPlayback.playHlsjs(url, plan: plan.hlsjs, live: plan.isLive)
+                let faults = PresetPlayback.faultsAndReport(proxy, session: session)
+                await proxy.stop()
+                if let log { plan.hlsjs.check(log, faults) }
+            }
         }
     }
 }

@@ -8,7 +8,8 @@ import RuleLoading
 import TestSupport
 import Upstream
 
-/// A running proxy (and optionally the demo origin) for one test; always call `stop()`.
+/// A running proxy (and optionally the demo origin) for one test: start it with `with(upstreamURL:…)`,
+/// which stops it also when the test throws.
 final class ProxyHarness: Sendable {
     let server: ProxyServer
     let upstream: UpstreamClient
@@ -39,30 +40,42 @@ final class ProxyHarness: Sendable {
         return ProxyHarness(server: server, upstream: upstream, runTask: runTask, demo: demo)
     }
 
-    /// The proxy in front of a fresh demo origin.
-    static func startWithDemo(
-        clock: @escaping @Sendable () -> Date = Date.init,
+    /// Runs `body` with a started proxy (as `start`) and stops it afterwards, also when `body` throws.
+    static func with<Result>(
+        upstreamURL: String?,
+        demo: DemoOriginServer? = nil,
         rules: [String] = [],
         presets: String? = nil,
-        configure: (inout ProxyConfiguration) -> Void = { _ in }
-    ) async throws -> ProxyHarness {
-        let demo = try await DemoOriginServer.start(origin: DemoOrigin(clock: clock))
-        return try await start(upstreamURL: demo.baseURL, demo: demo, rules: rules, presets: presets, configure: configure)
+        clock: any ChaosClock = SystemChaosClock(),
+        certificates: LocalCA? = nil,
+        configure: (inout ProxyConfiguration) -> Void = { _ in },
+        isolation: isolated (any Actor)? = #isolation,
+        _ body: (ProxyHarness) async throws -> Result
+    ) async throws -> Result {
+        try await withStarted(isolation: isolation, {
+            try await start(
+                upstreamURL: upstreamURL, demo: demo, rules: rules, presets: presets, clock: clock, certificates: certificates, configure: configure)
+        }, stop: { await $0.stop() }, run: body)
     }
 
     /// Runs `body` with the proxy in front of a fresh demo origin (and the origin's model), and stops
     /// both whether or not `body` throws.
-    static func withDemo(rules: [String] = [], _ body: (ProxyHarness, DemoOrigin) async throws -> Void) async throws {
-        let origin = try DemoOrigin()
-        let demo = try await DemoOriginServer.start(origin: origin)
-        let proxy = try await start(upstreamURL: demo.baseURL, demo: demo, rules: rules)
-        do {
-            try await body(proxy, origin)
-        } catch {
-            await proxy.stop()
-            throw error
+    static func withDemo<Result>(
+        clock: @escaping @Sendable () -> Date = Date.init,
+        rules: [String] = [],
+        presets: String? = nil,
+        configure: (inout ProxyConfiguration) -> Void = { _ in },
+        isolation: isolated (any Actor)? = #isolation,
+        _ body: (ProxyHarness, DemoOrigin) async throws -> Result
+    ) async throws -> Result {
+        let origin = try DemoOrigin(clock: clock)
+        return try await withStarted(
+            isolation: isolation, { try await DemoOriginServer.start(origin: origin) }, stop: { try? await $0.shutdown() }
+        ) { demo in
+            try await with(upstreamURL: demo.baseURL, demo: demo, rules: rules, presets: presets, configure: configure, isolation: isolation) {
+                try await body($0, origin)
+            }
         }
-        await proxy.stop()
     }
 
     private init(server: ProxyServer, upstream: UpstreamClient, runTask: Task<Void, Never>, demo: DemoOriginServer?) {
@@ -72,6 +85,7 @@ final class ProxyHarness: Sendable {
         self.demo = demo
     }
 
+    /// Stops the proxy (and its demo origin); a second call does nothing more.
     func stop() async {
         server.shutdown()
         await runTask.value

@@ -98,55 +98,55 @@ import TestSupport
     }
 
     @Test func aClientThatLeavesMidBodyIsAClientAbort() async throws {
-        let origin = try await TestOrigin.start()
-        // 20 s of body: a test process starved for seconds after it has closed (the unit phase's
-        // start-up) must still find the proxy mid-body, not done with a body the socket buffers took.
-        origin.route("/slow.ts", .generated(size: 10_000_000, chunk: 50_000, delayBetweenChunks: .milliseconds(100)))
-        let proxy = try await ProxyHarness.start(upstreamURL: origin.baseURL)
-        let port = proxy.port
-        try await RawHTTP.run {
-            let connection = try RawHTTPConnection(port: port, readTimeout: 5)
-            connection.sendRaw(Array("GET /slow.ts HTTP/1.1\r\nHost: a\r\n\r\n".utf8))
-            // Leave once the head and some body have arrived, however slow the machine is; a
-            // fixed sleep let a loaded CI machine close before the proxy had answered at all.
-            var received = 0
-            while received < 60_000 {
-                let read = connection.readSome(limit: 65_536)
-                received += read.count
-                if read.ending != nil { break }
+        try await TestOrigin.with { origin in
+            // 20 s of body: a test process starved for seconds after it has closed (the unit phase's
+            // start-up) must still find the proxy mid-body, not done with a body the socket buffers took.
+            origin.route("/slow.ts", .generated(size: 10_000_000, chunk: 50_000, delayBetweenChunks: .milliseconds(100)))
+            try await ProxyHarness.with(upstreamURL: origin.baseURL) { proxy in
+                let port = proxy.port
+                try await RawHTTP.run {
+                    let connection = try RawHTTPConnection(port: port, readTimeout: 5)
+                    connection.sendRaw(Array("GET /slow.ts HTTP/1.1\r\nHost: a\r\n\r\n".utf8))
+                    // Leave once the head and some body have arrived, however slow the machine is; a
+                    // fixed sleep let a loaded CI machine close before the proxy had answered at all.
+                    var received = 0
+                    while received < 60_000 {
+                        let read = connection.readSome(limit: 65_536)
+                        received += read.count
+                        if read.ending != nil { break }
+                    }
+                    connection.close()
+                }
+                let record = try #require(await Self.record(proxy, "/slow.ts"))
+                #expect(record.ending == .clientAbort)
+                #expect(record.status == 200)
+                #expect(record.bytesSent > 0 && record.bytesSent < 10_000_000)
             }
-            connection.close()
         }
-        let record = try #require(await Self.record(proxy, "/slow.ts"))
-        #expect(record.ending == .clientAbort)
-        #expect(record.status == 200)
-        #expect(record.bytesSent > 0 && record.bytesSent < 10_000_000)
-        await proxy.stop()
-        try await origin.shutdown()
     }
 
     @Test func theEventsFileHasOneJSONLinePerRequest() async throws {
         try await withTemporaryFolder("events") { folder in
             let path = folder.path("events.jsonl")
-            let origin = try await TestOrigin.start()
-            HLSFixture.install(on: origin)
-            let proxy = try await ProxyHarness.start(upstreamURL: origin.baseURL) { $0.eventsFile = path }
-            for n in 0..<5 { #expect(try await proxy.get("/v0/seg\(n).ts").status == 200) }
-            #expect(try await proxy.get("/missing.ts").status == 404)
-            // A record is emitted once its response is written, so the client can be done before it is.
-            _ = await eventually { proxy.server.control.snapshot().recordsKept >= 6 }
-            proxy.server.control.flushRecords()
-            let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
-            #expect(lines.count == 6)
-            let decoder = JSONDecoder()
-            decoder.dateDecodingStrategy = .iso8601withFractions
-            // Lines are in the order requests ended; sorted by arrival they are the order they were made in.
-            let records = try lines.map { try decoder.decode(RequestRecord.self, from: Data($0.utf8)) }.sorted(by: RequestRecord.chronological)
-            #expect(records.map(\.status) == [200, 200, 200, 200, 200, 404])
-            #expect(records.last?.upstream?.status == 404)
-            #expect(lines[0].contains("\"time\":\"20"), "ISO 8601 time: \(lines[0].prefix(200))")
-            await proxy.stop()
-            try await origin.shutdown()
+            try await TestOrigin.with { origin in
+                HLSFixture.install(on: origin)
+                try await ProxyHarness.with(upstreamURL: origin.baseURL, configure: { $0.eventsFile = path }) { proxy in
+                    for n in 0..<5 { #expect(try await proxy.get("/v0/seg\(n).ts").status == 200) }
+                    #expect(try await proxy.get("/missing.ts").status == 404)
+                    // A record is emitted once its response is written, so the client can be done before it is.
+                    _ = await eventually { proxy.server.control.snapshot().recordsKept >= 6 }
+                    proxy.server.control.flushRecords()
+                    let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+                    #expect(lines.count == 6)
+                    let decoder = JSONDecoder()
+                    decoder.dateDecodingStrategy = .iso8601withFractions
+                    // Lines are in the order requests ended; sorted by arrival they are the order they were made in.
+                    let records = try lines.map { try decoder.decode(RequestRecord.self, from: Data($0.utf8)) }.sorted(by: RequestRecord.chronological)
+                    #expect(records.map(\.status) == [200, 200, 200, 200, 200, 404])
+                    #expect(records.last?.upstream?.status == 404)
+                    #expect(lines[0].contains("\"time\":\"20"), "ISO 8601 time: \(lines[0].prefix(200))")
+                }
+            }
         }
     }
 }

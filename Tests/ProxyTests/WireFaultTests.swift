@@ -8,15 +8,15 @@ import TestSupport
     static func withFixture(
         _ rules: String, _ body: (ProxyHarness, TestOrigin) async throws -> Void
     ) async throws {
-        let origin = try await TestOrigin.start()
-        HLSFixture.install(on: origin)
-        let proxy = try await ProxyHarness.start(upstreamURL: origin.baseURL, rules: [rules])
-        _ = try await proxy.get("/master.m3u8")
-        _ = try await proxy.get("/~media.v0/http/127.0.0.1:\(origin.port)/v0/index.m3u8")
-        _ = try await proxy.get("/~media.v1/http/127.0.0.1:\(origin.port)/v1/index.m3u8")
-        try await body(proxy, origin)
-        await proxy.stop()
-        try await origin.shutdown()
+        try await TestOrigin.with { origin in
+            HLSFixture.install(on: origin)
+            try await ProxyHarness.with(upstreamURL: origin.baseURL, rules: [rules]) { proxy in
+                _ = try await proxy.get("/master.m3u8")
+                _ = try await proxy.get("/~media.v0/http/127.0.0.1:\(origin.port)/v0/index.m3u8")
+                _ = try await proxy.get("/~media.v1/http/127.0.0.1:\(origin.port)/v1/index.m3u8")
+                try await body(proxy, origin)
+            }
+        }
     }
 
     static func scenario(_ rules: String) -> String {
@@ -44,14 +44,14 @@ import TestSupport
 
     @Test func unauthorizedMasterCarriesWWWAuthenticate() async throws {
         let rules = Self.scenario(#"{"id": "auth", "match": {"kind": "master"}, "action": {"status": 401, "headers": {"WWW-Authenticate": "Bearer realm=\"cdn\""}}}"#)
-        let origin = try await TestOrigin.start()
-        HLSFixture.install(on: origin)
-        let proxy = try await ProxyHarness.start(upstreamURL: origin.baseURL, rules: [rules])
-        let response = try await proxy.get("/master.m3u8")
-        #expect(response.status == 401)
-        #expect(response.header("www-authenticate") == "Bearer realm=\"cdn\"")
-        await proxy.stop()
-        try await origin.shutdown()
+        try await TestOrigin.with { origin in
+            HLSFixture.install(on: origin)
+            try await ProxyHarness.with(upstreamURL: origin.baseURL, rules: [rules]) { proxy in
+                let response = try await proxy.get("/master.m3u8")
+                #expect(response.status == 401)
+                #expect(response.header("www-authenticate") == "Bearer realm=\"cdn\"")
+            }
+        }
     }
 
     @Test func delayHoldsTheResponseHead() async throws {

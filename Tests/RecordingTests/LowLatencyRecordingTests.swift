@@ -20,15 +20,16 @@ import TestSupport
     /// The bundle is written in `folder`, which the test keeps until it has read the bodies.
     static func recordLL(playlistLoads: Int, in folder: TemporaryFolder) async throws -> (RecordingBundle, DemoOrigin, String) {
         let origin = try DemoOrigin()
-        let server = try await DemoOriginServer.start(origin: origin)
-        let entry = server.baseURL + "/ll/master.m3u8"
-        let settings = StreamRecorder.Settings(entry: entry, duration: .seconds(60), variants: try .parse("bottom"))
-        let (_, bundle, _) = try await StreamRecorderTests.record(settings, in: folder) { recorder in
-            _ = await eventually(timeout: .seconds(60)) { recorder.tally.counts.playlistLoads >= playlistLoads }
-            recorder.stop("enough playlist loads for the test")
+        return try await withStarted({ try await DemoOriginServer.start(origin: origin) }, stop: { try? await $0.shutdown() }) { server in
+            let entry = server.baseURL + "/ll/master.m3u8"
+            let settings = StreamRecorder.Settings(entry: entry, duration: .seconds(60), variants: try .parse("bottom"))
+            let (_, bundle, _) = try await StreamRecorderTests.record(settings, in: folder) { recorder in
+                _ = await eventually(timeout: .seconds(60)) { recorder.tally.counts.playlistLoads >= playlistLoads }
+                recorder.stop("enough playlist loads for the test")
+            }
+            try await server.shutdown()
+            return (bundle, origin, server.baseURL)
         }
-        try await server.shutdown()
-        return (bundle, origin, server.baseURL)
     }
 
     @Test func anLLStreamIsRecordedWithBlockingReloadsPartsAndHints() async throws {

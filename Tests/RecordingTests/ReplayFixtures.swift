@@ -173,6 +173,15 @@ enum ReplayFixtures {
         return try await ReplayServer.start(origin: origin)
     }
 
+    /// Runs `body` with a replay origin serving `bundle` (as `start`) and shuts it down afterwards,
+    /// also when `body` throws.
+    static func with<Result>(
+        _ bundle: URL, _ options: ReplayOptions = ReplayOptions(), isolation: isolated (any Actor)? = #isolation,
+        _ body: (ReplayServer) async throws -> Result
+    ) async throws -> Result {
+        try await withStarted(isolation: isolation, { try await start(bundle, options) }, stop: { await $0.shutdown() }, run: body)
+    }
+
     /// `#EXT-X-MEDIA-SEQUENCE` of a playlist text.
     static func mediaSequence(_ text: String) -> Int? {
         (try? Playlist(string: text))?.mediaSequence

@@ -16,8 +16,7 @@ import TestSupport
     func aVODIsServedAsRecordedWithOtherHostsPointedHere(archive: Bool) async throws {
         try await withTemporaryFolder("replay") { folder in
             let bundle = try ReplayFixtures.vod(archive: archive, in: folder)
-            let server = try await ReplayFixtures.start(bundle)
-            try await withTeardown { await server.shutdown() } run: {
+            try await ReplayFixtures.with(bundle) { server in
                 #expect(!server.origin.isLive)
                 #expect(server.origin.entryPath == "/vod/master.m3u8")
 
@@ -54,8 +53,7 @@ import TestSupport
 
     @Test func recordedFailuresRecurInOrderThenTheLastAnswerRepeats() async throws {
         try await withTemporaryFolder("replay") { folder in
-            let server = try await ReplayFixtures.start(try ReplayFixtures.vod(in: folder))
-            try await withTeardown { await server.shutdown() } run: {
+            try await ReplayFixtures.with(try ReplayFixtures.vod(in: folder)) { server in
                 let target = "/_host/media.test/vod/v0/seg-503.ts"
                 let first = try await server.get(target)
                 #expect(first.status == 503)
@@ -95,26 +93,27 @@ import TestSupport
             #expect(halved.headAfter == 0.25 && halved.endAfter == 0.6)
 
             // Over the network the pacing is kept: not sooner (nor minutes later).
-            let server = try await ReplayFixtures.start(bundle)
-            let slow = try await server.get(target)
-            await server.shutdown()
-            #expect(slow.status == 200 && slow.body == ReplayFixtures.segmentBytes(2, size: 40_000))
-            #expect(slow.secondsToHead >= 0.45 && slow.secondsToHead < 10, "head after \(slow.secondsToHead) s")
-            #expect(slow.secondsTotal >= 1.15 && slow.secondsTotal < 10, "done after \(slow.secondsTotal) s")
+            try await ReplayFixtures.with(bundle) { server in
+                let slow = try await server.get(target)
+                await server.shutdown()
+                #expect(slow.status == 200 && slow.body == ReplayFixtures.segmentBytes(2, size: 40_000))
+                #expect(slow.secondsToHead >= 0.45 && slow.secondsToHead < 10, "head after \(slow.secondsToHead) s")
+                #expect(slow.secondsTotal >= 1.15 && slow.secondsTotal < 10, "done after \(slow.secondsTotal) s")
 
-            let fast = try await ReplayFixtures.start(bundle, ReplayOptions(speed: 2))
-            let twice = try await fast.get(target)
-            await fast.shutdown()
-            #expect(twice.body == slow.body)
-            #expect(twice.secondsToHead >= 0.22 && twice.secondsToHead < 10, "head after \(twice.secondsToHead) s")
-            #expect(twice.secondsTotal >= 0.57 && twice.secondsTotal < 10, "done after \(twice.secondsTotal) s")
+                try await ReplayFixtures.with(bundle, ReplayOptions(speed: 2)) { fast in
+                    let twice = try await fast.get(target)
+                    await fast.shutdown()
+                    #expect(twice.body == slow.body)
+                    #expect(twice.secondsToHead >= 0.22 && twice.secondsToHead < 10, "head after \(twice.secondsToHead) s")
+                    #expect(twice.secondsTotal >= 0.57 && twice.secondsTotal < 10, "done after \(twice.secondsTotal) s")
+                }
+            }
         }
     }
 
     @Test func truncatedResetAndTimedOutAnswersEndAsRecorded() async throws {
         try await withTemporaryFolder("replay") { folder in
-            let server = try await ReplayFixtures.start(try ReplayFixtures.vod(in: folder))
-            try await withTeardown { await server.shutdown() } run: {
+            try await ReplayFixtures.with(try ReplayFixtures.vod(in: folder)) { server in
                 let cut = try await server.get("/_host/media.test/vod/v0/cut.ts")
                 #expect(cut.status == 200)
                 #expect(cut.ending == .shortRead(expected: 2000))
@@ -146,37 +145,37 @@ import TestSupport
                     at: 0, url: "http://cdn.test/hang.ts", status: nil, ending: .timeout, error: "recorded timeout",
                     timings: .init(connect: 0, firstByte: nil, total: 60), kind: "segment"))
             }
-            let server = try await ReplayFixtures.start(bundle)
-            let port = server.port
-            let held = Task { try await RawHTTP.get(port: port, "/hang.ts", readTimeout: 90) }
-            let arrived = await eventually { server.origin.hasStarted }
-            try #require(arrived, "the held request never reached the replay origin")
-            let idle = try RawHTTPConnection(port: port, readTimeout: 30)
-            defer { idle.close() }
-            let answered = try await RawHTTP.run { try idle.request("GET", "/not-recorded.ts") }
-            #expect(answered.status == 404, "answered, kept alive, then idle")
+            try await ReplayFixtures.with(bundle) { server in
+                let port = server.port
+                let held = Task { try await RawHTTP.get(port: port, "/hang.ts", readTimeout: 90) }
+                let arrived = await eventually { server.origin.hasStarted }
+                try #require(arrived, "the held request never reached the replay origin")
+                let idle = try RawHTTPConnection(port: port, readTimeout: 30)
+                defer { idle.close() }
+                let answered = try await RawHTTP.run { try idle.request("GET", "/not-recorded.ts") }
+                #expect(answered.status == 404, "answered, kept alive, then idle")
 
-            // Shutdown must not wait for the held answer (a minute) nor for the idle client (ever).
-            let endedInTime = await withTaskGroup(of: Bool.self) { group in
-                group.addTask { await server.shutdown(); return true }
-                group.addTask { try? await Task.sleep(for: .seconds(20)); return false }  // the bound under test
-                let first = await group.next() ?? false
-                if !first { idle.close() }  // so that the shutdown can end, when the hold does
-                group.cancelAll()
-                return first
-            }
-            #expect(endedInTime, "shutdown waited over 20 s for a request held 60 s or for an idle connection")
-            switch await held.result {
-            case .success(let response): Issue.record("the held request was answered: \(response.status)")
-            case .failure(let error): #expect([.closedBeforeHead, .resetBeforeHead].contains(error as? RawHTTPConnection.Failure), "\(error)")
+                // Shutdown must not wait for the held answer (a minute) nor for the idle client (ever).
+                let endedInTime = await withTaskGroup(of: Bool.self) { group in
+                    group.addTask { await server.shutdown(); return true }
+                    group.addTask { try? await Task.sleep(for: .seconds(20)); return false }  // the bound under test
+                    let first = await group.next() ?? false
+                    if !first { idle.close() }  // so that the shutdown can end, when the hold does
+                    group.cancelAll()
+                    return first
+                }
+                #expect(endedInTime, "shutdown waited over 20 s for a request held 60 s or for an idle connection")
+                switch await held.result {
+                case .success(let response): Issue.record("the held request was answered: \(response.status)")
+                case .failure(let error): #expect([.closedBeforeHead, .resetBeforeHead].contains(error as? RawHTTPConnection.Failure), "\(error)")
+                }
             }
         }
     }
 
     @Test func aRequestTheBundleCannotAnswerGets404SayingWhatIsMissing() async throws {
         try await withTemporaryFolder("replay") { folder in
-            let server = try await ReplayFixtures.start(try ReplayFixtures.vod(in: folder))
-            try await withTeardown { await server.shutdown() } run: {
+            try await ReplayFixtures.with(try ReplayFixtures.vod(in: folder)) { server in
                 let missing = try await server.get("/_host/media.test/vod/v0/seg-9.ts")
                 #expect(missing.status == 404)
                 #expect(missing.header("content-type")?.hasPrefix("text/plain") == true)
@@ -186,23 +185,23 @@ import TestSupport
                 #expect(text.contains("served at /_host/media.test/vod/v0/"), "\(text)")
                 #expect(text.contains("The entry is http://cdn.test/vod/master.m3u8, served at /vod/master.m3u8"), "\(text)")
 
-                let bodiless = try await ReplayFixtures.start(try ReplayFixtures.bundle(in: folder) { writer in
+                let bodiless = try ReplayFixtures.bundle(in: folder) { writer in
                     try writer.append(Exchange(at: 0, url: "http://cdn.test/a.ts", status: 200, headers: [.init("Content-Length", "1234")]))
-                })
-                let noBody = try await bodiless.get("/a.ts")
-                await bodiless.shutdown()
+                }
+                let noBody = try await ReplayFixtures.with(bodiless) { try await $0.get("/a.ts") }
                 #expect(noBody.status == 404 && noBody.text.contains("was recorded (HTTP 200, 1234 bytes) without its body"), "\(noBody.text)")
 
                 let ranged = try await server.get("/vod/nothing.m3u8")
                 #expect(ranged.status == 404 && ranged.text.contains("http://cdn.test/vod/nothing.m3u8"))
 
                 // A segment past the end of a live recording: the nearest are the last ones recorded.
-                let live = try await ReplayFixtures.start(try ReplayFixtures.live(versions: 3, in: folder))
-                let late = try await live.get("/_host/media.test/seg/seg-999.ts")
-                await live.shutdown()
-                let listed = late.text.split(separator: "\n").filter { $0.hasPrefix("  http") }.map { $0.split(separator: " ")[0] }
-                #expect(listed == ["http://media.test/seg/seg-104.ts", "http://media.test/seg/seg-103.ts", "http://media.test/seg/seg-102.ts",
-                                   "http://media.test/seg/seg-101.ts", "http://media.test/seg/seg-100.ts"], "\(late.text)")
+                try await ReplayFixtures.with(try ReplayFixtures.live(versions: 3, in: folder)) { live in
+                    let late = try await live.get("/_host/media.test/seg/seg-999.ts")
+                    await live.shutdown()
+                    let listed = late.text.split(separator: "\n").filter { $0.hasPrefix("  http") }.map { $0.split(separator: " ")[0] }
+                    #expect(listed == ["http://media.test/seg/seg-104.ts", "http://media.test/seg/seg-103.ts", "http://media.test/seg/seg-102.ts",
+                                       "http://media.test/seg/seg-101.ts", "http://media.test/seg/seg-100.ts"], "\(late.text)")
+                }
             }
         }
     }
@@ -216,8 +215,7 @@ import TestSupport
                 try writer.append(Exchange(at: 2, url: "http://cdn.test/index.m3u8", status: 503, kind: "media"))
                 try writer.append(Exchange(at: 4, url: "http://cdn.test/index.m3u8", status: 200, body: try writer.storeBody(Array(final.utf8)), kind: "media"))
             }
-            let server = try await ReplayFixtures.start(bundle)
-            try await withTeardown { await server.shutdown() } run: {
+            try await ReplayFixtures.with(bundle) { server in
                 #expect(!server.origin.isLive, "every media playlist ended")
                 var answers: [String] = []
                 for _ in 0..<4 {
@@ -240,8 +238,7 @@ import TestSupport
                     at: 1, url: "http://cdn.test/all.ts", range: "bytes=500-999", status: 206,
                     headers: [.init("Content-Range", "bytes 500-999/1000")], body: try writer.storeBody(Array(file[500..<1000]))))
             }
-            let server = try await ReplayFixtures.start(bundle)
-            try await withTeardown { await server.shutdown() } run: {
+            try await ReplayFixtures.with(bundle) { server in
                 let recorded = try await server.get("/all.ts", headers: [("Range", "bytes=500-999")])
                 #expect(recorded.status == 206 && recorded.body == Array(file[500..<1000]))
                 #expect(recorded.header("content-range") == "bytes 500-999/1000")
@@ -296,8 +293,7 @@ import TestSupport
 
     @Test func aLiveRecordingAdvancesOnItsRecordedSchedule() async throws {
         try await withTemporaryFolder("replay") { folder in
-            let server = try await ReplayFixtures.start(try ReplayFixtures.live(versions: 6, interval: 1, in: folder))
-            try await withTeardown { await server.shutdown() } run: {
+            try await ReplayFixtures.with(try ReplayFixtures.live(versions: 6, interval: 1, in: folder)) { server in
                 #expect(server.origin.isLive)
                 let reference = ContinuousClock.now
                 let master = try await server.get("/live/master.m3u8")  // the schedule starts here
@@ -329,8 +325,7 @@ import TestSupport
     @Test func fromAndSpeedMoveTheSchedule() async throws {
         try await withTemporaryFolder("replay") { folder in
             let bundle = try ReplayFixtures.live(versions: 8, interval: 1, in: folder)
-            let server = try await ReplayFixtures.start(bundle, ReplayOptions(from: 3, speed: 2))
-            try await withTeardown { await server.shutdown() } run: {
+            try await ReplayFixtures.with(bundle, ReplayOptions(from: 3, speed: 2)) { server in
                 // The first reading starts the schedule: the others are timed from its answer.
                 let seen = try await Self.readings(server, "/live/v0/index.m3u8", since: .now, for: 1.6)
                 #expect(seen.first?.msn == 103, "--from 3 starts at the version of second 3: \(seen.map(\.msn))")
@@ -395,8 +390,7 @@ import TestSupport
             let uri = try #require(third.segments.first?.uri)
             let recorded = ReplayFixtures.segmentBytes(100 + (third.mediaSequence - 100) % 6)
             #expect(origin.answer(method: "GET", target: uri, headers: [], at: start + .seconds(5)).body == recorded)
-            let server = try await ReplayFixtures.start(bundle, ReplayOptions(loop: true))
-            try await withTeardown { await server.shutdown() } run: {
+            try await ReplayFixtures.with(bundle, ReplayOptions(loop: true)) { server in
                 let served = try await server.get(uri).body
                 #expect(served == recorded)
             }

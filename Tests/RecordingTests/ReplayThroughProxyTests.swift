@@ -44,6 +44,16 @@ import Upstream
             return Stack(replay: replay, proxy: proxy, upstream: upstream, run: Task { await proxy.run() })
         }
 
+        /// Runs `body` with a started stack (as `start`) and stops it afterwards, also when `body` throws.
+        static func with<Result>(
+            _ bundle: URL, rules: [String] = [], configure: (inout ProxyConfiguration) -> Void = { _ in },
+            isolation: isolated (any Actor)? = #isolation,
+            _ body: (Stack) async throws -> Result
+        ) async throws -> Result {
+            try await withStarted(
+                isolation: isolation, { try await start(bundle, rules: rules, configure: configure) }, stop: { await $0.stop() }, run: body)
+        }
+
         func get(_ target: String) async throws -> RawHTTPConnection.Response {
             try await RawHTTP.get(port: proxy.port, target, readTimeout: 70)
         }
@@ -66,22 +76,22 @@ import Upstream
 
     @Test func aDeviceURLThroughTheProxyPlaysTheRecordingWithItsFailures() async throws {
         try await withTemporaryFolder("replay") { folder in
-            let stack = try await Stack.start(try ReplayFixtures.vod(in: folder))
-            let master = try await stack.get("/s/tv1" + stack.replay.origin.entryPath)
-            #expect(master.status == 200)
-            let mediaTarget = try Self.firstURI(master.text)
-            #expect(mediaTarget.contains("/_host/media.test/vod/v0/index.m3u8"), "\(mediaTarget)")
-            let media = try await stack.get(mediaTarget)
-            #expect(media.status == 200)
-            let segments = try Playlist(string: media.text).segments.map(\.uri)
-            #expect(segments.count == 6)
-            let first = try await stack.get(segments[0])
-            #expect(first.status == 200 && first.body == ReplayFixtures.segmentBytes(0))
-            // seg-503.ts: recorded 503 then 200, through the proxy too.
-            #expect(try await stack.get(segments[1]).status == 503)
-            let retried = try await stack.get(segments[1])
-            #expect(retried.status == 200 && retried.body == ReplayFixtures.segmentBytes(1))
-            await stack.stop()
+            try await Stack.with(try ReplayFixtures.vod(in: folder)) { stack in
+                let master = try await stack.get("/s/tv1" + stack.replay.origin.entryPath)
+                #expect(master.status == 200)
+                let mediaTarget = try Self.firstURI(master.text)
+                #expect(mediaTarget.contains("/_host/media.test/vod/v0/index.m3u8"), "\(mediaTarget)")
+                let media = try await stack.get(mediaTarget)
+                #expect(media.status == 200)
+                let segments = try Playlist(string: media.text).segments.map(\.uri)
+                #expect(segments.count == 6)
+                let first = try await stack.get(segments[0])
+                #expect(first.status == 200 && first.body == ReplayFixtures.segmentBytes(0))
+                // seg-503.ts: recorded 503 then 200, through the proxy too.
+                #expect(try await stack.get(segments[1]).status == 503)
+                let retried = try await stack.get(segments[1])
+                #expect(retried.status == 200 && retried.body == ReplayFixtures.segmentBytes(1))
+            }
         }
     }
 
@@ -98,41 +108,42 @@ import Upstream
                 try writer.append(Exchange(at: 0.1, url: recordedHost + segmentPath, status: 200,
                                            body: try writer.storeBody(ReplayFixtures.segmentBytes(0)), kind: "segment"))
             }
-            let stack = try await Stack.start(bundle)
-            #expect(!stack.replay.origin.entryAtRoot)
-            #expect(stack.replay.origin.entryPath == "/_host/127.0.0.1:8080/s/tv1/live.m3u8")
-            let media = try await stack.get(stack.replay.origin.entryPath)
-            #expect(media.status == 200, "\(media.text)")
-            let segment = try await stack.get(try Self.firstURI(media.text))
-            #expect(segment.status == 200 && segment.body == ReplayFixtures.segmentBytes(0), "\(segment.text)")
-            await stack.stop()
+            try await Stack.with(bundle) { stack in
+                #expect(!stack.replay.origin.entryAtRoot)
+                #expect(stack.replay.origin.entryPath == "/_host/127.0.0.1:8080/s/tv1/live.m3u8")
+                let media = try await stack.get(stack.replay.origin.entryPath)
+                #expect(media.status == 200, "\(media.text)")
+                let segment = try await stack.get(try Self.firstURI(media.text))
+                #expect(segment.status == 200 && segment.body == ReplayFixtures.segmentBytes(0), "\(segment.text)")
+            }
         }
     }
 
     @Test func rulesApplyOnTopOfTheReplay() async throws {
         try await withTemporaryFolder("replay") { folder in
             let rule = #"{"name": "media-500", "rules": [{"id": "m", "match": {"kind": "media"}, "action": {"status": 500}}]}"#
-            let stack = try await Stack.start(try ReplayFixtures.vod(in: folder), rules: [rule])
-            let master = try await stack.get("/vod/master.m3u8")
-            #expect(master.status == 200)
-            #expect(try await stack.get(try Self.firstURI(master.text)).status == 500)
-            await stack.stop()
+            try await Stack.with(try ReplayFixtures.vod(in: folder), rules: [rule]) { stack in
+                let master = try await stack.get("/vod/master.m3u8")
+                #expect(master.status == 200)
+                #expect(try await stack.get(try Self.firstURI(master.text)).status == 500)
+            }
         }
     }
 
     @Test(.enabled(if: ReplayThroughProxyTests.ffmpeg, "ffmpeg is not installed (apt-get install -y ffmpeg)"))
     func ffmpegPlaysAReplayedVODToTheEnd() async throws {
         try await withTemporaryFolder("replay") { folder in
-            let stack = try await Stack.start(try ReplayFixtures.demoVOD(in: folder))
-            let request = PlayRequest(
-                url: "http://127.0.0.1:\(stack.proxy.port)/s/ffmpeg\(stack.replay.origin.entryPath)", timeout: 60, live: false,
-                workDirectory: folder.url("ffmpeg"))
-            let report = await FFmpegDriver(readTimeout: 5).play(request)
-            await stack.stop()
-            let detail = "\(report.outcomeText), position \(report.position ?? -1), errors \(report.errors)\n\(report.log.suffix(2000))"
-            #expect(report.outcome == .played, "\(detail)")
-            #expect((report.position ?? 0) >= 23, "\(detail)")
-            #expect(report.errors.allSatisfy { $0.code == nil && !$0.fatal }, "\(detail)")
+            try await Stack.with(try ReplayFixtures.demoVOD(in: folder)) { stack in
+                let request = PlayRequest(
+                    url: "http://127.0.0.1:\(stack.proxy.port)/s/ffmpeg\(stack.replay.origin.entryPath)", timeout: 60, live: false,
+                    workDirectory: folder.url("ffmpeg"))
+                let report = await FFmpegDriver(readTimeout: 5).play(request)
+                await stack.stop()
+                let detail = "\(report.outcomeText), position \(report.position ?? -1), errors \(report.errors)\n\(report.log.suffix(2000))"
+                #expect(report.outcome == .played, "\(detail)")
+                #expect((report.position ?? 0) >= 23, "\(detail)")
+                #expect(report.errors.allSatisfy { $0.code == nil && !$0.fatal }, "\(detail)")
+            }
         }
     }
 }

@@ -54,8 +54,7 @@ import Upstream
     func aVODIsRecordedWholeWithTheOriginsBytes(flavour: String) async throws {
         try await withTemporaryFolder("recorder") { folder in
             let origin = try DemoOrigin()
-            let server = try await DemoOriginServer.start(origin: origin)
-            try await withTeardown { try? await server.shutdown() } run: {
+            try await withStarted({ try await DemoOriginServer.start(origin: origin) }, stop: { try? await $0.shutdown() }) { server in
                 let base = server.baseURL
                 let entry = "\(base)/vod/\(flavour)/master.m3u8"
                 let (ending, bundle, recorder) = try await Self.record(.init(entry: entry), in: folder)
@@ -128,8 +127,7 @@ import Upstream
 
     @Test func variantsLimitTheMediaButEveryPlaylistIsRecorded() async throws {
         try await withTemporaryFolder("recorder") { folder in
-            let server = try await DemoOriginServer.start(origin: DemoOrigin())
-            try await withTeardown { try? await server.shutdown() } run: {
+            try await withStarted({ try await DemoOriginServer.start(origin: DemoOrigin()) }, stop: { try? await $0.shutdown() }) { server in
                 let entry = "\(server.baseURL)/vod/ts/master.m3u8"
                 let (ending, bundle, _) = try await Self.record(.init(entry: entry, variants: try VariantChoice.parse("top")), in: folder)
                 #expect(ending == .complete)
@@ -149,8 +147,7 @@ import Upstream
 
     @Test func aLiveStreamIsReloadedAtItsTargetDurationAndNewSegmentsAreFetched() async throws {
         try await withTemporaryFolder("recorder") { folder in
-            let server = try await DemoOriginServer.start(origin: DemoOrigin())
-            try await withTeardown { try? await server.shutdown() } run: {
+            try await withStarted({ try await DemoOriginServer.start(origin: DemoOrigin()) }, stop: { try? await $0.shutdown() }) { server in
                 let entry = "\(server.baseURL)/live/ts/master.m3u8"
                 var settings = StreamRecorder.Settings(entry: entry, duration: .seconds(10), variants: .some([.bottom]))
                 settings.grace = .seconds(3)
@@ -198,8 +195,7 @@ import Upstream
 
     @Test func stopEndsALiveRecordingAndSaysWhy() async throws {
         try await withTemporaryFolder("recorder") { folder in
-            let server = try await DemoOriginServer.start(origin: DemoOrigin())
-            try await withTeardown { try? await server.shutdown() } run: {
+            try await withStarted({ try await DemoOriginServer.start(origin: DemoOrigin()) }, stop: { try? await $0.shutdown() }) { server in
                 var settings = StreamRecorder.Settings(entry: "\(server.baseURL)/live/fmp4/master.m3u8", variants: .some([.bottom]))
                 settings.grace = .seconds(2)
                 let stopped = Mutex<ContinuousClock.Instant?>(nil)
@@ -220,8 +216,7 @@ import Upstream
 
     @Test func aLongLiveWindowIsFetchedFromNearItsEdgeAndAnAbsurdTargetDurationIsSurvived() async throws {
         try await withTemporaryFolder("recorder") { folder in
-            let origin = try await TestOrigin.start()
-            try await withTeardown { try? await origin.shutdown() } run: {
+            try await TestOrigin.with { origin in
                 var window = "#EXTM3U\n#EXT-X-TARGETDURATION:1\n#EXT-X-MEDIA-SEQUENCE:100\n"
                 for msn in 100..<130 { window += "#EXTINF:1,\ns\(msn).ts\n" }
                 origin.route("/master.m3u8", .bytes(body: Array("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1000\na.m3u8\n#EXT-X-STREAM-INF:BANDWIDTH=2000\nb.m3u8\n".utf8)))
@@ -268,67 +263,63 @@ import Upstream
             // keep NIO's shared threads busy, and a close the origin should make at once was once held
             // up past the 20 s timeout below (the exchange then ended as a timeout, not as a failure).
             let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-            let origin = try await TestOrigin.start(group: group)
-            defer {
-                Task {
-                    try? await origin.shutdown()
-                    try? await group.shutdownGracefully()
+            try await withTeardown { try? await group.shutdownGracefully() } run: {
+                try await TestOrigin.with(group: group) { origin in
+                    origin.route("/master.m3u8", .bytes(body: Array("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1000\nv/index.m3u8\n#EXT-X-STREAM-INF:BANDWIDTH=2000\nmissing.m3u8\n".utf8)))
+                    origin.route("/v/index.m3u8", .bytes(body: Array(Self.vodVariant.utf8)))
+                    origin.route("/v/ok.ts", .bytes(headers: [("Content-Type", "video/mp2t")], body: [UInt8](repeating: 0x47, count: 1880)))
+                    origin.route("/v/busy.ts", .bytes(status: 503, headers: [("Retry-After", "2")], body: Array("busy".utf8)))
+                    origin.route("/v/slow.ts", .delayedHeaders(.seconds(45), then: .bytes(body: [1, 2, 3])))
+                    origin.route("/v/cut.ts", .truncated(size: 50_000, after: 1000))
+                    origin.route("/v/gone.ts", .closeImmediately)
+                    // 20 s, well under the slow segment's 45 s: in the player phase on a two-core CI machine a
+                    // connection that the origin closes at once has been seen to take over 1 s to be accepted,
+                    // once over 3 s, and, with a second test run on the machine, over 8 s; each time it was
+                    // counted as a timeout (never connected), not as the failure this test is about.
+                    var settings = StreamRecorder.Settings(entry: origin.baseURL + "/master.m3u8")
+                    settings.timeout = .seconds(20)
+                    settings.mediaTimeout = .seconds(20)
+                    settings.playlistTries = 2
+                    let clock = ContinuousClock.now
+                    let (ending, bundle, recorder) = try await Self.record(settings, in: folder)
+                    #expect(ending == .complete, "every playlist ended or was given up")
+                    #expect(ContinuousClock.now - clock < .seconds(44), "the slow segment waits 45 s; the 20 s timeout must cut it")
+
+                    func only(_ path: String) throws -> Exchange {
+                        let found = bundle.exchanges.filter { $0.url == origin.baseURL + path }
+                        #expect(found.count == 1, "\(path): \(found.count) exchanges")
+                        return try #require(found.first)
+                    }
+                    let ok = try only("/v/ok.ts")
+                    #expect(ok.status == 200 && ok.ending == .complete && ok.body?.size == 1880 && ok.header("content-type") == "video/mp2t")
+                    #expect(ok.timings.total != nil && ok.timings.firstByte != nil)
+                    let busy = try only("/v/busy.ts")
+                    #expect(busy.status == 503 && busy.ending == .complete && busy.header("Retry-After") == "2")
+                    #expect(try bundle.body(of: busy) == Array("busy".utf8))
+                    let slow = try only("/v/slow.ts")
+                    #expect(slow.status == nil && slow.ending == .timeout && slow.error?.contains("timed out") == true, "\(slow)")
+                    #expect((slow.timings.total ?? 0) >= 19.9 && (slow.timings.total ?? 99) < 40)
+                    let cut = try only("/v/cut.ts")
+                    #expect(cut.status == 200 && cut.ending == .truncated && cut.body?.size == 1000 && cut.error != nil, "\(cut)")
+                    let gone = try only("/v/gone.ts")
+                    #expect(gone.status == nil && [.failed, .reset].contains(gone.ending) && gone.error != nil, "\(gone)")
+                    let missing = bundle.exchanges.filter { $0.url == origin.baseURL + "/missing.m3u8" }
+                    #expect(missing.count == 2 && missing.allSatisfy { $0.status == 404 && $0.kind == "media" }, "tried twice, then given up")
+
+                    #expect(recorder.tally.counts.failures == 6)
+                    let summary = try BundleSummary(bundle)
+                    #expect(summary.failures.count == 6)
+                    #expect(summary.failures.map(\.at) == summary.failures.map(\.at).sorted())
+                    let text = summary.text()
+                    #expect(text.contains("Failures (6)") && text.contains("HTTP 503") && text.contains("timeout: ") && text.contains("truncated"), "\(text)")
                 }
             }
-            origin.route("/master.m3u8", .bytes(body: Array("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1000\nv/index.m3u8\n#EXT-X-STREAM-INF:BANDWIDTH=2000\nmissing.m3u8\n".utf8)))
-            origin.route("/v/index.m3u8", .bytes(body: Array(Self.vodVariant.utf8)))
-            origin.route("/v/ok.ts", .bytes(headers: [("Content-Type", "video/mp2t")], body: [UInt8](repeating: 0x47, count: 1880)))
-            origin.route("/v/busy.ts", .bytes(status: 503, headers: [("Retry-After", "2")], body: Array("busy".utf8)))
-            origin.route("/v/slow.ts", .delayedHeaders(.seconds(45), then: .bytes(body: [1, 2, 3])))
-            origin.route("/v/cut.ts", .truncated(size: 50_000, after: 1000))
-            origin.route("/v/gone.ts", .closeImmediately)
-            // 20 s, well under the slow segment's 45 s: in the player phase on a two-core CI machine a
-            // connection that the origin closes at once has been seen to take over 1 s to be accepted,
-            // once over 3 s, and, with a second test run on the machine, over 8 s; each time it was
-            // counted as a timeout (never connected), not as the failure this test is about.
-            var settings = StreamRecorder.Settings(entry: origin.baseURL + "/master.m3u8")
-            settings.timeout = .seconds(20)
-            settings.mediaTimeout = .seconds(20)
-            settings.playlistTries = 2
-            let clock = ContinuousClock.now
-            let (ending, bundle, recorder) = try await Self.record(settings, in: folder)
-            #expect(ending == .complete, "every playlist ended or was given up")
-            #expect(ContinuousClock.now - clock < .seconds(44), "the slow segment waits 45 s; the 20 s timeout must cut it")
-
-            func only(_ path: String) throws -> Exchange {
-                let found = bundle.exchanges.filter { $0.url == origin.baseURL + path }
-                #expect(found.count == 1, "\(path): \(found.count) exchanges")
-                return try #require(found.first)
-            }
-            let ok = try only("/v/ok.ts")
-            #expect(ok.status == 200 && ok.ending == .complete && ok.body?.size == 1880 && ok.header("content-type") == "video/mp2t")
-            #expect(ok.timings.total != nil && ok.timings.firstByte != nil)
-            let busy = try only("/v/busy.ts")
-            #expect(busy.status == 503 && busy.ending == .complete && busy.header("Retry-After") == "2")
-            #expect(try bundle.body(of: busy) == Array("busy".utf8))
-            let slow = try only("/v/slow.ts")
-            #expect(slow.status == nil && slow.ending == .timeout && slow.error?.contains("timed out") == true, "\(slow)")
-            #expect((slow.timings.total ?? 0) >= 19.9 && (slow.timings.total ?? 99) < 40)
-            let cut = try only("/v/cut.ts")
-            #expect(cut.status == 200 && cut.ending == .truncated && cut.body?.size == 1000 && cut.error != nil, "\(cut)")
-            let gone = try only("/v/gone.ts")
-            #expect(gone.status == nil && [.failed, .reset].contains(gone.ending) && gone.error != nil, "\(gone)")
-            let missing = bundle.exchanges.filter { $0.url == origin.baseURL + "/missing.m3u8" }
-            #expect(missing.count == 2 && missing.allSatisfy { $0.status == 404 && $0.kind == "media" }, "tried twice, then given up")
-
-            #expect(recorder.tally.counts.failures == 6)
-            let summary = try BundleSummary(bundle)
-            #expect(summary.failures.count == 6)
-            #expect(summary.failures.map(\.at) == summary.failures.map(\.at).sorted())
-            let text = summary.text()
-            #expect(text.contains("Failures (6)") && text.contains("HTTP 503") && text.contains("timeout: ") && text.contains("truncated"), "\(text)")
         }
     }
 
     @Test func anEntryThatCannotBeRecordedIsAClearError() async throws {
         try await withTemporaryFolder("recorder") { folder in
-            let origin = try await TestOrigin.start()
-            try await withTeardown { try? await origin.shutdown() } run: {
+            try await TestOrigin.with { origin in
                 origin.route("/page.html", .bytes(headers: [("Content-Type", "text/html")], body: Array("<html>hello</html>".utf8)))
                 origin.route("/media.m3u8", .bytes(body: Array(Self.vodVariant.utf8)))
                 origin.route("/master.m3u8", .bytes(body: Array("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1000\nv/index.m3u8\n".utf8)))
@@ -356,8 +347,7 @@ import Upstream
 
     @Test func theSizeCapStopsTheRecordingAndLeavesAValidBundle() async throws {
         try await withTemporaryFolder("recorder") { folder in
-            let server = try await DemoOriginServer.start(origin: DemoOrigin())
-            try await withTeardown { try? await server.shutdown() } run: {
+            try await withStarted({ try await DemoOriginServer.start(origin: DemoOrigin()) }, stop: { try? await $0.shutdown() }) { server in
                 let (ending, bundle, _) = try await Self.record(.init(entry: "\(server.baseURL)/vod/ts/master.m3u8"), in: folder, sizeCap: 400_000)
                 guard case .sizeCap(let reason) = ending else { Issue.record("\(ending)"); return }
                 #expect(reason.contains("size cap of 390.6 KB reached") && reason.contains("--max-size"))
@@ -375,8 +365,7 @@ import Upstream
 
     @Test func redactionKeepsTokensOffTheDiskButSendsThemToTheOrigin() async throws {
         try await withTemporaryFolder("recorder") { folder in
-            let origin = try await TestOrigin.start()
-            try await withTeardown { try? await origin.shutdown() } run: {
+            try await TestOrigin.with { origin in
                 let cookie = [("Set-Cookie", "session=hunter2")]
                 origin.route("/master.m3u8", .bytes(headers: cookie, body: Array("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1000\nv/index.m3u8?token=s3cr3t\n".utf8)))
                 origin.route("/v/index.m3u8", .bytes(headers: cookie, body: Array("#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-KEY:METHOD=AES-128,URI=\"k.key?token=s3cr3t\"\n#EXTINF:2,\ns0.ts?sig=s1gn4ture\n#EXT-X-ENDLIST\n".utf8)))

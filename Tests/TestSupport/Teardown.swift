@@ -2,10 +2,12 @@
 /// stopped before the test ends, so the next one does not start beside it (a
 /// `defer { Task { … } }` stops it some time later, unawaited).
 ///
-///     let server = try await ReplayFixtures.start(bundle)
-///     try await withTeardown { await server.shutdown() } run: {
-///         #expect(try await server.get("/a.ts").status == 200)
+///     let client = try UpstreamClient(configuration: configuration)
+///     try await withTeardown { await client.shutdown() } run: {
+///         try await body(origin, client)
 ///     }
+///
+/// A server has a scoped form over `withStarted` below (`TestOrigin.with { origin in … }`).
 public func withTeardown<Result>(
     isolation: isolated (any Actor)? = #isolation,
     _ teardown: () async throws -> Void,
@@ -20,4 +22,18 @@ public func withTeardown<Result>(
     }
     try await teardown()
     return result
+}
+
+/// Starts a server with `start`, runs `body` with it, then stops it with `stop`, awaited whether
+/// `body` returned or threw: the one mechanism behind the test servers' scoped forms
+/// (`TestOrigin.with`, `ProxyHarness.with`, …). `stop` must tolerate a second stop, for a test that
+/// stops the server itself in the middle (to see what happens when the origin goes away).
+public func withStarted<Server, Result>(
+    isolation: isolated (any Actor)? = #isolation,
+    _ start: () async throws -> Server,
+    stop: (Server) async throws -> Void,
+    run body: (Server) async throws -> Result
+) async throws -> Result {
+    let server = try await start()
+    return try await withTeardown(isolation: isolation) { try await stop(server) } run: { try await body(server) }
 }

@@ -71,6 +71,17 @@ public final class TestOrigin: Sendable {
         return origin
     }
 
+    /// Runs `body` with a started origin (as `start`) and shuts it down afterwards, also when
+    /// `body` throws.
+    public static func with<Result>(
+        host: String = "127.0.0.1", port: Int = 0, group: EventLoopGroup? = nil,
+        isolation: isolated (any Actor)? = #isolation,
+        _ body: (TestOrigin) async throws -> Result
+    ) async throws -> Result {
+        try await withStarted(
+            isolation: isolation, { try await start(host: host, port: port, group: group) }, stop: { try await $0.shutdown() }, run: body)
+    }
+
     /// Adds or replaces the route for `path` (without query); safe while serving.
     public func route(_ path: String, _ response: Response) {
         state.withLockedValue { $0.routes[path] = response }
@@ -101,6 +112,7 @@ public final class TestOrigin: Sendable {
         await eventually(timeout: timeout) { condition(self) }
     }
 
+    /// Stops listening and closes open connections; a second call does nothing.
     public func shutdown() async throws {
         let server = serverChannel.withLockedValue { channel -> (any Channel)? in
             defer { channel = nil }

@@ -13,25 +13,17 @@ import Glibc
         connectTimeout: Duration = .seconds(5),
         _ body: (_ own: TestOrigin, _ other: TestOrigin, UpstreamClient) async throws -> Void
     ) async throws {
-        let own = try await TestOrigin.start()
-        let other = try await TestOrigin.start()
-        own.route("/seg.ts", .generated(size: 30_000))
-        other.route("/seg.ts", .generated(size: 30_000))
-        let client = try UpstreamClient(configuration: UpstreamConfiguration(
-            connectTimeout: connectTimeout,
-            resolve: ["metadata.hlschaos.test:80": "169.254.169.254"],
-            addressGuard: AddressGuard(ownPorts: [own.port])))
-        do {
-            try await body(own, other, client)
-        } catch {
-            await client.shutdown()
-            try await own.shutdown()
-            try await other.shutdown()
-            throw error
+        try await TestOrigin.with { own in
+            try await TestOrigin.with { other in
+                own.route("/seg.ts", .generated(size: 30_000))
+                other.route("/seg.ts", .generated(size: 30_000))
+                let client = try UpstreamClient(configuration: UpstreamConfiguration(
+                    connectTimeout: connectTimeout,
+                    resolve: ["metadata.hlschaos.test:80": "169.254.169.254"],
+                    addressGuard: AddressGuard(ownPorts: [own.port])))
+                try await withTeardown { await client.shutdown() } run: { try await body(own, other, client) }
+            }
         }
-        await client.shutdown()
-        try await own.shutdown()
-        try await other.shutdown()
     }
 
     private func refusal(_ client: UpstreamClient, _ request: UpstreamRequest) async -> (address: String, reason: String, description: String)? {

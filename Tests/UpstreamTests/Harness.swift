@@ -7,17 +7,10 @@ func withOrigin(
     configuration: UpstreamConfiguration = .init(),
     _ body: (TestOrigin, UpstreamClient) async throws -> Void
 ) async throws {
-    let origin = try await TestOrigin.start()
-    let client = try UpstreamClient(configuration: configuration)
-    do {
-        try await body(origin, client)
-    } catch {
-        await client.shutdown()
-        try await origin.shutdown()
-        throw error
+    try await TestOrigin.with { origin in
+        let client = try UpstreamClient(configuration: configuration)
+        try await withTeardown { await client.shutdown() } run: { try await body(origin, client) }
     }
-    await client.shutdown()
-    try await origin.shutdown()
 }
 
 /// The error `operation` threw, or nil when it did not throw.

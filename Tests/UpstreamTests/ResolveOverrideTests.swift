@@ -4,19 +4,19 @@ import TestSupport
 
 @Suite struct ResolveOverrideTests {
     @Test func aMadeUpNameReachesTheOriginItIsMappedTo() async throws {
-        let origin = try await TestOrigin.start()
-        let client = try UpstreamClient(configuration: UpstreamConfiguration(resolve: ["made-up.test:\(origin.port)": "127.0.0.1"]))
-        origin.route("/seg.ts", .generated(size: 20_000))
-        let url = "http://made-up.test:\(origin.port)/seg.ts"
-        for _ in 0..<2 {  // the second transfer takes the pooled handle, reset in between
-            let response = try await client.fetch(UpstreamRequest(url: url))
-            #expect(response.status == 200)
-            #expect(try await readPattern(response.body) == (20_000, true))
+        try await TestOrigin.with { origin in
+            let client = try UpstreamClient(configuration: UpstreamConfiguration(resolve: ["made-up.test:\(origin.port)": "127.0.0.1"]))
+            origin.route("/seg.ts", .generated(size: 20_000))
+            let url = "http://made-up.test:\(origin.port)/seg.ts"
+            for _ in 0..<2 {  // the second transfer takes the pooled handle, reset in between
+                let response = try await client.fetch(UpstreamRequest(url: url))
+                #expect(response.status == 200)
+                #expect(try await readPattern(response.body) == (20_000, true))
+            }
+            #expect(origin.requestLog.map { $0.header("Host") } == ["made-up.test:\(origin.port)", "made-up.test:\(origin.port)"])
+            #expect(client.easyHandlesCreated == 1)
+            await client.shutdown()
         }
-        #expect(origin.requestLog.map { $0.header("Host") } == ["made-up.test:\(origin.port)", "made-up.test:\(origin.port)"])
-        #expect(client.easyHandlesCreated == 1)
-        await client.shutdown()
-        try await origin.shutdown()
     }
 
     @Test func withoutTheOverrideTheNameDoesNotResolve() async throws {

@@ -1,0 +1,74 @@
+import Foundation
+import NIOConcurrencyHelpers
+import Testing
+import TestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The scoped forms tests start their servers with: what a body started is stopped before the
+/// scope ends, whether the body returned or threw.
+@Suite struct ScopedServerTests {
+    struct Thrown: Error, Equatable {}
+
+    final class Server: Sendable {
+        let stops = NIOLockedValueBox(0)
+        func stop() { stops.withLockedValue { $0 += 1 } }
+    }
+
+    @Test func aBodyThatThrowsStillStopsWhatItStartedOnceAndTheErrorComesThrough() async throws {
+        let server = Server()
+        await #expect(throws: Thrown.self) {
+            try await withStarted({ server }, stop: { $0.stop() }) { _ in throw Thrown() }
+        }
+        #expect(server.stops.withLockedValue { $0 } == 1)
+    }
+
+    @Test func aBodyThatReturnsStopsOnceAndHandsOnItsResult() async throws {
+        let server = Server()
+        let answer = try await withStarted({ server }, stop: { $0.stop() }) { started in
+            #expect(started.stops.withLockedValue { $0 } == 0, "not stopped while the body runs")
+            return 42
+        }
+        #expect(answer == 42)
+        #expect(server.stops.withLockedValue { $0 } == 1)
+    }
+
+    @Test func aStartThatThrowsRunsNeitherBodyNorStop() async throws {
+        let server = Server()
+        await #expect(throws: Thrown.self) {
+            try await withStarted({ () async throws -> Server in throw Thrown() }, stop: { _ in server.stop() }) { _ in
+                Issue.record("the body ran without a server")
+            }
+        }
+        #expect(server.stops.withLockedValue { $0 } == 0)
+    }
+
+    @Test func aTestOriginIsClosedAfterItsScopeThrows() async throws {
+        let port = NIOLockedValueBox(0)
+        await #expect(throws: Thrown.self) {
+            try await TestOrigin.with { origin in
+                origin.route("/a", .bytes(body: [1]))
+                port.withLockedValue { $0 = origin.port }
+                #expect(try await RawHTTP.get(port: origin.port, "/a").status == 200)
+                throw Thrown()
+            }
+        }
+        let closedPort = port.withLockedValue { $0 }
+        #expect(throws: RawHTTPConnection.Failure.connect(ECONNREFUSED)) {
+            _ = try RawHTTPConnection(port: closedPort)
+        }
+    }
+
+    /// A test that stops its origin itself (to see what happens when it goes away) ends its scope
+    /// without an error from the second stop.
+    @Test func aTestOriginStoppedInsideItsScopeStopsAgainQuietly() async throws {
+        let closedPort = try await TestOrigin.with { origin in
+            try await origin.shutdown()
+            return origin.port
+        }
+        #expect(throws: RawHTTPConnection.Failure.connect(ECONNREFUSED)) {
+            _ = try RawHTTPConnection(port: closedPort)
+        }
+    }
+}
