@@ -103,7 +103,7 @@ final class OriginHandler: ChannelInboundHandler, RemovableChannelHandler {
                 context.close(promise: nil)
                 return
             }
-            encoder.writeAndFlush(NIOAny(context.channel.allocator.buffer(bytes: bytes))).whenComplete { _ in
+            encoder.writeAndFlush(NIOAny(context.channel.allocator.buffer(bytes: bytes))).assumeIsolated().whenComplete { _ in
                 context.close(promise: nil)
             }
         case let .truncated(size, after):
