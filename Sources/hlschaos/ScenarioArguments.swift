@@ -15,7 +15,12 @@ enum ScenarioArguments {
     static func resolve(_ arguments: [String], rules: RuleBook) throws -> [Scenario] {
         var scenarios: [Scenario] = []
         var problems: [String] = []
-        for argument in arguments {
+        // "a,b" names two presets, as CI files often write lists (a path keeps its commas).
+        let names = arguments.flatMap { argument in
+            argument.hasSuffix(".json") || argument.contains("/")
+                ? [argument] : argument.split(separator: ",", omittingEmptySubsequences: true).map(String.init)
+        }
+        for argument in names {
             if argument.hasSuffix(".json") || argument.contains("/") {
                 do {
                     scenarios.append(try RuleDecoder.decodeFile(atPath: argument, builtInTraces: RuleBook.builtInTrace))

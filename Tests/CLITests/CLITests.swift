@@ -181,4 +181,17 @@ extension CLITests {
             #expect(down.stderr.contains("cannot fetch http://127.0.0.1:1/x.m3u8"))
         }
     }
+
+    /// CI files often write lists with commas: "a,b" names two presets; an unknown one is still named.
+    @Test func presetsMayBeGivenAsACommaSeparatedList() async throws {
+        try await withTemporaryFolder("cli-list") { folder in
+            let result = try await CLI.run(
+                ["run", "status-503,status-504", "--player", "no-such-player-here {url}", "--evidence", folder.path("evidence")], timeout: 120)
+            #expect(result.stdout.contains("hlschaos run: 2 runs (2 scenarios × 1 player)"))
+            #expect(result.status == 2, "the player is not installed: cells that could not run")
+            let unknown = try await CLI.run(["run", "status-503,status-5O4", "--player", "ffmpeg"])
+            #expect(unknown.status == 2)
+            #expect(unknown.stderr.contains("status-5O4: no preset of that name (did you mean \"status-504\"?)"))
+        }
+    }
 }
