@@ -28,8 +28,9 @@ public enum StreamChoice {
             } catch {
                 throw Invalid(description: "\(scenario.name): \(error.description)")
             }
-            // A live stream never ends: the scenario's own play time (when shorter) ends the run.
-            let seconds = demo.isLive ? min(timeout, hint?.seconds ?? timeout) : timeout
+            // A live stream never ends: the scenario's own play time ends the run (a link's plan or a
+            // fault's end is written for it), else the timeout.
+            let seconds = demo.isLive ? hint?.seconds ?? timeout : timeout
             return CellPlan(
                 scenario: scenario, player: player, path: demo.demoPath, live: demo.isLive,
                 timeout: seconds, documentedOnly: documentedOnly)

@@ -49,7 +49,7 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("How players reach the proxy: reverse (its /s/<session>/ URLs), forward (the origin's https URL with the proxy as their HTTP proxy, TLS intercepted) or https (the /s/<session>/ URLs on its HTTPS listener, HTTP/2).", valueName: "reverse|forward|https"))
     var via: String = "reverse"
 
-    @Option(help: "How long each player may run (60s, 2m).")
+    @Option(help: "How long each player may run (60s, 2m); on the live stream a scenario with a play time (\"play\": {\"for\": …}, as the live presets) plays for that time.")
     var timeout: String = "60s"
 
     @Option(help: ArgumentHelp("Write JUnit XML: one testcase per scenario × player.", valueName: "FILE"))

@@ -43,6 +43,20 @@ import Records
         #expect(ChaosRun.exitCode([CellFixtures.passed()]) == 0)
     }
 
+    /// A live scenario plays for its own play time, longer or shorter than the timeout (a link's
+    /// plan is written for it); VOD, and live without a play time, take the timeout.
+    @Test func aLiveScenarioPlaysForItsOwnTime() throws {
+        func plan(_ play: String, timeout: Double) throws -> CellPlan {
+            let scenario = try RuleDecoder.decode(Array(#"{"name": "s", "play": \#(play), "rules": [{"id": "r", "match": {"kind": "master"}, "action": {"delay": "1s"}}]}"#.utf8), file: "t.json")
+            return try StreamChoice.plan(scenario: scenario, player: FFmpegDriver(), source: .demo(stream: "vod", flavour: "ts"),
+                                         stream: nil, flavour: nil, timeout: timeout, documentedOnly: false)
+        }
+        #expect(try plan(#"{"stream": "live", "for": "110s"}"#, timeout: 90).timeout == 110)
+        #expect(try plan(#"{"stream": "live", "for": "20s"}"#, timeout: 60).timeout == 20)
+        #expect(try plan(#"{"stream": "live"}"#, timeout: 60).timeout == 60)
+        #expect(try plan(#"{"stream": "vod"}"#, timeout: 45).timeout == 45)
+    }
+
     /// An LL fault on a player that reads LL as ordinary live: not applicable, with the reason,
     /// in the terminal, JUnit (skipped), the matrix (·) and the exit code (not a failure).
     @Test func anLLFaultOnAPlayerThatDoesNotPlayLLIsNotApplicable() throws {
