@@ -8,6 +8,15 @@ public enum RuleKeys {
     /// The keys of `"expected"`: the players whose reaction a scenario describes in words. Player
     /// families, some of which `hlschaos run` cannot drive (AVPlayer, ExoPlayer); not `playerNames`.
     public static let expected = ["avplayer", "hlsjs", "vhs", "exoplayer", "ffmpeg", "gstreamer", "vlc"]
+    /// The `expected` family whose text describes a player of `hlschaos run` (both GStreamer
+    /// demuxers are `gstreamer`); nil for custom players.
+    public static func expectedFamily(ofPlayer player: String) -> String? {
+        switch player {
+        case "gstreamer-legacy": "gstreamer"
+        case "command": nil
+        default: expected.contains(player) ? player : nil
+        }
+    }
     /// The families every preset describes; `vhs` and `vlc` only where their reaction was observed.
     public static let expectedInEveryPreset = ["avplayer", "hlsjs", "exoplayer", "ffmpeg", "gstreamer"]
     public static let rule = ["id", "description", "match", "action"]

@@ -52,8 +52,9 @@ import Testing
         for expectation in scenario.expectations where !expectation.isDocumented {
             #expect(expectation.note?.hasPrefix("Observed with ") == true, "\(expectation)")
             for player in expectation.players {
-                #expect(scenario.expected[player]?.hasPrefix("Observed") == true,
-                        "\(expectation): expected.\(player) records no observation")
+                let family = try #require(RuleKeys.expectedFamily(ofPlayer: player), "\(player): no expected family")
+                #expect(scenario.expected[family]?.contains("Observed") == true,
+                        "\(expectation): expected.\(family) records no observation of \(player)")
             }
         }
     }
