@@ -9,7 +9,7 @@ Runs qr.js in headless Chromium (the same engine as the page), for texts from 1 
 with an ECI header) plus every mask forced once, draws each module matrix to a PNG with Pillow and decodes it with
 pyzbar. Exits 0 when all decode, 1 otherwise. Needs selenium, Pillow, pyzbar and libzbar0.
 """
-import argparse, functools, http.server, os, socketserver, sys, threading
+import argparse, functools, http.server, os, shutil, socketserver, sys, tempfile, threading
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
@@ -56,10 +56,20 @@ def main():
 
     httpd = socketserver.ThreadingTCPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=DASHBOARD))
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    # Chromium and its PulseAudio client write into TMPDIR (org.chromium.Chromium.*, pulse-*) and
+    # do not always remove it: they get a folder of their own, removed below.
+    root = tempfile.mkdtemp(prefix="hlschaos-qr-")
+    os.environ["TMPDIR"] = root
+    os.environ["PULSE_RUNTIME_PATH"] = os.path.join(root, "pulse")
     options = webdriver.ChromeOptions()
-    for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage"):
+    for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--user-data-dir=" + os.path.join(root, "profile")):
         options.add_argument(flag)
-    driver = webdriver.Chrome(service=Service(args.chromedriver), options=options)
+    try:
+        driver = webdriver.Chrome(service=Service(args.chromedriver), options=options)
+    except Exception:
+        httpd.shutdown()
+        shutil.rmtree(root, ignore_errors=True)
+        raise
     try:
         driver.get(f"http://127.0.0.1:{httpd.server_address[1]}/favicon.svg")
         driver.set_script_timeout(60)
@@ -83,6 +93,7 @@ def main():
     finally:
         driver.quit()
         httpd.shutdown()
+        shutil.rmtree(root, ignore_errors=True)
 
     failures, versions, masks = [], set(), set()
     for r in results:
