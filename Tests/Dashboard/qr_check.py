@@ -58,7 +58,7 @@ def main():
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     # Chromium and its PulseAudio client write into TMPDIR (org.chromium.Chromium.*, pulse-*) and
     # do not always remove it: they get a folder of their own, removed below.
-    root = tempfile.mkdtemp(prefix="hlschaos-qr-")
+    root = tempfile.mkdtemp(prefix="qr-")
     os.environ["TMPDIR"] = root
     os.environ["PULSE_RUNTIME_PATH"] = os.path.join(root, "pulse")
     options = webdriver.ChromeOptions()
