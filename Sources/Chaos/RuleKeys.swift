@@ -11,11 +11,7 @@ public enum RuleKeys {
     /// The `expected` family whose text describes a player of `hlschaos run` (both GStreamer
     /// demuxers are `gstreamer`); nil for custom players.
     public static func expectedFamily(ofPlayer player: String) -> String? {
-        switch player {
-        case "gstreamer-legacy": "gstreamer"
-        case "command": nil
-        default: expected.contains(player) ? player : nil
-        }
+        player == "gstreamer-legacy" ? "gstreamer" : expected.contains(player) ? player : nil
     }
     /// The families every preset describes; `vhs` and `vlc` only where their reaction was observed.
     public static let expectedInEveryPreset = ["avplayer", "hlsjs", "exoplayer", "ffmpeg", "gstreamer"]

@@ -101,10 +101,7 @@ extension RunFacts {
 
     /// The stalls the player said through CMCD, one per stall (`PlayerTimeline.saidStalls`); nil
     /// when no request carried CMCD.
-    var cmcdStalls: [PlayerTimeline.Stall]? {
-        let timeline = playerTimeline
-        return timeline.cmcdStalls
-    }
+    var cmcdStalls: [PlayerTimeline.Stall]? { playerTimeline.cmcdStalls }
 
     /// " (at 3.0 s for 1.2 s, …)": the first four.
     static func listed(_ items: [String]) -> String {

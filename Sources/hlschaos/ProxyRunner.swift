@@ -51,7 +51,7 @@ struct ProxyRunner {
         let drain = configuration.shutdownTimeout
         let stopping = Stopping()
         let signals = SignalWatcher(signals: [SIGINT, SIGTERM]) { signal in
-            let name = signal == SIGINT ? "SIGINT" : "SIGTERM"
+            let name = SignalWatcher.name(signal)
             guard stopping.begin() else {
                 // The operator means it: no more waiting for anything.
                 FileHandle.standardError.write(Data("hlschaos: second \(name): exiting now\n".utf8))
@@ -173,6 +173,9 @@ final class SignalWatcher: @unchecked Sendable {
     func cancel() {
         for source in sources { source.cancel() }
     }
+
+    /// "SIGINT" or "SIGTERM", for the messages that say which one came.
+    static func name(_ signal: Int32) -> String { signal == SIGINT ? "SIGINT" : "SIGTERM" }
 }
 
 /// An error whose message is shown to the user as is, with exit code 1.

@@ -87,7 +87,7 @@ struct RecordCommand: AsyncParsableCommand {
 
         let stopping = Stopping()
         let signals = SignalWatcher(signals: [SIGINT, SIGTERM]) { signal in
-            let name = signal == SIGINT ? "SIGINT" : "SIGTERM"
+            let name = SignalWatcher.name(signal)
             if stopping.begin() {
                 tell("received \(name): stopping; requests under way get \(Int(settings.grace.seconds))s to finish (again to stop at once)")
                 recorder.stop("interrupted by \(name)")

@@ -15,13 +15,13 @@ enum ScenarioArguments {
     static func resolve(_ arguments: [String], rules: RuleBook) throws -> [Scenario] {
         var scenarios: [Scenario] = []
         var problems: [String] = []
+        func isPath(_ argument: String) -> Bool { argument.hasSuffix(".json") || argument.contains("/") }
         // "a,b" names two presets, as CI files often write lists (a path keeps its commas).
         let names = arguments.flatMap { argument in
-            argument.hasSuffix(".json") || argument.contains("/")
-                ? [argument] : argument.split(separator: ",", omittingEmptySubsequences: true).map(String.init)
+            isPath(argument) ? [argument] : argument.split(separator: ",", omittingEmptySubsequences: true).map(String.init)
         }
         for argument in names {
-            if argument.hasSuffix(".json") || argument.contains("/") {
+            if isPath(argument) {
                 do {
                     scenarios.append(try RuleDecoder.decodeFile(atPath: argument, builtInTraces: RuleBook.builtInTrace))
                 } catch {
@@ -55,7 +55,7 @@ enum ScenarioArguments {
         let work = Task { try await body() }
         let stopping = Stopping()
         let signals = SignalWatcher(signals: [SIGINT, SIGTERM]) { signal in
-            let signalName = signal == SIGINT ? "SIGINT" : "SIGTERM"
+            let signalName = SignalWatcher.name(signal)
             guard stopping.begin() else {
                 FileHandle.standardError.write(Data("hlschaos \(name): second \(signalName): exiting now\n".utf8))
                 Foundation.exit(130)
