@@ -116,9 +116,13 @@ public struct RuleEngine: Sendable {
     }
 
     /// The fault plan for one request at instant `now` of the engine clock; updates the session's counters.
-    public func plan(for facts: RequestFacts, state: inout SessionState, now: Duration) -> FaultPlan {
+    /// The request's facts are read only when there are rules to ask (most requests pass an engine
+    /// without any).
+    public func plan(for facts: @autoclosure () -> RequestFacts, state: inout SessionState, now: Duration) -> FaultPlan {
         state.begin(at: now)
         var plan = FaultPlan()
+        guard !entries.isEmpty else { return plan }
+        let facts = facts()
         for entry in entries {
             let rule = entry.rule
             let reference = entry.reference

@@ -135,18 +135,33 @@ final class ClientChannel: @unchecked Sendable {
 
     var isHEAD: Bool { requestHead.method == .HEAD }
 
-    func sendHead(_ status: HTTPResponseStatus, headers: HTTPHeaders) async throws {
+    /// The response head, framed here (NIO's encoder is told not to: `ConnectionSetup`). `headers`
+    /// are taken over: a caller that has no further use for them spares a copy.
+    func sendHead(_ status: HTTPResponseStatus, headers: consuming HTTPHeaders) async throws {
         try request.headSent(status, headers: headers)
-        var head = HTTPResponseHead(version: requestHead.version, status: status, headers: headers)
-        if !requestHead.isKeepAlive || closesAfterResponse { head.headers.replaceOrAdd(name: "connection", value: "close") }
-        if cors && !head.headers.contains(name: "access-control-allow-origin") {
-            head.headers.add(name: "access-control-allow-origin", value: "*")
-            head.headers.add(name: "access-control-expose-headers", value: "*")
+        Self.frame(&headers, status: status, request: requestHead)
+        if !requestHead.isKeepAlive || closesAfterResponse { headers.replaceOrAdd(name: "connection", value: "close") }
+        if cors && !headers.contains(name: "access-control-allow-origin") {
+            headers.add(name: "access-control-allow-origin", value: "*")
+            headers.add(name: "access-control-expose-headers", value: "*")
         }
-        heldHead = head
         if !request.captures.isEmpty {
-            let fields = head.headers.map { ($0.name, $0.value) }
+            let fields = headers.map { ($0.name, $0.value) }
             for capture in request.captures { capture.head(fields) }
+        }
+        heldHead = HTTPResponseHead(version: requestHead.version, status: status, headers: headers)
+    }
+
+    /// How the client finds the end of the body (RFC 9112 §6): none for a response that has no body
+    /// (to a CONNECT, a 1xx, 204 or 304), else its `Content-Length`, else chunks on HTTP/1.1 (on
+    /// HTTP/1.0 the close ends it, and on HTTP/2 the stream). A HEAD's head says what a GET's would.
+    static func frame(_ headers: inout HTTPHeaders, status: HTTPResponseStatus, request: HTTPRequestHead) {
+        let code = status.code
+        if request.method == .CONNECT || code < 200 || code == 204 || code == 304 {
+            if headers.contains(name: "content-length") { headers.remove(name: "content-length") }
+            if headers.contains(name: "transfer-encoding") { headers.remove(name: "transfer-encoding") }
+        } else if !headers.contains(name: "content-length"), request.version.major == 1, request.version.minor >= 1 {
+            headers.replaceOrAdd(name: "transfer-encoding", value: "chunked")
         }
     }
 

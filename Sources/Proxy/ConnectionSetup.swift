@@ -42,11 +42,24 @@ final class ConnectionSetup: Sendable {
         // without a body). An upgrade configuration without upgraders makes the decoder hand on what
         // it read after a CONNECT, so a TLS handshake sent early is not lost; its handler leaves the
         // pipeline after the first request.
+        //
+        // Responses are framed by `ClientChannel.sendHead`, and every header they carry is valid
+        // already: an origin's are checked by `HeaderPolicy` (a name that is no token or a value
+        // with a control character is dropped and logged), the proxy's own are fixed or come from
+        // rule files checked when they load. The encoder's own framing and validation would do it
+        // all again on every response, the framing on a copy of the headers.
         try sync.configureHTTPServerPipeline(
-            withPipeliningAssistance: false, withServerUpgrade: (upgraders: [], completionHandler: { _ in }), withErrorHandling: false)
+            withPipeliningAssistance: false, withServerUpgrade: (upgraders: [], completionHandler: { _ in }), withErrorHandling: false,
+            withOutboundHeaderValidation: false, withEncoderConfiguration: Self.encoderConfiguration)
         try sync.addHandler(
             ClientConnectionHandler(setup: self, way: way, timeouts: timeouts, eventLoop: channel.eventLoop), name: Name.client)
     }
+
+    private static let encoderConfiguration: HTTPResponseEncoder.Configuration = {
+        var configuration = HTTPResponseEncoder.Configuration()
+        configuration.automaticallySetFramingHeaders = false
+        return configuration
+    }()
 
     /// TLS towards the client, then HTTP/2 or HTTP/1.1 as ALPN decides (HTTP/1.1 without ALPN).
     func addTLS(to channel: Channel, context: NIOSSLContext, way: ClientWay) throws {
@@ -94,7 +107,6 @@ final class ConnectionSetup: Sendable {
         let sync = pipeline.syncOperations
         do {
             sync.removeHandler(name: Name.timeouts, promise: nil)
-            sync.removeHandler(try sync.handler(type: NIOHTTPResponseHeadersValidator.self), promise: nil)
             sync.removeHandler(try sync.handler(type: HTTPResponseEncoder.self), promise: nil)
             channel.writeAndFlush(channel.allocator.buffer(string: "HTTP/1.1 200 Connection Established\r\n\r\n"), promise: nil)
             switch plan {

@@ -9,11 +9,6 @@ import Upstream
 /// Runs for every request and response, so names are compared as ASCII bytes, without building
 /// lowercased copies.
 enum HeaderPolicy {
-    private static let hopByHop = NameSet([
-        "connection", "keep-alive", "proxy-connection", "proxy-authenticate", "proxy-authorization",
-        "te", "trailer", "trailers", "transfer-encoding", "upgrade",
-    ])
-
     /// Request headers to send upstream. `Host` is curl's to set from the URL; `Accept-Encoding` is
     /// dropped for playlists because the proxy must read them (curl offers and decodes compression).
     /// `dropCMCD`: the four `CMCD-*` headers stay behind too (`stripCMCD`).
@@ -22,16 +17,17 @@ enum HeaderPolicy {
         var kept: [(name: String, value: String)] = []
         kept.reserveCapacity(headers.count)
         for (name, value) in headers {
-            if hopByHop.contains(name) || named.contains(name) || requestOwnedByCurl.contains(name) { continue }
-            if isPlaylist && (playlistRequestDropped.contains(name) || name.asciiCaseInsensitiveHasPrefix("if-")) { continue }
+            if let known = KnownHeaderName(name) {
+                if known.isHopByHop || known == .host || known == .expect { continue }
+                if isPlaylist && (known == .acceptEncoding || known == .range) { continue }
+            }
+            if named.contains(name) { continue }
+            if isPlaylist && name.asciiCaseInsensitiveHasPrefix("if-") { continue }
             if dropCMCD && CMCDStrip.isCMCDHeader(name) { continue }
             kept.append((name, value))
         }
         return kept
     }
-
-    private static let requestOwnedByCurl = NameSet(["host", "expect"])
-    private static let playlistRequestDropped = NameSet(["accept-encoding", "range"])
 
     /// Response headers to send to the client. For playlists the body is rewritten, so length,
     /// encoding and validators that describe the origin's bytes are dropped. A header that is not
@@ -41,8 +37,9 @@ enum HeaderPolicy {
         from upstream: [(name: String, value: String)], isPlaylist: Bool
     ) -> (headers: HTTPHeaders, invalid: [String]) {
         let named = namedInConnection(upstream)
-        var headers = HTTPHeaders()
-        headers.reserveCapacity(upstream.count + 3)
+        // Built as an array and handed to HTTPHeaders whole: its `add` checks every name again.
+        var kept: [(String, String)] = []
+        kept.reserveCapacity(upstream.count + 3)
         var invalid: [String] = []
         var lengthSent = false
         for (name, value) in upstream {
@@ -50,9 +47,13 @@ enum HeaderPolicy {
                 invalid.append(name)
                 continue
             }
-            if hopByHop.contains(name) || named.contains(name) { continue }
-            if isPlaylist && playlistRecomputed.contains(name) { continue }
-            if name.asciiCaseInsensitiveEquals("content-length") {
+            let known = KnownHeaderName(name)
+            if let known {
+                if known.isHopByHop { continue }
+                if isPlaylist && known.describesOriginBytes { continue }
+            }
+            if named.contains(name) { continue }
+            if known == .contentLength {
                 // One length the client can frame by (repeats of the same value count once);
                 // anything else is dropped and the body goes out chunked instead.
                 guard !lengthSent else { continue }
@@ -62,15 +63,15 @@ enum HeaderPolicy {
                 }
                 lengthSent = true
             }
-            headers.add(name: name, value: value)
+            kept.append((name, value))
         }
-        return (headers, invalid)
+        return (HTTPHeaders(kept), invalid)
     }
 
     /// Every Content-Length of the response is the same whole number.
     private static func isFramingLength(_ upstream: [(name: String, value: String)]) -> Bool {
         var first: String?
-        for (name, value) in upstream where name.asciiCaseInsensitiveEquals("content-length") {
+        for (name, value) in upstream where KnownHeaderName(name) == .contentLength {
             guard !value.isEmpty, value.utf8.count <= 18, value.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return false }
             if let first, first != value { return false }
             first = value
@@ -78,16 +79,12 @@ enum HeaderPolicy {
         return true
     }
 
-    private static let playlistRecomputed = NameSet([
-        "content-length", "content-encoding", "content-range", "etag", "content-md5", "accept-ranges",
-    ])
-
     /// Header names listed in `Connection` (they are hop-by-hop too; RFC 9110 §7.6.1). Empty,
     /// without allocating, when there is no such header or it lists only `keep-alive` (hop-by-hop
     /// anyway): the `Connection: keep-alive` most origins send on every response.
     static func namedInConnection(_ headers: some Sequence<(name: String, value: String)>) -> NameSet {
         var names: [String] = []
-        for (name, value) in headers where name.asciiCaseInsensitiveEquals("connection") {
+        for (name, value) in headers where KnownHeaderName(name) == .connection {
             var value = value
             value.withUTF8 { bytes in
                 var start = 0
@@ -112,7 +109,7 @@ enum HeaderPolicy {
     /// `Connection` options whose header is dropped as hop-by-hop already.
     private static let connectionOptionsDropped: [[UInt8]] = [Array("keep-alive".utf8)]
 
-    /// A few header names, matched case-insensitively.
+    /// The header names a `Connection` header lists, matched case-insensitively (usually none).
     struct NameSet {
         private let names: [String]
 
@@ -121,7 +118,7 @@ enum HeaderPolicy {
         }
 
         func contains(_ name: String) -> Bool {
-            names.contains { name.asciiCaseInsensitiveEquals($0) }
+            !names.isEmpty && names.contains { name.asciiCaseInsensitiveEquals($0) }
         }
     }
 }

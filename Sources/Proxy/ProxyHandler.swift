@@ -219,9 +219,12 @@ final class ProxyHandler: Sendable {
                 logger.warning("\(problem)", metadata: ["session": "\(session.id)"])
             }
             guard let tag = exchange.tag else { return (engine, nil) }
-            let facts = RequestFacts(
-                tag: tag, session: exchange.session, catalog: state.catalog, head: head, upstream: exchange.location, cmcd: exchange.client.request.cmcd)
-            return (engine, engine.plan(for: facts, state: &state.rules, now: now))
+            let plan = engine.plan(
+                for: RequestFacts(
+                    tag: tag, session: exchange.session, catalog: state.catalog, head: head, upstream: exchange.location,
+                    cmcd: exchange.client.request.cmcd),
+                state: &state.rules, now: now)
+            return (engine, plan)
         }
         exchange.engine = engine
         if let plan { exchange.client.request.planned(plan) }
@@ -439,15 +442,15 @@ final class ProxyHandler: Sendable {
     /// Passes a response through as it arrives; the transfer pauses while the client is slow.
     private func stream(_ response: UpstreamResponse, _ client: ClientChannel) async throws -> Disposition {
         let headers = responseHeaders(response, plan: client.request.plan, rewritten: false)
+        let contentLength = headers.first(name: "content-length").flatMap(Int.init).flatMap { $0 >= 0 ? $0 : nil }
         // Without a length an HTTP/1.0 client can only find the end of the body by the close.
-        if !headers.contains(name: "content-length"), client.requestHead.version.major == 1, client.requestHead.version.minor == 0 { client.closeAfterResponse() }
+        if contentLength == nil, client.requestHead.version.major == 1, client.requestHead.version.minor == 0 { client.closeAfterResponse() }
         try await client.sendHead(HTTPResponseStatus(statusCode: response.status), headers: headers)
         if client.isHEAD {
             response.body.cancel()
             try await client.sendEnd()
             return .keepAlive
         }
-        let contentLength = headers.first(name: "content-length").flatMap(Int.init).flatMap { $0 >= 0 ? $0 : nil }
         var shaper = BodyShaper(client.request.plan.response, contentLength: contentLength)
         do {
             for try await chunk in response.body {

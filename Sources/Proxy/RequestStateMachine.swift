@@ -126,16 +126,21 @@ struct RequestStateMachine {
         var description: String { "a second response to one request was refused and the connection closed" }
     }
 
-    /// Response headers a record keeps (what a request log or a HAR viewer shows).
-    static let recordedHeaders = ["content-type", "content-length", "location", "retry-after", "x-hlschaos-fault"]
-
+    /// The response headers a record keeps (what a request log or a HAR viewer shows): the first
+    /// of each `KnownHeaderName.recordedNames`, in that order.
     mutating func headSent(_ status: HTTPResponseStatus, headers: HTTPHeaders) throws(SecondResponse) {
         guard !sent.started else { throw SecondResponse() }
         sent.started = true
         sent.status = Int(status.code)
-        for name in Self.recordedHeaders {
-            if let value = headers.first(name: name) { sent.headers.append(.init(name, value)) }
+        var found: [(position: Int, value: String)] = []
+        var seen: UInt8 = 0
+        for (name, value) in headers {
+            guard let position = KnownHeaderName(name)?.recordedPosition, seen & (1 << position) == 0 else { continue }
+            seen |= 1 << position
+            found.append((position, value))
         }
+        found.sort { $0.position < $1.position }
+        sent.headers.append(contentsOf: found.map { .init(KnownHeaderName.recordedNames[$0.position], $0.value) })
     }
 
     /// A response the connection's next handlers send (the 200 of a CONNECT) counts as this request's.

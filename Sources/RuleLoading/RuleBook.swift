@@ -36,6 +36,8 @@ public final class RuleBook: Sendable {
         var presets: [String: Scenario] = [:]
         var presetSummary = ""
         var engines: [String: CachedEngine] = [:]
+        /// The engine of a URL without presets (most requests): kept apart, with no key to build.
+        var withoutPresets: RuleEngine?
         var useClock: UInt64 = 0
         var evictionLogged = false
     }
@@ -150,6 +152,14 @@ public final class RuleBook: Sendable {
     /// The engine for a session: the global scenarios followed by the presets it asked for, each
     /// once, in the order first named.
     public func engine(presets requested: [String]) throws(PresetSelectionError) -> RuleEngine {
+        if requested.isEmpty {
+            return state.withLockedValue { state in
+                if let engine = state.withoutPresets { return engine }
+                let engine = RuleEngine(layers: [RuleEngine.Layer(state.scenarios), RuleEngine.Layer([])])
+                state.withoutPresets = engine
+                return engine
+            }
+        }
         var seen = Set<String>()
         let names = requested.count < 2 ? requested : requested.filter { seen.insert($0).inserted }
         guard names.count <= maxPresetsPerURL else {
@@ -235,7 +245,10 @@ public final class RuleBook: Sendable {
                 state.presets = builtIns.merging(newFolder) { _, fromFolder in fromFolder }
             }
             if let summary { state.presetSummary = summary }
-            if newScenarios != nil || newFolder != nil { state.engines = [:] }
+            if newScenarios != nil || newFolder != nil {
+                state.engines = [:]
+                state.withoutPresets = nil
+            }
         }
         if let newScenarios {
             logger.info("rules reloaded: \(newScenarios.map(\.name).joined(separator: ", "))")
