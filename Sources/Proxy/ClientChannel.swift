@@ -71,12 +71,9 @@ final class ClientChannel: @unchecked Sendable {
             try await writeOnLink(parts, link)
             return
         }
-        var parts = parts
-        if let head = heldHead {
-            heldHead = nil
-            parts.insert(.head(head), at: 0)
-        }
-        try await send(parts)
+        let head = heldHead
+        heldHead = nil
+        try await send(parts, after: head)
     }
 
     /// Writes `parts` as the link lets them through: the head after the link's latency, the body
@@ -120,15 +117,16 @@ final class ClientChannel: @unchecked Sendable {
         try await send(ready)
     }
 
-    /// Writes and flushes `parts`, then waits while the client is behind.
-    private func send(_ parts: [HTTPServerResponsePart]) async throws {
-        guard !parts.isEmpty else { return }
+    /// Writes and flushes `head` (when there is one) and `parts`, then waits while the client is behind.
+    private func send(_ parts: [HTTPServerResponsePart], after head: HTTPResponseHead? = nil) async throws {
+        guard let last = parts.last ?? head.map(HTTPServerResponsePart.head) else { return }
         guard channel.isActive else { throw ChannelError.ioOnClosedChannel }
+        if let head, !parts.isEmpty { channel.write(HTTPServerResponsePart.head(head), promise: nil) }
         for part in parts.dropLast() { channel.write(part, promise: nil) }
         if !requestHead.isKeepAlive || closesAfterResponse {
-            lastWrite = channel.writeAndFlush(parts[parts.count - 1])
+            lastWrite = channel.writeAndFlush(last)
         } else {
-            channel.writeAndFlush(parts[parts.count - 1], promise: nil)
+            channel.writeAndFlush(last, promise: nil)
         }
         if !channel.isWritable { try await writability.waitUntilWritable() }
     }
@@ -173,6 +171,7 @@ final class ClientChannel: @unchecked Sendable {
     /// Body bytes already in a buffer (what the upstream delivers): written without a copy.
     func sendBody(_ buffer: ByteBuffer, end: Bool = false) async throws {
         var parts: [HTTPServerResponsePart] = []
+        parts.reserveCapacity(2)
         if !isHEAD, buffer.readableBytes > 0 {
             parts.append(.body(.byteBuffer(buffer)))
             request.bodySent(buffer.readableBytes)

@@ -89,19 +89,25 @@ final class ClientConnectionHandler: ChannelInboundHandler, RemovableChannelHand
         let connection = NIOLoopBound((self, context), eventLoop: context.eventLoop)
         current = Task(executorPreference: executor) {
             let disposition = await handler.handle(client)
-            client.channel.eventLoop.execute {
-                let (this, context) = connection.value
-                if case .switchConnection(let plan) = disposition {
-                    this.current = nil
-                    this.setup.switchConnection(plan, context: context)
-                    return
-                }
-                this.finished(disposition.isKeepAlive && requestHead.isKeepAlive, context: context)
+            // The task runs on the connection's loop (its executor): the connection goes on from
+            // here, without another turn of the loop.
+            let loop = client.channel.eventLoop
+            let keepAlive = requestHead.isKeepAlive
+            if loop.inEventLoop {
+                requestEnded(disposition, keepAlive: keepAlive, connection)
+            } else {
+                loop.execute { requestEnded(disposition, keepAlive: keepAlive, connection) }
             }
         }
     }
 
-    private func finished(_ keepAlive: Bool, context: ChannelHandlerContext) {
+
+    fileprivate func switched(_ plan: ConnectionSetup.Switch, context: ChannelHandlerContext) {
+        current = nil
+        setup.switchConnection(plan, context: context)
+    }
+
+    fileprivate func finished(_ keepAlive: Bool, context: ChannelHandlerContext) {
         current = nil
         timeouts?.responseFinished()
         guard let registration, registry.markIdle(registration), keepAlive, context.channel.isActive else {
@@ -175,4 +181,17 @@ final class ClientConnectionHandler: ChannelInboundHandler, RemovableChannelHand
         // "METHOD URI HTTP/1.1\r\n", "name: value\r\n" per field, "\r\n": counted, not built.
         head.headers.reduce(head.method.rawValue.utf8.count + head.uri.utf8.count + 14) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 }
     }
+}
+
+/// A request's task has ended: the connection goes on (the next request, a switch after a
+/// `CONNECT`) or closes. On the connection's loop.
+private func requestEnded(
+    _ disposition: ProxyHandler.Disposition, keepAlive: Bool, _ connection: NIOLoopBound<(ClientConnectionHandler, ChannelHandlerContext)>
+) {
+    let (handler, context) = connection.value
+    if case .switchConnection(let plan) = disposition {
+        handler.switched(plan, context: context)
+        return
+    }
+    handler.finished(disposition.isKeepAlive && keepAlive, context: context)
 }

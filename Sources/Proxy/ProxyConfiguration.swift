@@ -139,6 +139,6 @@ public struct ProxyConfiguration: Sendable {
         guard let origin = name.map({ origins[$0] }) ?? defaultOrigin else { return nil }
         let prefix = origin.path.utf8.last == UInt8(ascii: "/") ? origin.path.dropLast() : origin.path
         return UpstreamLocation(
-            scheme: origin.scheme, authority: origin.authority, pathAndQuery: prefix + pathAndQuery)
+            scheme: origin.scheme, authority: origin.authority, pathAndQuery: prefix.isEmpty ? pathAndQuery : prefix + pathAndQuery)
     }
 }

@@ -132,15 +132,15 @@ struct RequestStateMachine {
         guard !sent.started else { throw SecondResponse() }
         sent.started = true
         sent.status = Int(status.code)
-        var found: [(position: Int, value: String)] = []
-        var seen: UInt8 = 0
+        // One pass over the headers: each kept one goes after those found before it in the order
+        // (`found` has a bit per position).
+        var found: UInt8 = 0
         for (name, value) in headers {
-            guard let position = KnownHeaderName(name)?.recordedPosition, seen & (1 << position) == 0 else { continue }
-            seen |= 1 << position
-            found.append((position, value))
+            guard let position = KnownHeaderName(name)?.recordedPosition, found & (1 << position) == 0 else { continue }
+            let index = (found & (1 << position - 1)).nonzeroBitCount
+            found |= 1 << position
+            sent.headers.insert(.init(KnownHeaderName.recordedNames[position], value), at: index)
         }
-        found.sort { $0.position < $1.position }
-        sent.headers.append(contentsOf: found.map { .init(KnownHeaderName.recordedNames[$0.position], $0.value) })
     }
 
     /// A response the connection's next handlers send (the 200 of a CONNECT) counts as this request's.

@@ -42,6 +42,18 @@ import Upstream
         #expect(record.requestHeaders.map(\.name) == ["range", "user-agent"])
     }
 
+    /// Whatever order and case the response had them in: the record's order, each name once, the
+    /// first value of a repeated one.
+    @Test func recordedResponseHeadersAreTheFirstOfEachInTheRecordsOrder() throws {
+        var request = RequestStateMachine()
+        try request.headSent(.found, headers: [
+            "X-Hlschaos-Fault": "a/1", "Cache-Control": "no-store", "Content-Length": "7", "content-type": "text/plain",
+            "Content-Type": "text/html", "Location": "/next", "Retry-After": "3", "location": "/other",
+        ])
+        #expect(request.sent.headers.map(\.name) == ["content-type", "content-length", "location", "retry-after", "x-hlschaos-fault"])
+        #expect(request.sent.headers.map(\.value) == ["text/plain", "7", "/next", "3", "a/1"])
+    }
+
     @Test func aSecondResponseHeadIsRefused() throws {
         var request = RequestStateMachine()
         try request.headSent(.ok, headers: [:])
