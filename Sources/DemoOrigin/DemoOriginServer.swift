@@ -42,8 +42,11 @@ public final class DemoOriginServer: Sendable {
     }
 
     /// Stops accepting connections. Open keep-alive connections end when their clients close them.
+    /// A second call does nothing.
     public func shutdown() async throws {
-        try await channel.close()
+        do {
+            try await channel.close()
+        } catch ChannelError.alreadyClosed {}
     }
 }
 

@@ -108,6 +108,16 @@ import Testing
         }
     }
 
+    /// A test that stops the origin in its middle leaves the scope's stop a second one to make.
+    @Test func aSecondShutdownDoesNothing() async throws {
+        try await withDemoServer { server in
+            try await server.shutdown()
+            try await server.shutdown()
+            let answer = try? await RawHTTPClient.get(port: server.port, "/")
+            #expect(answer == nil, "no longer listening")
+        }
+    }
+
     @Test func headSendsHeadersWithoutBody() async throws {
         try await withDemoServer { server in
             let size = try BundledMedia.data("fmp4/v2/s003.m4s").count

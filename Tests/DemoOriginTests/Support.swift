@@ -70,14 +70,20 @@ enum RawHTTPClient {
     static func exchange(port: Int, _ requests: [(method: String, target: String, headers: [String])]) async throws -> [WireResponse] {
         let group = MultiThreadedEventLoopGroup.singleton
         let done = group.next().makePromise(of: [UInt8].self)
-        let channel = try await ClientBootstrap(group: group)
-            .channelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(Collector(done: done))
+        let channel: Channel
+        do {
+            channel = try await ClientBootstrap(group: group)
+                .channelInitializer { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.addHandler(Collector(done: done))
+                    }
                 }
-            }
-            .connect(host: "127.0.0.1", port: port)
-            .get()
+                .connect(host: "127.0.0.1", port: port)
+                .get()
+        } catch {
+            done.fail(error)  // nothing will complete it: NIO traps on a promise left unfulfilled
+            throw error
+        }
         var raw = ""
         for (index, request) in requests.enumerated() {
             raw += "\(request.method) \(request.target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"

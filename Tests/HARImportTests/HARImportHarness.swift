@@ -23,17 +23,29 @@ final class HARImportHarness: Sendable {
     let proxyTask: Task<Void, Never>
 
     static func with(_ body: (HARImportHarness) async throws -> Void) async throws {
+        // Each step's server is stopped when a later step fails to start, and all of them after `body`.
         let demo = try await DemoOriginServer.start(origin: DemoOrigin())
         var configuration = ProxyConfiguration()
         configuration.host = "127.0.0.1"
         configuration.port = 0
         configuration.defaultOrigin = UpstreamLocation(absolute: demo.baseURL)
-        let upstream = try UpstreamClient(configuration: configuration.upstream)
-        let proxy = try await ProxyServer.bind(configuration: configuration, upstream: upstream, rules: try RuleBook(ruleFiles: []))
-        let proxyTask = Task { await proxy.run() }
+        let (upstream, proxy, proxyTask) = try await withRollback({ try await demo.shutdown() }) {
+            let upstream = try UpstreamClient(configuration: configuration.upstream)
+            let proxy = try await withRollback({ await upstream.shutdown() }) {
+                try await ProxyServer.bind(configuration: configuration, upstream: upstream, rules: try RuleBook(ruleFiles: []))
+            }
+            return (upstream, proxy, Task { await proxy.run() })
+        }
         var settings = ControlConfiguration(host: "127.0.0.1", port: 0, token: nil, deviceHosts: ["127.0.0.1"])
         settings.version = "test"
-        let control = try await ControlServer.start(proxy: proxy, configuration: settings)
+        let control = try await withRollback({
+            proxy.shutdown()
+            await proxyTask.value
+            await upstream.shutdown()
+            try await demo.shutdown()
+        }) {
+            try await ControlServer.start(proxy: proxy, configuration: settings)
+        }
         let harness = HARImportHarness(proxy: proxy, control: control, upstream: upstream, demo: demo, proxyTask: proxyTask)
         try await withTeardown { await harness.stop() } run: { try await body(harness) }
     }

@@ -26,6 +26,15 @@ import Upstream
             _ bundle: URL, rules: [String] = [], configure: (inout ProxyConfiguration) -> Void = { _ in }
         ) async throws -> Stack {
             let replay = try await ReplayFixtures.start(bundle)
+            return try await withRollback({ await replay.shutdown() }) {
+                try await start(bundle, replay: replay, rules: rules, configure: configure)
+            }
+        }
+
+        /// The proxy in front of `replay`; a step that fails stops what the steps before it started.
+        private static func start(
+            _ bundle: URL, replay: ReplayServer, rules: [String], configure: (inout ProxyConfiguration) -> Void
+        ) async throws -> Stack {
             var configuration = ProxyConfiguration()
             configuration.host = "127.0.0.1"
             configuration.port = 0
@@ -40,7 +49,9 @@ import Upstream
                 try RuleBook(ruleFiles: try rules.enumerated().map { try folder.file("rules-\($0.offset).json", $0.element) }, presetDirectory: nil)
             }
             let upstream = try UpstreamClient(configuration: configuration.upstream)
-            let proxy = try await ProxyServer.bind(configuration: configuration, upstream: upstream, rules: book)
+            let proxy = try await withRollback({ await upstream.shutdown() }) {
+                try await ProxyServer.bind(configuration: configuration, upstream: upstream, rules: book)
+            }
             return Stack(replay: replay, proxy: proxy, upstream: upstream, run: Task { await proxy.run() })
         }
 

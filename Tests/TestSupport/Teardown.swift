@@ -37,3 +37,19 @@ public func withStarted<Server, Result>(
     let server = try await start()
     return try await withTeardown(isolation: isolation) { try await stop(server) } run: { try await body(server) }
 }
+
+/// Runs `body`; when it throws, `rollback` runs before the error goes on: for a start made of
+/// steps, so that a step that fails stops what the steps before it started (a harness's origin
+/// when its proxy cannot bind, say). Nothing is undone when `body` returns.
+public func withRollback<Result>(
+    isolation: isolated (any Actor)? = #isolation,
+    _ rollback: () async throws -> Void,
+    run body: () async throws -> Result
+) async throws -> Result {
+    do {
+        return try await body()
+    } catch {
+        try? await rollback()
+        throw error
+    }
+}

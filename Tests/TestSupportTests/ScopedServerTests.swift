@@ -44,6 +44,18 @@ import Glibc
         #expect(server.stops.withLockedValue { $0 } == 0)
     }
 
+    /// A start made of steps: the second fails, the first is stopped, the error comes through.
+    @Test func aStartStepThatThrowsRollsBackTheStepsBeforeIt() async throws {
+        let first = Server()
+        await #expect(throws: Thrown.self) {
+            try await withRollback({ first.stop() }) { () async throws -> Server in throw Thrown() }
+        }
+        #expect(first.stops.withLockedValue { $0 } == 1)
+        let started = try await withRollback({ first.stop() }) { Server() }
+        #expect(first.stops.withLockedValue { $0 } == 1, "nothing is rolled back after a start that succeeded")
+        #expect(started.stops.withLockedValue { $0 } == 0)
+    }
+
     @Test func aTestOriginIsClosedAfterItsScopeThrows() async throws {
         let port = NIOLockedValueBox(0)
         await #expect(throws: Thrown.self) {
