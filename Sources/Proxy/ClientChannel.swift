@@ -156,6 +156,7 @@ final class ClientChannel: @unchecked Sendable {
     static func frame(_ headers: inout HTTPHeaders, status: HTTPResponseStatus, request: HTTPRequestHead) {
         let code = status.code
         if request.method == .CONNECT || code < 200 || code == 204 || code == 304 {
+            // `remove` copies the headers even when it finds nothing: asked first.
             if headers.contains(name: "content-length") { headers.remove(name: "content-length") }
             if headers.contains(name: "transfer-encoding") { headers.remove(name: "transfer-encoding") }
         } else if !headers.contains(name: "content-length"), request.version.major == 1, request.version.minor >= 1 {

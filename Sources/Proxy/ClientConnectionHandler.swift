@@ -101,7 +101,6 @@ final class ClientConnectionHandler: ChannelInboundHandler, RemovableChannelHand
         }
     }
 
-
     fileprivate func switched(_ plan: ConnectionSetup.Switch, context: ChannelHandlerContext) {
         current = nil
         setup.switchConnection(plan, context: context)

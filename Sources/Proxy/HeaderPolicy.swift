@@ -92,7 +92,8 @@ enum HeaderPolicy {
                     let end = bytes[start...].firstIndex(of: UInt8(ascii: ",")) ?? bytes.count
                     let option = trimmed(bytes[start..<end])
                     start = end + 1
-                    if option.isEmpty || connectionOptionsDropped.contains(where: { option.elementsEqual($0, by: { asciiLowercased($0) == $1 }) }) { continue }
+                    // `keep-alive` names a header that is hop-by-hop anyway.
+                    if option.isEmpty || KnownHeaderName(bytes: UnsafeBufferPointer(rebasing: option)) == .keepAlive { continue }
                     names.append(String(decoding: option, as: UTF8.self))
                 }
             }
@@ -105,9 +106,6 @@ enum HeaderPolicy {
         guard let first = bytes.firstIndex(where: { !isBlank($0) }), let last = bytes.lastIndex(where: { !isBlank($0) }) else { return bytes[bytes.startIndex..<bytes.startIndex] }
         return bytes[first...last]
     }
-
-    /// `Connection` options whose header is dropped as hop-by-hop already.
-    private static let connectionOptionsDropped: [[UInt8]] = [Array("keep-alive".utf8)]
 
     /// The header names a `Connection` header lists, matched case-insensitively (usually none).
     struct NameSet {

@@ -20,6 +20,12 @@ enum KnownHeaderName: Equatable {
         self = known
     }
 
+    /// A name given as bytes (a `Connection` option, say).
+    init?(bytes: UnsafeBufferPointer<UInt8>) {
+        guard let known = Self.known(bytes) else { return nil }
+        self = known
+    }
+
     private static func known(_ bytes: UnsafeBufferPointer<UInt8>) -> KnownHeaderName? {
         func matches(_ candidate: StaticString) -> Bool {
             // Callers pick candidates of the name's length.

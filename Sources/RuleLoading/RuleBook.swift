@@ -149,13 +149,18 @@ public final class RuleBook: Sendable {
     /// The preset combinations whose engines are cached, sorted (tests).
     var cachedPresetCombinations: [String] { state.withLockedValue { $0.engines.keys.sorted() } }
 
+    /// Two layers: the rule files, then the URL's presets (API scenarios go between them).
+    private static func engine(scenarios: [Scenario], presets: [Scenario]) -> RuleEngine {
+        RuleEngine(layers: [RuleEngine.Layer(scenarios), RuleEngine.Layer(presets)])
+    }
+
     /// The engine for a session: the global scenarios followed by the presets it asked for, each
     /// once, in the order first named.
     public func engine(presets requested: [String]) throws(PresetSelectionError) -> RuleEngine {
         if requested.isEmpty {
             return state.withLockedValue { state in
                 if let engine = state.withoutPresets { return engine }
-                let engine = RuleEngine(layers: [RuleEngine.Layer(state.scenarios), RuleEngine.Layer([])])
+                let engine = Self.engine(scenarios: state.scenarios, presets: [])
                 state.withoutPresets = engine
                 return engine
             }
@@ -180,8 +185,7 @@ public final class RuleBook: Sendable {
                 }
                 presets.append(preset)
             }
-            // Two layers: the rule files, then the URL's presets (API scenarios go between them).
-            let engine = RuleEngine(layers: [RuleEngine.Layer(state.scenarios), RuleEngine.Layer(presets)])
+            let engine = Self.engine(scenarios: state.scenarios, presets: presets)
             var firstEviction = false
             if state.engines.count >= capacity,
                let oldest = state.engines.min(by: { $0.value.lastUse < $1.value.lastUse })?.key {

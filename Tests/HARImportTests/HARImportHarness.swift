@@ -20,46 +20,32 @@ final class HARImportHarness: Sendable {
     let control: ControlServer
     let upstream: UpstreamClient
     let demo: DemoOriginServer
-    let proxyTask: Task<Void, Never>
 
     static func with(_ body: (HARImportHarness) async throws -> Void) async throws {
-        // Each step's server is stopped when a later step fails to start, and all of them after `body`.
-        let demo = try await DemoOriginServer.start(origin: DemoOrigin())
-        var configuration = ProxyConfiguration()
-        configuration.host = "127.0.0.1"
-        configuration.port = 0
-        configuration.defaultOrigin = UpstreamLocation(absolute: demo.baseURL)
-        let (upstream, proxy, proxyTask) = try await withRollback({ try await demo.shutdown() }) {
+        // One scope per server: each is stopped when a later one fails to start, and all of them
+        // after `body`, the last started first.
+        try await withStarted({ try await DemoOriginServer.start(origin: DemoOrigin()) }, stop: { try await $0.shutdown() }) { demo in
+            var configuration = ProxyConfiguration()
+            configuration.host = "127.0.0.1"
+            configuration.port = 0
+            configuration.defaultOrigin = UpstreamLocation(absolute: demo.baseURL)
             let upstream = try UpstreamClient(configuration: configuration.upstream)
-            let proxy = try await withRollback({ await upstream.shutdown() }) {
-                try await ProxyServer.bind(configuration: configuration, upstream: upstream, rules: try RuleBook(ruleFiles: []))
+            try await withTeardown { await upstream.shutdown() } run: {
+                let proxy = try await ProxyServer.bind(configuration: configuration, upstream: upstream, rules: try RuleBook(ruleFiles: []))
+                let proxyTask = Task { await proxy.run() }
+                try await withTeardown({ proxy.shutdown(); await proxyTask.value }) {
+                    var settings = ControlConfiguration(host: "127.0.0.1", port: 0, token: nil, deviceHosts: ["127.0.0.1"])
+                    settings.version = "test"
+                    try await withStarted({ try await ControlServer.start(proxy: proxy, configuration: settings) }, stop: { await $0.shutdown() }) { control in
+                        try await body(HARImportHarness(proxy: proxy, control: control, upstream: upstream, demo: demo))
+                    }
+                }
             }
-            return (upstream, proxy, Task { await proxy.run() })
         }
-        var settings = ControlConfiguration(host: "127.0.0.1", port: 0, token: nil, deviceHosts: ["127.0.0.1"])
-        settings.version = "test"
-        let control = try await withRollback({
-            proxy.shutdown()
-            await proxyTask.value
-            await upstream.shutdown()
-            try await demo.shutdown()
-        }) {
-            try await ControlServer.start(proxy: proxy, configuration: settings)
-        }
-        let harness = HARImportHarness(proxy: proxy, control: control, upstream: upstream, demo: demo, proxyTask: proxyTask)
-        try await withTeardown { await harness.stop() } run: { try await body(harness) }
     }
 
-    private init(proxy: ProxyServer, control: ControlServer, upstream: UpstreamClient, demo: DemoOriginServer, proxyTask: Task<Void, Never>) {
-        self.proxy = proxy; self.control = control; self.upstream = upstream; self.demo = demo; self.proxyTask = proxyTask
-    }
-
-    func stop() async {
-        await control.shutdown()
-        proxy.shutdown()
-        await proxyTask.value
-        await upstream.shutdown()
-        try? await demo.shutdown()
+    private init(proxy: ProxyServer, control: ControlServer, upstream: UpstreamClient, demo: DemoOriginServer) {
+        self.proxy = proxy; self.control = control; self.upstream = upstream; self.demo = demo
     }
 
     /// One request to the proxy, as a device makes it.
