@@ -252,6 +252,13 @@ public struct ProxyPath: Equatable, Sendable {
     public init(parsing target: String) throws(ParseError) {
         let slash = UInt8(ascii: "/")
         guard target.utf8.first == slash else { throw .notAbsolutePath(target) }
+        // An entry path of the default origin (most requests nothing rewrote): only `/s/`, `/~` and
+        // `/@` begin the proxy's own forms, so the target is the path and query as it is.
+        let second = target.utf8.dropFirst().first
+        guard second == UInt8(ascii: "~") || second == UInt8(ascii: "@") || target.utf8.starts(with: "/s/".utf8) else {
+            self.init(route: .origin(name: nil, pathAndQuery: target))
+            return
+        }
         let queryStart = target.utf8.firstIndex(of: UInt8(ascii: "?")) ?? target.endIndex
         var path = target[..<queryStart]
         let query = target[queryStart...]

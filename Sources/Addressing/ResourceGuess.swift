@@ -19,7 +19,11 @@ public enum ResourceGuess {
         guard let dot = bytes[nameStart...].lastIndex(of: UInt8(ascii: ".")), dot != nameStart else { return nil }
         let ext = bytes[bytes.index(after: dot)...]
         guard !ext.isEmpty else { return nil }
-        return String(decoding: ext.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
+        // Written in place: an extension fits a small string, so most take no allocation at all.
+        return String(unsafeUninitializedCapacity: ext.count) { buffer in
+            for (offset, byte) in ext.enumerated() { buffer[offset] = (0x41...0x5A).contains(byte) ? byte | 0x20 : byte }
+            return ext.count
+        }
     }
 
     /// `application/vnd.apple.mpegurl`, `audio/mpegurl`, `application/x-mpegURL`…

@@ -11,13 +11,18 @@ public enum HTTPFieldSyntax {
     /// the lowercased name that the library's initialiser makes along the way.
     public static func isToken(_ name: String) -> Bool {
         var name = name
-        return name.withUTF8 { bytes in !bytes.isEmpty && bytes.allSatisfy { tokenBytes[Int($0)] } }
+        return name.withUTF8 { bytes in !bytes.isEmpty && bytes.allSatisfy(isTokenByte) }
     }
 
-    private static let tokenBytes: [Bool] = (0...255).map { byte in
-        switch UInt8(byte) {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
-        default: tokenSymbols.utf8.contains(UInt8(byte))
+    /// A switch, not a table: a static table's lazy initialiser is asked on every call.
+    private static func isTokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+            UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"), UInt8(ascii: "'"),
+            UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"),
+            UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
+            true
+        default: false
         }
     }
 

@@ -36,47 +36,52 @@ enum HeaderPolicy {
     static func clientResponseHeaders(
         from upstream: [(name: String, value: String)], isPlaylist: Bool
     ) -> (headers: HTTPHeaders, invalid: [String]) {
-        let named = namedInConnection(upstream)
         // Built as an array and handed to HTTPHeaders whole: its `add` checks every name again.
         var kept: [(String, String)] = []
         kept.reserveCapacity(upstream.count + 3)
         var invalid: [String] = []
-        var lengthSent = false
+        // A `Connection` that names headers (rare: most say `keep-alive`) drops them afterwards.
+        var namesHeaders = false
+        // The first Content-Length's value; a later one that differs, or one that is not a whole
+        // number, makes them all unusable for framing.
+        var length: String?
+        var lengthUsable = true
         for (name, value) in upstream {
+            let known = KnownHeaderName(name)
+            if known == .connection, KnownHeaderName(value) != .keepAlive { namesHeaders = true }
             guard HTTPFieldSyntax.isToken(name), HTTPFieldSyntax.isFieldValue(value) else {
                 invalid.append(name)
                 continue
             }
-            let known = KnownHeaderName(name)
             if let known {
                 if known.isHopByHop { continue }
                 if isPlaylist && known.describesOriginBytes { continue }
-            }
-            if named.contains(name) { continue }
-            if known == .contentLength {
-                // One length the client can frame by (repeats of the same value count once);
-                // anything else is dropped and the body goes out chunked instead.
-                guard !lengthSent else { continue }
-                guard isFramingLength(upstream) else {
-                    invalid.append("\(name): \(value.prefix(40))")
-                    continue
+                if known == .contentLength {
+                    // One length the client can frame by (repeats of the same value count once).
+                    if let length {
+                        if length != value { lengthUsable = false }
+                        continue
+                    }
+                    if !isWholeNumber(value) { lengthUsable = false }
+                    length = value
                 }
-                lengthSent = true
             }
             kept.append((name, value))
+        }
+        let named = namesHeaders ? namedInConnection(upstream) : NameSet([])
+        if !named.isEmpty { kept.removeAll { named.contains($0.0) } }
+        if length != nil, !lengthUsable {
+            // Dropped, and the body goes out chunked instead; every length is named.
+            kept.removeAll { KnownHeaderName($0.0) == .contentLength }
+            for (name, value) in upstream where KnownHeaderName(name) == .contentLength && HTTPFieldSyntax.isFieldValue(value) && !named.contains(name) {
+                invalid.append("\(name): \(value.prefix(40))")
+            }
         }
         return (HTTPHeaders(kept), invalid)
     }
 
-    /// Every Content-Length of the response is the same whole number.
-    private static func isFramingLength(_ upstream: [(name: String, value: String)]) -> Bool {
-        var first: String?
-        for (name, value) in upstream where KnownHeaderName(name) == .contentLength {
-            guard !value.isEmpty, value.utf8.count <= 18, value.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return false }
-            if let first, first != value { return false }
-            first = value
-        }
-        return true
+    private static func isWholeNumber(_ value: String) -> Bool {
+        !value.isEmpty && value.utf8.count <= 18 && value.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
     }
 
     /// Header names listed in `Connection` (they are hop-by-hop too; RFC 9110 §7.6.1). Empty,
@@ -114,6 +119,8 @@ enum HeaderPolicy {
         init(_ names: [String]) {
             self.names = names
         }
+
+        var isEmpty: Bool { names.isEmpty }
 
         func contains(_ name: String) -> Bool {
             !names.isEmpty && names.contains { name.asciiCaseInsensitiveEquals($0) }

@@ -138,7 +138,7 @@ public struct ProxyConfiguration: Sendable {
     func resolve(origin name: String?, pathAndQuery: String) -> UpstreamLocation? {
         guard let origin = name.map({ origins[$0] }) ?? defaultOrigin else { return nil }
         let prefix = origin.path.utf8.last == UInt8(ascii: "/") ? origin.path.dropLast() : origin.path
-        return UpstreamLocation(
-            scheme: origin.scheme, authority: origin.authority, pathAndQuery: prefix.isEmpty ? pathAndQuery : prefix + pathAndQuery)
+        // The origin's scheme and authority were checked when the configuration was read.
+        return origin.with(pathAndQuery: prefix.isEmpty ? pathAndQuery : prefix + pathAndQuery)
     }
 }

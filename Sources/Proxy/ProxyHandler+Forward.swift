@@ -24,7 +24,7 @@ extension ProxyHandler {
     /// The setup page's path when `target` asks for it: `/hlschaos/…`, or through a device's proxy
     /// setting `http://<any host>:<one of our ports>/hlschaos/…`.
     func setupPagePath(_ target: String) -> String? {
-        if target.hasPrefix(SetupPage.prefix) { return target }
+        if target.utf8.starts(with: SetupPage.prefix.utf8) { return target }  // bytes: asked of every request
         guard Self.isAbsoluteForm(target), let location = UpstreamLocation(absolute: target),
               location.pathAndQuery.hasPrefix(SetupPage.prefix), ownPorts.contains(location.port)
         else { return nil }

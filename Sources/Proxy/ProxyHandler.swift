@@ -76,7 +76,7 @@ final class ProxyHandler: Sendable {
         }
         client.leaveLink()
         #if !HLSCHAOS_WITHOUT_RECORDS  // defined only by Benchmarks/proxy/records-cost.sh, to measure what this costs
-        var record = client.request.record(head: client.requestHead, client: client.clientAddress)
+        var record = client.request.finish(head: client.requestHead, client: client.clientAddress)
         records.emit(&record)
         for capture in client.request.captures { capture.finish(record, recorder: recorder) }
         #endif
@@ -164,7 +164,6 @@ final class ProxyHandler: Sendable {
 
         var tag: ResourceTag? { client.request.tag }
         var plan: FaultPlan { client.request.plan }
-        var expectsPlaylist: Bool { tag.map { $0.kind == .media || $0.kind == .master } ?? false }
     }
 
     /// The request read in the proxy's grammar, resolved to its upstream, its presets and session found.
@@ -234,6 +233,9 @@ final class ProxyHandler: Sendable {
         let now = clock.now()
         decide(&exchange, now: now)
         let plan = exchange.plan
+        // Read once: each read of the tag copies it out of the request's state.
+        let kind = exchange.tag?.kind
+        let expectsPlaylist = kind == .media || kind == .master
         if plan.content.contains(where: { $0.action == .ignoreDirectives }) {
             exchange.location = exchange.location.with(pathAndQuery: DeliveryDirectives.removed(from: exchange.location.pathAndQuery))
         }
@@ -246,23 +248,23 @@ final class ProxyHandler: Sendable {
         if let prefetched = exchange.prefetched {
             response = prefetched
         } else {
-            response = try await fetch(exchange, expectsPlaylist: exchange.expectsPlaylist)
+            response = try await fetch(exchange, expectsPlaylist: expectsPlaylist)
         }
         let succeeded = (200..<300).contains(response.status)
-        if succeeded, exchange.expectsPlaylist || ResourceGuess.isPlaylistContentType(response.header("content-type")) {
+        if succeeded, expectsPlaylist || ResourceGuess.isPlaylistContentType(response.header("content-type")) {
             return try await servePlaylist(response, exchange, now: now)
         }
         if let prefetched = exchange.prefetchedBody {
             // An entry .m3u8 that turned out not to be a playlist: its body has been read already.
             return try await sendBuffered(prefetched, response: response, rewritten: false, exchange.client)
         }
-        if succeeded, exchange.tag?.kind == .steering {
+        if succeeded, kind == .steering {
             let original = try await Array(collect(response, exchange.client).readableBytesView)
             let manifest = SteeringManifestRewriter(request: exchange.path, allowlist: allowlist)
                 .rewrite(original, upstreamURL: response.effectiveURL, steps: plan.content)
             return try await sendBuffered(ByteBuffer(bytes: manifest), response: response, rewritten: manifest != original, exchange.client)
         }
-        if succeeded, !plan.content.isEmpty, let kind = exchange.tag?.resourceKind, kind == .key || kind == .sessionData {
+        if succeeded, !plan.content.isEmpty, let kind = kind?.resourceKind, kind == .key || kind == .sessionData {
             let collected = try await collect(response, exchange.client)
             let damaged = ContentDamage.apply(plan.content, to: Array(collected.readableBytesView), kind: kind)
             return try await sendBuffered(ByteBuffer(bytes: damaged), response: response, rewritten: true, exchange.client)

@@ -15,23 +15,15 @@ public final class RecordLog: Sendable {
     /// Read once: asking the logger's handler for its level on every record costs more than the test.
     private let logsEachRecord: Bool
     private let file: JSONLinesFile?
-    private let subscribers = NIOLockedValueBox(Subscribers())
     private let nextSubscriber = Atomic<UInt64>(1)
-    /// Goes up whenever a subscriber comes or goes; each event loop keeps the list it last read
-    /// (`SubscriberSnapshot`) and takes the lock again only when this has moved.
-    private let subscriberGeneration = Atomic<UInt64>(0)
-    private let snapshotKey = PerThreadCache.Key()
 
-    /// The ring and the id of the next record, under one lock: ids are given in the order records go
-    /// into the ring, so a reader paging with "since" never passes over a record appended late.
+    /// The ring, the id of the next record and the live readers, under one lock (`emit` takes it
+    /// once): ids are given in the order records go into the ring, so a reader paging with "since"
+    /// never passes over a record appended late.
     private struct Recent {
         let ring: RecordRing
         var nextID: UInt64 = 1
-    }
-
-    private final class SubscriberSnapshot: @unchecked Sendable {  // touched only by its own thread
-        var generation = UInt64.max
-        var list: [Subscriber] = []
+        var subscribers = Subscribers()
     }
 
     /// The readers by id, and the same as a list that `emit` takes without copying (it runs for
@@ -125,21 +117,7 @@ public final class RecordLog: Sendable {
     }
 
     private func setSubscriber(_ id: UInt64, _ subscriber: Subscriber?) {
-        subscribers.withLockedValue { subscribers in
-            subscribers[id] = subscriber
-            subscriberGeneration.add(1, ordering: .releasing)
-        }
-    }
-
-    /// The subscribers as this thread last read them, read again if they have changed since.
-    private func currentSubscribers() -> [Subscriber] {
-        let generation = subscriberGeneration.load(ordering: .acquiring)
-        let snapshot = PerThreadCache.value(snapshotKey, make: SubscriberSnapshot.init)
-        if snapshot.generation != generation {
-            snapshot.list = subscribers.withLockedValue { $0.list }
-            snapshot.generation = generation
-        }
-        return snapshot.list
+        recent.withLockedValue { $0.subscribers[id] = subscriber }
     }
 
     public struct Observation: Sendable {
@@ -150,12 +128,13 @@ public final class RecordLog: Sendable {
     /// Numbers `record` (ids increase across the process: a cursor for "since"), keeps it and hands
     /// it to every reader.
     func emit(_ record: inout RequestRecord) {
-        recent.withLockedValue { recent in
+        let subscribers = recent.withLockedValue { recent in
             record.id = recent.nextID
             recent.nextID += 1
             recent.ring.append(record)
+            return recent.subscribers.list
         }
-        for subscriber in currentSubscribers() { subscriber.deliver(record) }
+        for subscriber in subscribers { subscriber.deliver(record) }
         file?.write(record)
         // The terminal gets its own compact lines (RecordPrinter); the log has them at debug.
         if logsEachRecord {

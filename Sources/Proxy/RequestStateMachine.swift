@@ -173,6 +173,13 @@ struct RequestStateMachine {
 
     // MARK: - The record
 
+    /// The response is over: an ending not set by then is `complete`. Returns the record.
+    /// (Mutating, so that the data plane reads its request's state in place rather than copying it.)
+    mutating func finish(head: HTTPRequestHead, client: String) -> RequestRecord {
+        end(.complete)
+        return record(head: head, client: client)
+    }
+
     /// The request's record (its id is given by `RecordLog.emit`).
     func record(head: HTTPRequestHead, client: String, now: ContinuousClock.Instant = .now) -> RequestRecord {
         var upstream = upstream

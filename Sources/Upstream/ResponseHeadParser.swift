@@ -48,6 +48,7 @@ struct ResponseHeadParser {
     /// "HTTP/1.1 200 OK", "HTTP/2 200 ".
     private mutating func parseStatusLine(_ content: UnsafeRawBufferPointer) {
         headers = []
+        headers.reserveCapacity(16)  // an origin's response has 6–15 headers: one allocation, not four
         status = 0
         let prefix = "HTTP/".utf8.count
         let versionEnd = content[prefix...].firstIndex(of: UInt8(ascii: " ")) ?? content.count

@@ -128,6 +128,10 @@ import Testing
     @Test func proxyPathsParseEveryForm() throws {
         #expect(try ProxyPath(parsing: "/vod/master.m3u8?a=1") == ProxyPath(route: .origin(name: nil, pathAndQuery: "/vod/master.m3u8?a=1")))
         #expect(try ProxyPath(parsing: "/@cdn/x.m3u8") == ProxyPath(route: .origin(name: "cdn", pathAndQuery: "/x.m3u8")))
+        // Paths that only look like the proxy's forms at a glance are the default origin's, whole.
+        for entry in ["/", "/?s=1", "/s", "/sports/s/x.ts", "/x/~y/@z.ts", "/%7Eseg/x"] {
+            #expect(try ProxyPath(parsing: entry) == ProxyPath(route: .origin(name: nil, pathAndQuery: entry)), "\(entry)")
+        }
         let device = try ProxyPath(parsing: "/s/tv-1+status-503+gap/@cdn/x.m3u8")
         #expect(device.session == "tv-1")
         #expect(device.presets == ["status-503", "gap"])

@@ -40,6 +40,23 @@ import Testing
         #expect(invalid == ["X-Caf\u{e9}", "Bad Name", "X-Split", "", "X-Bell"], "NIO refuses to write a control character but tab")
     }
 
+    @Test func oneContentLengthIsKeptOnlyWhenEveryLengthAgrees() {
+        let repeated: [(name: String, value: String)] = [("Content-Length", "10"), ("X-A", "1"), ("content-length", "10")]
+        let (kept, noProblem) = HeaderPolicy.clientResponseHeaders(from: repeated, isPlaylist: false)
+        #expect(kept.map { "\($0.name): \($0.value)" } == ["Content-Length: 10", "X-A: 1"])
+        #expect(noProblem.isEmpty)
+
+        let differing: [(name: String, value: String)] = [("X-A", "1"), ("Content-Length", "10"), ("X-B", "2"), ("Content-Length", "12")]
+        let (framedByChunks, named) = HeaderPolicy.clientResponseHeaders(from: differing, isPlaylist: false)
+        #expect(framedByChunks.map(\.name) == ["X-A", "X-B"], "no length the client could frame by: the body goes out chunked")
+        #expect(named == ["Content-Length: 10", "Content-Length: 12"])
+
+        let notANumber: [(name: String, value: String)] = [("Content-Length", "-5"), ("X-A", "1")]
+        let (withoutLength, alsoNamed) = HeaderPolicy.clientResponseHeaders(from: notANumber, isPlaylist: false)
+        #expect(withoutLength.map(\.name) == ["X-A"])
+        #expect(alsoNamed == ["Content-Length: -5"])
+    }
+
     @Test func requestHeadersForwardedUpstream() {
         let client: HTTPHeaders = [
             "Host": "proxy:8080", "User-Agent": "AppleCoreMedia/1.0", "Range": "bytes=0-99", "Cookie": "a=b",

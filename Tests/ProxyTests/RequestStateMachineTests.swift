@@ -68,6 +68,10 @@ import Upstream
         request.failed(connectionOpen: false)
         request.end(.truncated)
         #expect(request.record(head: head, client: "").ending == .hang)
+        #expect(request.finish(head: head, client: "").ending == .hang, "finishing does not overwrite the ending")
+        var untouched = RequestStateMachine()
+        #expect(untouched.finish(head: head, client: "").ending == .complete)
+        #expect(untouched.ending == .complete)
     }
 
     @Test func aRequestThatFailsIsAClientAbortOrAClose() {
