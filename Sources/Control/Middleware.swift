@@ -10,7 +10,7 @@ struct ErrorMiddleware: RouterMiddleware {
     typealias Context = BasicRequestContext
     let logger: Logger
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: @concurrent (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
         } catch let error as APIError {
@@ -58,7 +58,7 @@ struct BearerAuthMiddleware: RouterMiddleware {
     typealias Context = BasicRequestContext
     let token: String
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: @concurrent (Request, Context) async throws -> Response) async throws -> Response {
         // The dashboard's files are public: a browser opening the page cannot send the header yet
         // (the page asks for the token and sends it with every API call).
         if Dashboard.file(for: request.uri.path) != nil { return try await next(request, context) }

@@ -227,21 +227,27 @@ final class ConnectionRegistry: Sendable {
 
     private struct State {
         var nextID = 0
-        var idle: [Int: Channel] = [:]
-        var busy: [Int: Channel] = [:]
+        /// Every open connection, and whether a request is being answered on it: one table, so that
+        /// a request's start and end change a flag in place.
+        var connections: [Int: Connection] = [:]
         var shuttingDown = false
         var emptyWaiters: [CheckedContinuation<Void, Never>] = []
-        var isEmpty: Bool { idle.isEmpty && busy.isEmpty }
+        var isEmpty: Bool { connections.isEmpty }
+    }
+
+    private struct Connection {
+        let channel: Channel
+        var busy = false
     }
     private let state = NIOLockedValueBox(State())
 
     /// The connection's id, or nil when `limit` connections are open (the caller closes it).
     func register(_ channel: Channel) -> Int? {
         let registered = state.withLockedValue { state -> (id: Int, closeNow: Bool, open: Int)? in
-            let open = state.idle.count + state.busy.count
+            let open = state.connections.count
             guard open < limit else { return nil }
             state.nextID += 1
-            state.idle[state.nextID] = channel
+            state.connections[state.nextID] = Connection(channel: channel)
             return (state.nextID, state.shuttingDown, open + 1)
         }
         guard let registered else {
@@ -252,19 +258,18 @@ final class ConnectionRegistry: Sendable {
         return registered.id
     }
 
-    var count: Int { state.withLockedValue { $0.idle.count + $0.busy.count } }
+    var count: Int { state.withLockedValue { $0.connections.count } }
     var refusedCount: Int { notice.count }
 
     /// Closes every connection, busy or idle.
     func closeAll() {
-        let all = state.withLockedValue { Array($0.idle.values) + Array($0.busy.values) }
+        let all = state.withLockedValue { $0.connections.values.map(\.channel) }
         for channel in all { channel.close(promise: nil) }
     }
 
     func unregister(_ id: Int) {
         let waiters = state.withLockedValue { state -> [CheckedContinuation<Void, Never>] in
-            state.idle[id] = nil
-            state.busy[id] = nil
+            state.connections[id] = nil
             guard state.shuttingDown, state.isEmpty else { return [] }
             defer { state.emptyWaiters = [] }
             return state.emptyWaiters
@@ -287,8 +292,8 @@ final class ConnectionRegistry: Sendable {
     /// False when shutting down: the request is not started.
     func markBusy(_ id: Int) -> Bool {
         state.withLockedValue { state in
-            guard !state.shuttingDown, let channel = state.idle.removeValue(forKey: id) else { return false }
-            state.busy[id] = channel
+            guard !state.shuttingDown, state.connections[id]?.busy == false else { return false }
+            state.connections[id]?.busy = true
             return true
         }
     }
@@ -296,8 +301,8 @@ final class ConnectionRegistry: Sendable {
     /// False when shutting down: the connection closes after the response it just finished.
     func markIdle(_ id: Int) -> Bool {
         state.withLockedValue { state in
-            guard let channel = state.busy.removeValue(forKey: id) else { return false }
-            state.idle[id] = channel
+            guard state.connections[id]?.busy == true else { return false }
+            state.connections[id]?.busy = false
             return !state.shuttingDown
         }
     }
@@ -305,7 +310,7 @@ final class ConnectionRegistry: Sendable {
     func beginShutdown() {
         let idle = state.withLockedValue { state -> [Channel] in
             state.shuttingDown = true
-            return Array(state.idle.values)
+            return state.connections.values.filter { !$0.busy }.map(\.channel)
         }
         for channel in idle { channel.close(promise: nil) }
     }
