@@ -244,8 +244,9 @@ let package = Package(
 
 // Every Swift module: a nonisolated async function runs on its caller's executor (SE-0461), so the
 // steps of a request stay on its connection's event loop without a switch of executor at every call
-// and return (about 1 µs of a proxied request). All modules or none: with Swift 6.3.1, a debug build
-// in which a module without it called an async function of one with it crashed on a bad pointer.
+// and return (`swift_task_switch` fell from 1.1 to 0.45 µs per proxied request in the profile). All
+// modules or none: with Swift 6.3.1, a debug build in which a module without it called an async
+// function of one with it crashed on a bad pointer.
 for target in package.targets where [.regular, .executable, .test].contains(target.type) && target.name != "CurlShim" {
     target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("NonisolatedNonsendingByDefault")]
 }
