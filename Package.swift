@@ -247,6 +247,6 @@ let package = Package(
 // and return (`swift_task_switch` fell from 1.1 to 0.45 µs per proxied request in the profile). All
 // modules or none: with Swift 6.3.1, a debug build in which a module without it called an async
 // function of one with it crashed on a bad pointer.
-for target in package.targets where [.regular, .executable, .test].contains(target.type) && target.name != "CurlShim" {
+for target in package.targets where [.regular, .executable, .test].contains(target.type) && target.name != "CurlShim" {  // CurlShim is C
     target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("NonisolatedNonsendingByDefault")]
 }

@@ -302,8 +302,8 @@ public struct ProxyPath: Equatable, Sendable {
                 route: .origin(name: name, pathAndQuery: (rest.isEmpty ? "/" : String(rest)) + query))
             return
         }
-        // Without a session prefix the path and query are the target itself (most requests).
-        self.init(session: session, presets: presets, route: .origin(name: nil, pathAndQuery: session == nil ? target : String(path) + query))
+        // Only a session prefix leads here (a target without one returned at the top).
+        self.init(session: session, presets: presets, route: .origin(name: nil, pathAndQuery: String(path) + query))
     }
 
     /// A session, preset or origin name: 1–64 letters, digits, `.`, `_` or `-`.

@@ -12,6 +12,15 @@ import Testing
         }
     }
 
+    /// The symbols an error message lists are the ones `isToken` accepts, no more and no fewer.
+    @Test func theListedSymbolsAreTheAcceptedOnes() {
+        let accepted = (UInt8(0x21)...UInt8(0x7E)).filter { byte in
+            let scalar = Unicode.Scalar(byte)
+            return !scalar.properties.isAlphabetic && !("0"..."9").contains(scalar) && HTTPFieldSyntax.isToken(String(scalar))
+        }
+        #expect(String(decoding: accepted, as: UTF8.self) == HTTPFieldSyntax.tokenSymbols)
+    }
+
     @Test(arguments: [
         "Content-Type", "x-hlschaos-fault", "ETag", "!#$%&'*+-.^_`|~", "a", "Accept-Ranges",
         "", "Content Type", "Content-Type:", "Naïve", "tab\there", "(comment)", "\u{0}",
