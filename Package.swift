@@ -229,7 +229,7 @@ let package = Package(
             dependencies: [
                 "Proxy", "RuleLoading", "Addressing", "Link", "DemoOrigin", "Upstream", "HLS", "Chaos", "Records", "JSON", "BundleFormat", "Players", "PlayerReports",
                 "TestSupport", "CertificateAuthority", .product(name: "NIOSSL", package: "swift-nio-ssl"),
-            ] + swiftNIO("NIOCore", "NIOHTTP1", "NIOPosix")
+            ] + swiftNIO("NIOCore", "NIOHTTP1", "NIOPosix", "NIOEmbedded")
         ),
         .testTarget(
             name: "ControlTests",

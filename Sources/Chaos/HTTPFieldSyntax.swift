@@ -14,6 +14,11 @@ public enum HTTPFieldSyntax {
         return name.withUTF8 { bytes in !bytes.isEmpty && bytes.allSatisfy(isTokenByte) }
     }
 
+    /// The same for a name given as bytes (an origin's header, as curl handed it over).
+    public static func isToken(bytes: UnsafeRawBufferPointer) -> Bool {
+        !bytes.isEmpty && bytes.allSatisfy(isTokenByte)
+    }
+
     /// A switch, not a table: a static table's lazy initialiser is asked on every call.
     private static func isTokenByte(_ byte: UInt8) -> Bool {
         switch byte {
@@ -30,6 +35,11 @@ public enum HTTPFieldSyntax {
     /// no CR, LF, NUL or other control character.
     public static func isFieldValue(_ value: String) -> Bool {
         HTTPField.isValidValue(value)
+    }
+
+    /// The same for a value given as bytes.
+    public static func isFieldValue(bytes: UnsafeRawBufferPointer) -> Bool {
+        HTTPField.isValidValue(bytes)
     }
 
     /// The characters a token may hold besides letters and digits, for error messages.

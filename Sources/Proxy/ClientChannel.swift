@@ -24,7 +24,7 @@ final class ClientChannel: @unchecked Sendable {
     /// The request's one state: what it is, what was sent, how it ended.
     var request: RequestStateMachine
     /// The head of the response, until the first body bytes or the end go with it.
-    private var heldHead: HTTPResponseHead?
+    private var heldHead: ResponseHead?
     private(set) var closesAfterResponse = false
     /// The last write of a response after which the connection closes: the close waits for it.
     private var lastWrite: EventLoopFuture<Void>?
@@ -66,7 +66,7 @@ final class ClientChannel: @unchecked Sendable {
     }
 
     /// Writes and flushes `parts` (after the held-back head), then waits while the client is behind.
-    private func write(_ parts: [HTTPServerResponsePart]) async throws {
+    private func write(_ parts: [ClientResponsePart]) async throws {
         if let link, flow != nil || link.isShaping {
             try await writeOnLink(parts, link)
             return
@@ -78,8 +78,8 @@ final class ClientChannel: @unchecked Sendable {
 
     /// Writes `parts` as the link lets them through: the head after the link's latency, the body
     /// in the grants the scheduler hands out, waiting in between.
-    private func writeOnLink(_ parts: [HTTPServerResponsePart], _ link: SessionLink) async throws {
-        var ready: [HTTPServerResponsePart] = []
+    private func writeOnLink(_ parts: [ClientResponsePart], _ link: SessionLink) async throws {
+        var ready: [ClientResponsePart] = []
         if let head = heldHead {
             heldHead = nil
             if flow == nil {
@@ -101,13 +101,13 @@ final class ClientChannel: @unchecked Sendable {
         }
         guard let flow else { return try await send(ready + parts) }
         for part in parts {
-            guard case .body(.byteBuffer(var buffer)) = part else {
+            guard case .body(var buffer) = part else {
                 ready.append(part)
                 continue
             }
             while buffer.readableBytes > 0 {
                 let grant = link.ask(flow, waiting: buffer.readableBytes)
-                if grant.bytes > 0, let slice = buffer.readSlice(length: grant.bytes) { ready.append(.body(.byteBuffer(slice))) }
+                if grant.bytes > 0, let slice = buffer.readSlice(length: grant.bytes) { ready.append(.body(slice)) }
                 guard buffer.readableBytes > 0 else { break }
                 try await send(ready)
                 ready = []
@@ -118,10 +118,10 @@ final class ClientChannel: @unchecked Sendable {
     }
 
     /// Writes and flushes `head` (when there is one) and `parts`, then waits while the client is behind.
-    private func send(_ parts: [HTTPServerResponsePart], after head: HTTPResponseHead? = nil) async throws {
-        guard let last = parts.last ?? head.map(HTTPServerResponsePart.head) else { return }
+    private func send(_ parts: [ClientResponsePart], after head: ResponseHead? = nil) async throws {
+        guard let last = parts.last ?? head.map(ClientResponsePart.head) else { return }
         guard channel.isActive else { throw ChannelError.ioOnClosedChannel }
-        if let head, !parts.isEmpty { channel.write(HTTPServerResponsePart.head(head), promise: nil) }
+        if let head, !parts.isEmpty { channel.write(ClientResponsePart.head(head), promise: nil) }
         for part in parts.dropLast() { channel.write(part, promise: nil) }
         if !requestHead.isKeepAlive || closesAfterResponse {
             lastWrite = channel.writeAndFlush(last)
@@ -133,35 +133,43 @@ final class ClientChannel: @unchecked Sendable {
 
     var isHEAD: Bool { requestHead.method == .HEAD }
 
-    /// The response head, framed here (NIO's encoder is told not to: `ConnectionSetup`). `headers`
-    /// are taken over: a caller that has no further use for them spares a copy.
-    func sendHead(_ status: HTTPResponseStatus, headers: consuming HTTPHeaders) async throws {
-        try request.headSent(status, headers: headers)
-        Self.frame(&headers, status: status, request: requestHead)
-        if !requestHead.isKeepAlive || closesAfterResponse { headers.replaceOrAdd(name: "connection", value: "close") }
-        if cors && !headers.contains(name: "access-control-allow-origin") {
-            headers.add(name: "access-control-allow-origin", value: "*")
-            headers.add(name: "access-control-expose-headers", value: "*")
+    /// The response head, framed here. `fields` are taken over: the head is written from their buffer.
+    func sendHead(_ status: HTTPResponseStatus, fields: consuming ResponseFields) async throws {
+        try request.headSent(status, fields: fields)
+        let chunked = Self.frame(&fields, status: status, request: requestHead)
+        if !requestHead.isKeepAlive || closesAfterResponse { fields.replaceOrAdd(name: "connection", value: "close") }
+        if cors && !fields.contains(.accessControlAllowOrigin) {
+            fields.add(name: "access-control-allow-origin", value: "*")
+            fields.add(name: "access-control-expose-headers", value: "*")
         }
         if !request.captures.isEmpty {
-            let fields = headers.map { ($0.name, $0.value) }
-            for capture in request.captures { capture.head(fields) }
+            let list = fields.list
+            for capture in request.captures { capture.head(list) }
         }
-        heldHead = HTTPResponseHead(version: requestHead.version, status: status, headers: headers)
+        heldHead = ResponseHead(
+            status: status, version: requestHead.version, bytes: fields.head(status: status, version: requestHead.version),
+            chunked: chunked && !isHEAD)
+    }
+
+    /// The response head from NIO's header type (the proxy's own answers).
+    func sendHead(_ status: HTTPResponseStatus, headers: HTTPHeaders) async throws {
+        try await sendHead(status, fields: ResponseFields(headers))
     }
 
     /// How the client finds the end of the body (RFC 9112 §6): none for a response that has no body
     /// (to a CONNECT, a 1xx, 204 or 304), else its `Content-Length`, else chunks on HTTP/1.1 (on
     /// HTTP/1.0 the close ends it, and on HTTP/2 the stream). A HEAD's head says what a GET's would.
-    static func frame(_ headers: inout HTTPHeaders, status: HTTPResponseStatus, request: HTTPRequestHead) {
+    /// Returns true when the body goes in chunks.
+    static func frame(_ fields: inout ResponseFields, status: HTTPResponseStatus, request: HTTPRequestHead) -> Bool {
         let code = status.code
         if request.method == .CONNECT || code < 200 || code == 204 || code == 304 {
-            // `remove` copies the headers even when it finds nothing: asked first.
-            if headers.contains(name: "content-length") { headers.remove(name: "content-length") }
-            if headers.contains(name: "transfer-encoding") { headers.remove(name: "transfer-encoding") }
-        } else if !headers.contains(name: "content-length"), request.version.major == 1, request.version.minor >= 1 {
-            headers.replaceOrAdd(name: "transfer-encoding", value: "chunked")
+            fields.remove("content-length")
+            fields.remove("transfer-encoding")
+            return false
         }
+        guard !fields.contains(.contentLength), request.version.major == 1, request.version.minor >= 1 else { return false }
+        fields.replaceOrAdd(name: "transfer-encoding", value: "chunked")
+        return true
     }
 
     /// Body bytes; with `end`, the response is complete after them.
@@ -171,14 +179,14 @@ final class ClientChannel: @unchecked Sendable {
 
     /// Body bytes already in a buffer (what the upstream delivers): written without a copy.
     func sendBody(_ buffer: ByteBuffer, end: Bool = false) async throws {
-        var parts: [HTTPServerResponsePart] = []
+        var parts: [ClientResponsePart] = []
         parts.reserveCapacity(2)
         if !isHEAD, buffer.readableBytes > 0 {
-            parts.append(.body(.byteBuffer(buffer)))
+            parts.append(.body(buffer))
             request.bodySent(buffer.readableBytes)
             for capture in request.captures { buffer.withUnsafeReadableBytes { capture.body.append($0) } }
         }
-        if end { parts.append(.end(nil)) }
+        if end { parts.append(.end) }
         try await write(parts)
     }
 
@@ -189,7 +197,7 @@ final class ClientChannel: @unchecked Sendable {
     }
 
     func sendEnd() async throws {
-        try await write([.end(nil)])
+        try await write([.end])
     }
 
     /// A complete response with exactly these body bytes (text/plain unless `headers` say otherwise).

@@ -11,7 +11,7 @@ import Upstream
 /// writes reach the socket without a thread hop.
 final class ClientConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
-    typealias OutboundOut = HTTPServerResponsePart
+    typealias OutboundOut = ClientResponsePart
 
     private let setup: ConnectionSetup
     private var handler: ProxyHandler { setup.handler }
@@ -132,10 +132,13 @@ final class ClientConnectionHandler: ChannelInboundHandler, RemovableChannelHand
     /// the end of the connection (nothing after it can be framed). No body: the request might have
     /// been a HEAD.
     private func refuse(with status: HTTPResponseStatus, context: ChannelHandlerContext) {
-        var headers = HTTPHeaders([("content-length", "0"), ("connection", "close")])
-        if setup.cors { headers.add(name: "access-control-allow-origin", value: "*") }
-        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))), promise: nil)
-        context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { [self] _ in
+        var fields = ResponseFields()
+        fields.add(name: "content-length", value: "0")
+        fields.add(name: "connection", value: "close")
+        if setup.cors { fields.add(name: "access-control-allow-origin", value: "*") }
+        let head = ResponseHead(status: status, version: .http1_1, bytes: fields.head(status: status, version: .http1_1), chunked: false)
+        context.write(wrapOutboundOut(.head(head)), promise: nil)
+        context.writeAndFlush(wrapOutboundOut(.end)).assumeIsolated().whenComplete { [self] _ in
             closeAfterResponse(context)
         }
     }

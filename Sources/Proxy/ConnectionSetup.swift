@@ -37,29 +37,19 @@ final class ConnectionSetup: Sendable {
         // Requests are answered one at a time by ClientConnectionHandler, which queues pipelined ones
         // itself (cheaper than NIO's pipelining handler, which re-arms epoll per request) and answers
         // a malformed request itself, after the responses queued before it. The decoder hands on what
-        // it read after a CONNECT, so that a TLS handshake sent early is not lost.
-        // NIO's own setup pairs the decoder with the encoder (which then frames responses to HEAD
-        // without a body). An upgrade configuration without upgraders makes the decoder hand on what
-        // it read after a CONNECT, so a TLS handshake sent early is not lost; its handler leaves the
-        // pipeline after the first request.
+        // it read after a CONNECT or an upgrade request as it leaves (`forwardBytes`), so that a TLS
+        // handshake sent early is not lost.
         //
-        // Responses are framed by `ClientChannel.sendHead`, and every header they carry is valid
-        // already: an origin's are checked by `HeaderPolicy` (a name that is no token or a value
-        // with a control character is dropped and logged), the proxy's own are fixed or come from
-        // rule files checked when they load. The encoder's own framing and validation would do it
-        // all again on every response, the framing on a copy of the headers.
-        try sync.configureHTTPServerPipeline(
-            withPipeliningAssistance: false, withServerUpgrade: (upgraders: [], completionHandler: { _ in }), withErrorHandling: false,
-            withOutboundHeaderValidation: false, withEncoderConfiguration: Self.encoderConfiguration)
+        // Responses are framed by `ClientChannel.sendHead` and written as bytes by
+        // `HTTP1ResponseWriter` (in place of NIO's encoder, which would encode every head again from
+        // strings). Every header they carry is valid already: an origin's are checked by
+        // `HeaderPolicy` (a name that is no token or a value with a control character is dropped and
+        // logged), the proxy's own are fixed or come from rule files checked when they load.
+        try sync.addHandler(HTTP1ResponseWriter())
+        try sync.addHandler(ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .forwardBytes)))
         try sync.addHandler(
             ClientConnectionHandler(setup: self, way: way, timeouts: timeouts, eventLoop: channel.eventLoop), name: Name.client)
     }
-
-    private static let encoderConfiguration: HTTPResponseEncoder.Configuration = {
-        var configuration = HTTPResponseEncoder.Configuration()
-        configuration.automaticallySetFramingHeaders = false
-        return configuration
-    }()
 
     /// TLS towards the client, then HTTP/2 or HTTP/1.1 as ALPN decides (HTTP/1.1 without ALPN).
     func addTLS(to channel: Channel, context: NIOSSLContext, way: ClientWay) throws {
@@ -83,6 +73,7 @@ final class ConnectionSetup: Sendable {
                 let sync = stream.pipeline.syncOperations
                 try sync.addHandler(HTTP2FramePayloadToHTTP1ServerCodec())
                 try sync.addHandler(NIOHTTPResponseHeadersValidator())
+                try sync.addHandler(HTTP2ResponseParts())
                 try sync.addHandler(ClientConnectionHandler(setup: self, way: way, timeouts: nil, eventLoop: stream.eventLoop))
             }
         }
@@ -107,7 +98,7 @@ final class ConnectionSetup: Sendable {
         let sync = pipeline.syncOperations
         do {
             sync.removeHandler(name: Name.timeouts, promise: nil)
-            sync.removeHandler(try sync.handler(type: HTTPResponseEncoder.self), promise: nil)
+            sync.removeHandler(try sync.handler(type: HTTP1ResponseWriter.self), promise: nil)
             channel.writeAndFlush(channel.allocator.buffer(string: "HTTP/1.1 200 Connection Established\r\n\r\n"), promise: nil)
             switch plan {
             case .tunnel(let upstream):

@@ -29,59 +29,67 @@ enum HeaderPolicy {
         return kept
     }
 
-    /// Response headers to send to the client. For playlists the body is rewritten, so length,
-    /// encoding and validators that describe the origin's bytes are dropped. A header that is not
-    /// valid HTTP (a name that is no RFC 9110 token, a value with CR, LF or NUL) is dropped and
-    /// named in `invalid`: forwarding it would break the response (NIO refuses to write it).
+    /// Response headers to send to the client, written as the head's fields. For playlists the body
+    /// is rewritten, so length, encoding and validators that describe the origin's bytes are dropped.
+    /// A header that is not valid HTTP (a name that is no RFC 9110 token, a value with CR, LF or NUL)
+    /// is dropped and named in `invalid`: forwarding it would break the response. `length` is the
+    /// `Content-Length` kept (nil: none, or none the client could frame by).
     static func clientResponseHeaders(
-        from upstream: [(name: String, value: String)], isPlaylist: Bool
-    ) -> (headers: HTTPHeaders, invalid: [String]) {
-        // Built as an array and handed to HTTPHeaders whole: its `add` checks every name again.
-        var kept: [(String, String)] = []
-        kept.reserveCapacity(upstream.count + 3)
+        from upstream: UpstreamHeaders, isPlaylist: Bool
+    ) -> (fields: ResponseFields, length: Int?, invalid: [String]) {
+        var fields = ResponseFields()
         var invalid: [String] = []
         // A `Connection` that names headers (rare: most say `keep-alive`) drops them afterwards.
         var namesHeaders = false
-        // The first Content-Length's value; a later one that differs, or one that is not a whole
-        // number, makes them all unusable for framing.
-        var length: String?
+        // The first Content-Length; a later one that differs, or one that is not a whole number,
+        // makes them all unusable for framing.
+        var length: Int?
         var lengthUsable = true
-        for (name, value) in upstream {
-            let known = KnownHeaderName(name)
-            if known == .connection, KnownHeaderName(value) != .keepAlive { namesHeaders = true }
-            guard HTTPFieldSyntax.isToken(name), HTTPFieldSyntax.isFieldValue(value) else {
-                invalid.append(name)
-                continue
+        upstream.forEachField { name, value in
+            let known = KnownHeaderName(bytes: name)
+            if known == .connection, KnownHeaderName(bytes: value) != .keepAlive { namesHeaders = true }
+            guard HTTPFieldSyntax.isToken(bytes: name), HTTPFieldSyntax.isFieldValue(bytes: value) else {
+                invalid.append(String(decoding: name, as: UTF8.self))
+                return
             }
             if let known {
-                if known.isHopByHop { continue }
-                if isPlaylist && known.describesOriginBytes { continue }
+                if known.isHopByHop { return }
+                if isPlaylist && known.describesOriginBytes { return }
                 if known == .contentLength {
                     // One length the client can frame by (repeats of the same value count once).
-                    if let length {
-                        if length != value { lengthUsable = false }
-                        continue
+                    let number = wholeNumber(value)
+                    if length != nil || !lengthUsable {
+                        if number != length { lengthUsable = false }
+                        return
                     }
-                    if !isWholeNumber(value) { lengthUsable = false }
-                    length = value
+                    if number == nil { lengthUsable = false }
+                    length = number
                 }
             }
-            kept.append((name, value))
+            fields.add(name: name, value: value, known: known)
         }
         let named = namesHeaders ? namedInConnection(upstream) : NameSet([])
-        if !named.isEmpty { kept.removeAll { named.contains($0.0) } }
-        if length != nil, !lengthUsable {
+        for name in named.names { fields.remove(name) }
+        if !lengthUsable {
             // Dropped, and the body goes out chunked instead; every length is named.
-            kept.removeAll { KnownHeaderName($0.0) == .contentLength }
+            fields.remove("content-length")
             for (name, value) in upstream where KnownHeaderName(name) == .contentLength && HTTPFieldSyntax.isFieldValue(value) && !named.contains(name) {
                 invalid.append("\(name): \(value.prefix(40))")
             }
+            return (fields, nil, invalid)
         }
-        return (HTTPHeaders(kept), invalid)
+        return (fields, named.contains("content-length") ? nil : length, invalid)
     }
 
-    private static func isWholeNumber(_ value: String) -> Bool {
-        !value.isEmpty && value.utf8.count <= 18 && value.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
+    /// A `Content-Length`'s digits as a number; nil when they are not a whole number of at most 18 digits.
+    private static func wholeNumber(_ bytes: UnsafeRawBufferPointer) -> Int? {
+        guard !bytes.isEmpty, bytes.count <= 18 else { return nil }
+        var number = 0
+        for byte in bytes {
+            guard byte >= 0x30 && byte <= 0x39 else { return nil }
+            number = number * 10 + Int(byte - 0x30)
+        }
+        return number
     }
 
     /// Header names listed in `Connection` (they are hop-by-hop too; RFC 9110 §7.6.1). Empty,
@@ -114,7 +122,7 @@ enum HeaderPolicy {
 
     /// The header names a `Connection` header lists, matched case-insensitively (usually none).
     struct NameSet {
-        private let names: [String]
+        let names: [String]
 
         init(_ names: [String]) {
             self.names = names

@@ -12,7 +12,7 @@ enum KnownHeaderName: Equatable {
     case host, expect, acceptEncoding, range
     // Responses: what describes the origin's bytes, and what a record keeps.
     case contentLength, contentEncoding, contentRange, contentMD5, etag, acceptRanges
-    case contentType, location, retryAfter, xHlschaosFault
+    case contentType, location, retryAfter, xHlschaosFault, accessControlAllowOrigin
 
     init?(_ name: String) {
         var name = name
@@ -23,6 +23,11 @@ enum KnownHeaderName: Equatable {
     /// A name given as bytes (a `Connection` option, say).
     init?(bytes: UnsafeBufferPointer<UInt8>) {
         guard let known = Self.known(bytes) else { return nil }
+        self = known
+    }
+
+    init?(bytes: UnsafeRawBufferPointer) {
+        guard let known = Self.known(bytes.assumingMemoryBound(to: UInt8.self)) else { return nil }
         self = known
     }
 
@@ -52,6 +57,7 @@ enum KnownHeaderName: Equatable {
         case 17: return matches("transfer-encoding") ? .transferEncoding : nil
         case 18: return matches("proxy-authenticate") ? .proxyAuthenticate : nil
         case 19: return matches("proxy-authorization") ? .proxyAuthorization : nil
+        case 27: return matches("access-control-allow-origin") ? .accessControlAllowOrigin : nil
         default: return nil
         }
     }
@@ -74,18 +80,25 @@ enum KnownHeaderName: Equatable {
     }
 
     /// The response headers a record keeps (what a request log or a HAR viewer shows), in the
-    /// record's order; nil for the others.
-    var recordedPosition: Int? {
+    /// record's order, and their names as a record spells them.
+    static let recorded: [KnownHeaderName] = [.contentType, .contentLength, .location, .retryAfter, .xHlschaosFault]
+    static let recordedNames = ["content-type", "content-length", "location", "retry-after", "x-hlschaos-fault"]
+
+    /// Where `ResponseFields` notes the first field of this name as it is added: the recorded ones,
+    /// and those the framing and CORS ask about on every response.
+    var fieldSlot: Int? {
         switch self {
         case .contentType: 0
         case .contentLength: 1
         case .location: 2
         case .retryAfter: 3
         case .xHlschaosFault: 4
+        case .transferEncoding: 5
+        case .connection: 6
+        case .accessControlAllowOrigin: 7
         default: nil
         }
     }
 
-    /// The names `recordedPosition` orders, as a record spells them.
-    static let recordedNames = ["content-type", "content-length", "location", "retry-after", "x-hlschaos-fault"]
+    static let fieldSlots = 8
 }

@@ -405,30 +405,31 @@ final class ProxyHandler: Sendable {
 
     // MARK: - Responses
 
-    private func responseHeaders(_ response: UpstreamResponse, plan: FaultPlan, rewritten: Bool) -> HTTPHeaders {
-        var (headers, invalid) = HeaderPolicy.clientResponseHeaders(from: response.headers, isPlaylist: rewritten)
+    /// The origin's headers as the client gets them, and the `Content-Length` kept among them.
+    private func responseHeaders(_ response: UpstreamResponse, plan: FaultPlan, rewritten: Bool) -> (ResponseFields, length: Int?) {
+        var (fields, length, invalid) = HeaderPolicy.clientResponseHeaders(from: response.headers, isPlaylist: rewritten)
         if !invalid.isEmpty {
             logger.warning("dropped response headers that are not valid HTTP", metadata: [
                 "url": "\(response.effectiveURL)", "headers": "\(invalid.map { $0.debugDescription }.joined(separator: ", "))"])
         }
-        if case .contentType(let type) = plan.response { headers.replaceOrAdd(name: "content-type", value: type) }
-        if !plan.matchedRules.isEmpty { headers.replaceOrAdd(name: "x-hlschaos-fault", value: Self.faultHeader(plan)) }
-        return headers
+        if case .contentType(let type) = plan.response { fields.replaceOrAdd(name: "content-type", value: type) }
+        if !plan.matchedRules.isEmpty { fields.replaceOrAdd(name: "x-hlschaos-fault", value: Self.faultHeader(plan)) }
+        return (fields, length)
     }
 
     /// A body the proxy holds whole (a rewritten playlist, a damaged key).
     private func sendBuffered(_ body: ByteBuffer, response: UpstreamResponse, rewritten: Bool, _ client: ClientChannel) async throws -> Disposition {
         let plan = client.request.plan
-        var headers = responseHeaders(response, plan: plan, rewritten: rewritten)
+        var (fields, _) = responseHeaders(response, plan: plan, rewritten: rewritten)
         // A 204 or 304 has no body (RFC 9110 §15.3.5, §15.4.5): what a rule's damage made of its
         // empty one is not sent, or the client would read it as the start of the next response.
         if response.status == 204 || response.status == 304 {
-            try await client.sendHead(HTTPResponseStatus(statusCode: response.status), headers: headers)
+            try await client.sendHead(HTTPResponseStatus(statusCode: response.status), fields: fields)
             try await client.sendEnd()
             return .keepAlive
         }
-        headers.replaceOrAdd(name: "content-length", value: String(body.readableBytes))
-        try await client.sendHead(HTTPResponseStatus(statusCode: response.status), headers: headers)
+        fields.replaceOrAdd(name: "content-length", value: String(body.readableBytes))
+        try await client.sendHead(HTTPResponseStatus(statusCode: response.status), fields: fields)
         var shaper = BodyShaper(plan.response, contentLength: body.readableBytes)
         if client.isHEAD || shaper.isPassthrough {
             try await client.sendBody(body, end: true)
@@ -443,11 +444,10 @@ final class ProxyHandler: Sendable {
 
     /// Passes a response through as it arrives; the transfer pauses while the client is slow.
     private func stream(_ response: UpstreamResponse, _ client: ClientChannel) async throws -> Disposition {
-        let headers = responseHeaders(response, plan: client.request.plan, rewritten: false)
-        let contentLength = headers.first(name: "content-length").flatMap(Int.init).flatMap { $0 >= 0 ? $0 : nil }
+        let (fields, contentLength) = responseHeaders(response, plan: client.request.plan, rewritten: false)
         // Without a length an HTTP/1.0 client can only find the end of the body by the close.
         if contentLength == nil, client.requestHead.version.major == 1, client.requestHead.version.minor == 0 { client.closeAfterResponse() }
-        try await client.sendHead(HTTPResponseStatus(statusCode: response.status), headers: headers)
+        try await client.sendHead(HTTPResponseStatus(statusCode: response.status), fields: fields)
         if client.isHEAD {
             response.body.cancel()
             try await client.sendEnd()

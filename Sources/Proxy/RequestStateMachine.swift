@@ -127,19 +127,14 @@ struct RequestStateMachine {
     }
 
     /// The response headers a record keeps (what a request log or a HAR viewer shows): the first
-    /// of each `KnownHeaderName.recordedNames`, in that order.
-    mutating func headSent(_ status: HTTPResponseStatus, headers: HTTPHeaders) throws(SecondResponse) {
+    /// of each `KnownHeaderName.recordedNames`, in that order (noted by `ResponseFields` as they
+    /// were added).
+    mutating func headSent(_ status: HTTPResponseStatus, fields: ResponseFields) throws(SecondResponse) {
         guard !sent.started else { throw SecondResponse() }
         sent.started = true
         sent.status = Int(status.code)
-        // One pass over the headers: each kept one goes after those found before it in the order
-        // (`found` has a bit per position).
-        var found: UInt8 = 0
-        for (name, value) in headers {
-            guard let position = KnownHeaderName(name)?.recordedPosition, found & (1 << position) == 0 else { continue }
-            let index = (found & (1 << position - 1)).nonzeroBitCount
-            found |= 1 << position
-            sent.headers.insert(.init(KnownHeaderName.recordedNames[position], value), at: index)
+        for (position, name) in KnownHeaderName.recorded.enumerated() {
+            if let value = fields.first(name) { sent.headers.append(.init(KnownHeaderName.recordedNames[position], value)) }
         }
     }
 

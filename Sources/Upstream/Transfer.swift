@@ -310,9 +310,7 @@ final class Transfer: @unchecked Sendable {
         headSettledOnLoop = true
         var headers = parser.headers
         if decodeContent, let encoding = parser.header("Content-Encoding"), !encoding.asciiCaseInsensitiveEquals("identity") {
-            headers.removeAll {
-                $0.name.asciiCaseInsensitiveEquals("Content-Encoding") || $0.name.asciiCaseInsensitiveEquals("Content-Length")
-            }
+            headers = headers.removingAll(named: ["Content-Encoding", "Content-Length"])
         }
         let response = UpstreamResponse(
             status: parser.status,

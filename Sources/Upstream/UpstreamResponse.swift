@@ -14,7 +14,7 @@ public struct UpstreamTimings: Sendable, Equatable {
 public struct UpstreamResponse: Sendable {
     public let status: Int
     /// Headers of the final response, in order, names as received.
-    public let headers: [(name: String, value: String)]
+    public let headers: UpstreamHeaders
     public let effectiveURL: String
     /// "1.1", "2", "1.0".
     public let httpVersion: String
@@ -26,7 +26,7 @@ public struct UpstreamResponse: Sendable {
 
     /// First value of the header named `name`, compared case-insensitively.
     public func header(_ name: String) -> String? {
-        headers.first { $0.name.asciiCaseInsensitiveEquals(name) }?.value
+        headers.first(name)
     }
 }
 

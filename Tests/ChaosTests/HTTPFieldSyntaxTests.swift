@@ -12,6 +12,21 @@ import Testing
         }
     }
 
+    /// The byte forms (an origin's header as curl handed it over) give the string forms' answers.
+    @Test func bytesAndStringsGetTheSameAnswer() {
+        for byte in UInt8.min...UInt8.max {
+            for bytes in [[byte], [UInt8(ascii: "x"), byte, UInt8(ascii: "y")], [byte, UInt8(ascii: "y")]] {
+                let text = String(decoding: bytes, as: UTF8.self)
+                bytes.withUnsafeBytes { raw in
+                    #expect(HTTPFieldSyntax.isToken(bytes: raw) == HTTPFieldSyntax.isToken(text), "bytes \(bytes)")
+                    #expect(HTTPFieldSyntax.isFieldValue(bytes: raw) == HTTPFieldSyntax.isFieldValue(text), "bytes \(bytes)")
+                }
+            }
+        }
+        #expect(Array("caf\u{e9}".utf8).withUnsafeBytes(HTTPFieldSyntax.isFieldValue(bytes:)))
+        #expect(![UInt8]().withUnsafeBytes(HTTPFieldSyntax.isToken(bytes:)))
+    }
+
     /// The symbols an error message lists are the ones `isToken` accepts, no more and no fewer.
     @Test func theListedSymbolsAreTheAcceptedOnes() {
         let accepted = (UInt8(0x21)...UInt8(0x7E)).filter { byte in

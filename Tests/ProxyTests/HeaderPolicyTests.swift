@@ -1,5 +1,6 @@
 import NIOHTTP1
 import Testing
+import Upstream
 @testable import Proxy
 
 @Suite struct HeaderPolicyTests {
@@ -8,7 +9,7 @@ import Testing
             ("Content-Type", "video/mp2t"), ("Content-Length", "65536"), ("Connection", " X-Trace ,Keep-Alive"),
             ("x-trace", "abc"), ("KEEP-ALIVE", "timeout=5"), ("Transfer-Encoding", "chunked"), ("ETag", "\"1\""),
         ]
-        let headers = HeaderPolicy.clientResponseHeaders(from: upstream, isPlaylist: false).headers
+        let headers = HeaderPolicy.clientResponseHeaders(from: UpstreamHeaders(upstream), isPlaylist: false).fields.list
         #expect(headers.map(\.name) == ["Content-Type", "Content-Length", "ETag"])
     }
 
@@ -17,7 +18,7 @@ import Testing
             ("Connection", ",close,\tX-A , ,KEEP-ALIVE,"), ("connection", "x-b"), ("X-A", "1"), ("x-b", "2"), ("X-C", "3"),
             ("close", "a header named as an option goes too"),
         ]
-        let headers = HeaderPolicy.clientResponseHeaders(from: upstream, isPlaylist: false).headers
+        let headers = HeaderPolicy.clientResponseHeaders(from: UpstreamHeaders(upstream), isPlaylist: false).fields.list
         #expect(headers.map(\.name) == ["X-C"])
     }
 
@@ -26,7 +27,7 @@ import Testing
             ("Content-Type", "application/vnd.apple.mpegurl"), ("content-length", "100"), ("Content-Encoding", "gzip"),
             ("ETag", "\"1\""), ("Accept-Ranges", "bytes"), ("Cache-Control", "max-age=1"),
         ]
-        let headers = HeaderPolicy.clientResponseHeaders(from: upstream, isPlaylist: true).headers
+        let headers = HeaderPolicy.clientResponseHeaders(from: UpstreamHeaders(upstream), isPlaylist: true).fields.list
         #expect(headers.map(\.name) == ["Content-Type", "Cache-Control"])
     }
 
@@ -35,25 +36,27 @@ import Testing
             ("X-Caf\u{e9}", "1"), ("Bad Name", "2"), ("X-Split", "a\rb"), ("", "4"), ("X-Good", "caf\u{e9}"),
             ("X-Bell", "a\u{7}b"), ("X-Tab", "a\tb"),
         ]
-        let (headers, invalid) = HeaderPolicy.clientResponseHeaders(from: upstream, isPlaylist: false)
-        #expect(headers.map(\.name) == ["X-Good", "X-Tab"])
+        let (headers, _, invalid) = HeaderPolicy.clientResponseHeaders(from: UpstreamHeaders(upstream), isPlaylist: false)
+        #expect(headers.list.map(\.name) == ["X-Good", "X-Tab"])
         #expect(invalid == ["X-Caf\u{e9}", "Bad Name", "X-Split", "", "X-Bell"], "NIO refuses to write a control character but tab")
     }
 
     @Test func oneContentLengthIsKeptOnlyWhenEveryLengthAgrees() {
         let repeated: [(name: String, value: String)] = [("Content-Length", "10"), ("X-A", "1"), ("content-length", "10")]
-        let (kept, noProblem) = HeaderPolicy.clientResponseHeaders(from: repeated, isPlaylist: false)
-        #expect(kept.map { "\($0.name): \($0.value)" } == ["Content-Length: 10", "X-A: 1"])
+        let (kept, length, noProblem) = HeaderPolicy.clientResponseHeaders(from: UpstreamHeaders(repeated), isPlaylist: false)
+        #expect(kept.list.map { "\($0.name): \($0.value)" } == ["Content-Length: 10", "X-A: 1"])
+        #expect(length == 10)
         #expect(noProblem.isEmpty)
 
         let differing: [(name: String, value: String)] = [("X-A", "1"), ("Content-Length", "10"), ("X-B", "2"), ("Content-Length", "12")]
-        let (framedByChunks, named) = HeaderPolicy.clientResponseHeaders(from: differing, isPlaylist: false)
-        #expect(framedByChunks.map(\.name) == ["X-A", "X-B"], "no length the client could frame by: the body goes out chunked")
+        let (framedByChunks, noLength, named) = HeaderPolicy.clientResponseHeaders(from: UpstreamHeaders(differing), isPlaylist: false)
+        #expect(noLength == nil)
+        #expect(framedByChunks.list.map(\.name) == ["X-A", "X-B"], "no length the client could frame by: the body goes out chunked")
         #expect(named == ["Content-Length: 10", "Content-Length: 12"])
 
         let notANumber: [(name: String, value: String)] = [("Content-Length", "-5"), ("X-A", "1")]
-        let (withoutLength, alsoNamed) = HeaderPolicy.clientResponseHeaders(from: notANumber, isPlaylist: false)
-        #expect(withoutLength.map(\.name) == ["X-A"])
+        let (withoutLength, _, alsoNamed) = HeaderPolicy.clientResponseHeaders(from: UpstreamHeaders(notANumber), isPlaylist: false)
+        #expect(withoutLength.list.map(\.name) == ["X-A"])
         #expect(alsoNamed == ["Content-Length: -5"])
     }
 

@@ -21,7 +21,7 @@ import Upstream
         var request = RequestStateMachine(arrived: arrived, started: start)
         request.addressed(session: "tv1", tag: ResourceTag(kind: .segment, variant: 2, msn: 42))
         request.fetching("http://origin/seg42.ts")
-        try request.headSent(.partialContent, headers: ["content-type": "video/mp2t", "content-length": "100", "etag": "x"])
+        try request.headSent(.partialContent, fields: ResponseFields(["content-type": "video/mp2t", "content-length": "100", "etag": "x"] as HTTPHeaders))
         request.bodySent(60)
         request.bodySent(40)
         let record = request.record(head: head, client: "10.0.0.2:5000", now: start + .milliseconds(250))
@@ -46,18 +46,18 @@ import Upstream
     /// first value of a repeated one.
     @Test func recordedResponseHeadersAreTheFirstOfEachInTheRecordsOrder() throws {
         var request = RequestStateMachine()
-        try request.headSent(.found, headers: [
+        try request.headSent(.found, fields: ResponseFields([
             "X-Hlschaos-Fault": "a/1", "Cache-Control": "no-store", "Content-Length": "7", "content-type": "text/plain",
             "Content-Type": "text/html", "Location": "/next", "Retry-After": "3", "location": "/other",
-        ])
+        ] as HTTPHeaders))
         #expect(request.sent.headers.map(\.name) == ["content-type", "content-length", "location", "retry-after", "x-hlschaos-fault"])
         #expect(request.sent.headers.map(\.value) == ["text/plain", "7", "/next", "3", "a/1"])
     }
 
     @Test func aSecondResponseHeadIsRefused() throws {
         var request = RequestStateMachine()
-        try request.headSent(.ok, headers: [:])
-        #expect(throws: RequestStateMachine.SecondResponse.self) { try request.headSent(.serviceUnavailable, headers: [:]) }
+        try request.headSent(.ok, fields: ResponseFields())
+        #expect(throws: RequestStateMachine.SecondResponse.self) { try request.headSent(.serviceUnavailable, fields: ResponseFields()) }
         #expect(request.sent.status == 200)
     }
 
