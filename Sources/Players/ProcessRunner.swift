@@ -95,6 +95,7 @@ public enum ProcessRunner {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        try closeInherited(&actions)
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -130,6 +131,29 @@ public enum ProcessRunner {
         }
         return pid
     }
+
+    /// The child gets stdin, stdout and stderr and nothing else. Without this it inherits every
+    /// descriptor of this process that is not close-on-exec, which SwiftNIO's sockets are not: the
+    /// proxy's listening sockets and its client connections. A player holding a copy of a client
+    /// connection keeps it open after the proxy closes it, so the other end sees neither the FIN of
+    /// a cut body or a `Connection: close` nor the RST of a reset until that player exits; and a
+    /// port stays bound after the proxy stops.
+    ///
+    /// glibc (2.34 and later) closes them with `posix_spawn_file_actions_addclosefrom_np`, declared
+    /// only under `_GNU_SOURCE` and so not visible from Swift: it is looked up by name.
+    private static func closeInherited(_ actions: inout posix_spawn_file_actions_t) throws {
+        guard let closeFrom = Self.closeFrom else {
+            throw LaunchError(description: "this C library has no posix_spawn_file_actions_addclosefrom_np (glibc 2.34 or later): a player would inherit the proxy's sockets")
+        }
+        let code = closeFrom(&actions, 3)
+        if code != 0 { throw LaunchError(description: "posix_spawn_file_actions_addclosefrom_np failed (\(String(cString: strerror(code))))") }
+    }
+
+    private typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+    private static let closeFrom: CloseFrom? = {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else { return nil }
+        return unsafeBitCast(symbol, to: CloseFrom.self)
+    }()
 
     private static func withCStrings<T>(_ strings: [String], _ body: (UnsafePointer<UnsafeMutablePointer<CChar>?>) -> T) -> T {
         let pointers = strings.map { strdup($0) } + [nil]

@@ -12,6 +12,30 @@ import TestSupport
         #expect(!result.timedOut)
     }
 
+    /// A player gets stdin, stdout and stderr, none of this process's other descriptors: holding a
+    /// copy of a proxy's client connection, it would keep that connection open after the proxy
+    /// closed it (a cut body's FIN, a reset's RST would not reach the device until it exits).
+    @Test func theChildInheritsOnlyItsThreeStreams() async throws {
+        var pair: [Int32] = [-1, -1]
+        try #require(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0)
+        defer { close(pair[0]); close(pair[1]) }
+        let result = try await ProcessRunner.run(.init("sh", ["-c", "ls /proc/$$/fd"], timeout: 10))
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.split(separator: "\n") == ["0", "1", "2"], "the child had \(result.stdout.split(separator: "\n")) (this process: \(pair) among others)")
+
+        // The consequence a device would see: a connection closed here ends while a child runs.
+        let child = Task { try await ProcessRunner.run(.init("sleep", ["5"], timeout: 10)) }
+        try await Task.sleep(for: .milliseconds(300))
+        close(pair[0])
+        pair[0] = -1
+        var byte: UInt8 = 0
+        var wait = timeval(tv_sec: 2, tv_usec: 0)
+        setsockopt(pair[1], SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
+        #expect(read(pair[1], &byte, 1) == 0, "the peer sees the close at once, not when the child exits")
+        child.cancel()
+        _ = try? await child.value
+    }
+
     /// The watchdog ends the whole group: a grandchild that ignores nothing and sleeps is gone too.
     @Test func watchdogStopsTheWholeProcessGroup() async throws {
         try await withTemporaryFolder("pid") { folder in
