@@ -85,7 +85,7 @@ enum KnownHeaderName: Equatable {
     static let recordedNames = ["content-type", "content-length", "location", "retry-after", "x-hlschaos-fault"]
 
     /// Where `ResponseFields` notes the first field of this name as it is added: the recorded ones,
-    /// and those the framing and CORS ask about on every response.
+    /// and those the framing and CORS ask about on every response. Below 8, the size of its table.
     var fieldSlot: Int? {
         switch self {
         case .contentType: 0
@@ -99,6 +99,4 @@ enum KnownHeaderName: Equatable {
         default: nil
         }
     }
-
-    static let fieldSlots = 8
 }
