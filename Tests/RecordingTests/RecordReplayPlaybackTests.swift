@@ -22,8 +22,11 @@ import Upstream
     static let chromium = ProcessRunner.which("chromedriver") != nil
 
     /// Segment requests of a session as the proxy recorded them: (path of the variant or rendition, MSN, status).
+    /// In the order the player asked for them: records are kept in the order their responses ended,
+    /// and ffmpeg fetches the next segment while it reads one (`http_multiple`), so a segment asked
+    /// for later can end first.
     static func segments(_ proxy: ProxyServer, session: String) -> [RequestRecord] {
-        proxy.control.records(session: session).filter { $0.kind == .segment && $0.msn != nil }
+        proxy.control.records(session: session).filter { $0.kind == .segment && $0.msn != nil }.sorted(by: RequestRecord.chronological)
     }
 
     /// The path of a URL (what a replay serves it under when the host is the entry's).
