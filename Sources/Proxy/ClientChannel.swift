@@ -146,9 +146,7 @@ final class ClientChannel: @unchecked Sendable {
             let list = fields.list
             for capture in request.captures { capture.head(list) }
         }
-        heldHead = ResponseHead(
-            status: status, version: requestHead.version, bytes: fields.head(status: status, version: requestHead.version),
-            chunked: chunked && !isHEAD)
+        heldHead = fields.head(status: status, version: requestHead.version, chunked: chunked && !isHEAD)
     }
 
     /// The response head from NIO's header type (the proxy's own answers).

@@ -136,8 +136,7 @@ final class ClientConnectionHandler: ChannelInboundHandler, RemovableChannelHand
         fields.add(name: "content-length", value: "0")
         fields.add(name: "connection", value: "close")
         if setup.cors { fields.add(name: "access-control-allow-origin", value: "*") }
-        let head = ResponseHead(status: status, version: .http1_1, bytes: fields.head(status: status, version: .http1_1), chunked: false)
-        context.write(wrapOutboundOut(.head(head)), promise: nil)
+        context.write(wrapOutboundOut(.head(fields.head(status: status, version: .http1_1, chunked: false))), promise: nil)
         context.writeAndFlush(wrapOutboundOut(.end)).assumeIsolated().whenComplete { [self] _ in
             closeAfterResponse(context)
         }

@@ -80,9 +80,11 @@ enum KnownHeaderName: Equatable {
     }
 
     /// The response headers a record keeps (what a request log or a HAR viewer shows), in the
-    /// record's order, and their names as a record spells them.
-    static let recorded: [KnownHeaderName] = [.contentType, .contentLength, .location, .retryAfter, .xHlschaosFault]
-    static let recordedNames = ["content-type", "content-length", "location", "retry-after", "x-hlschaos-fault"]
+    /// record's order, each with its name as a record spells it.
+    static let recorded: [(known: KnownHeaderName, name: String)] = [
+        (.contentType, "content-type"), (.contentLength, "content-length"), (.location, "location"), (.retryAfter, "retry-after"),
+        (.xHlschaosFault, "x-hlschaos-fault"),
+    ]
 
     /// Where `ResponseFields` notes the first field of this name as it is added: the recorded ones,
     /// and those the framing and CORS ask about on every response. Below 8, the size of its table.

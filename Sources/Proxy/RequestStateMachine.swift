@@ -127,14 +127,14 @@ struct RequestStateMachine {
     }
 
     /// The response headers a record keeps (what a request log or a HAR viewer shows): the first
-    /// of each `KnownHeaderName.recordedNames`, in that order (noted by `ResponseFields` as they
+    /// of each `KnownHeaderName.recorded`, in that order (noted by `ResponseFields` as they
     /// were added).
     mutating func headSent(_ status: HTTPResponseStatus, fields: ResponseFields) throws(SecondResponse) {
         guard !sent.started else { throw SecondResponse() }
         sent.started = true
         sent.status = Int(status.code)
-        for (position, name) in KnownHeaderName.recorded.enumerated() {
-            if let value = fields.first(name) { sent.headers.append(.init(KnownHeaderName.recordedNames[position], value)) }
+        for (known, name) in KnownHeaderName.recorded {
+            if let value = fields.first(known) { sent.headers.append(.init(name, value)) }
         }
     }
 

@@ -15,7 +15,7 @@ import Upstream
 /// proxy's own are fixed or come from rule files checked when they load.
 ///
 /// Room is kept in front of the first field for the status line, so that the head is one buffer
-/// without a copy (`head(status:version:)`).
+/// without a copy (`head(status:version:chunked:)`).
 struct ResponseFields {
     private static let statusLineRoom = 64
     private static let allocator = ByteBufferAllocator()
@@ -111,7 +111,7 @@ struct ResponseFields {
     func first(_ name: String) -> String? {
         var found: String?
         forEach { fieldName, value in
-            guard Self.equal(fieldName, name) else { return true }
+            guard asciiCaseInsensitiveEquals(fieldName, name.utf8) else { return true }
             found = String(decoding: value, as: UTF8.self)
             return false
         }
@@ -125,7 +125,7 @@ struct ResponseFields {
         guard contains(name) else { return }
         var kept = ResponseFields()
         forEach { fieldName, value in
-            if !Self.equal(fieldName, name) { kept.add(name: fieldName, value: value) }
+            if !asciiCaseInsensitiveEquals(fieldName, name.utf8) { kept.add(name: fieldName, value: value) }
             return true
         }
         self = kept
@@ -151,9 +151,14 @@ struct ResponseFields {
         return list
     }
 
+    /// The head these fields end: `chunked` when the body goes in chunks (`ClientChannel.frame`).
+    consuming func head(status: HTTPResponseStatus, version: HTTPVersion, chunked: Bool) -> ResponseHead {
+        ResponseHead(status: status, version: version, bytes: bytes(status: status, version: version), chunked: chunked)
+    }
+
     /// The whole head as HTTP/1 sends it: the status line written into the room kept in front of the
     /// fields, the fields, the empty line.
-    consuming func head(status: HTTPResponseStatus, version: HTTPVersion) -> ByteBuffer {
+    private consuming func bytes(status: HTTPResponseStatus, version: HTTPVersion) -> ByteBuffer {
         var head = buffer
         head.writeStaticString("\r\n")
         let reason = status.reasonPhrase
@@ -188,12 +193,5 @@ struct ResponseFields {
             put(UInt8(ascii: "\n"))
         }
         return head
-    }
-
-    private static func equal(_ bytes: UnsafeRawBufferPointer, _ name: String) -> Bool {
-        var name = name
-        return name.withUTF8 { pattern in
-            pattern.count == bytes.count && zip(bytes, pattern).allSatisfy { asciiLowercased($0) == asciiLowercased($1) }
-        }
     }
 }

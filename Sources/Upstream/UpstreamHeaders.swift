@@ -74,25 +74,14 @@ public struct UpstreamHeaders: Sendable, RandomAccessCollection {
     }
 
     private func firstIndex(named name: String) -> Int? {
-        var name = name
-        return name.withUTF8 { pattern in
-            bytes.withUnsafeBytes { bytes in
-                fields.firstIndex { field in
-                    let fieldName = bytes[Int(field.nameStart)..<Int(field.valueStart)]
-                    return fieldName.count == pattern.count && zip(fieldName, pattern).allSatisfy { asciiLowercased($0) == asciiLowercased($1) }
-                }
-            }
-        }
+        fields.firstIndex { asciiCaseInsensitiveEquals(bytes[Int($0.nameStart)..<Int($0.valueStart)], name.utf8) }
     }
 
     /// The fields without those named `names` (compared ignoring ASCII case).
     func removingAll(named names: [String]) -> UpstreamHeaders {
         var kept = UpstreamHeaders(reserving: bytes.count, fields: fields.count)
         forEachField { name, value in
-            let drop = names.contains { candidate in
-                candidate.utf8.count == name.count && zip(name, candidate.utf8).allSatisfy { asciiLowercased($0) == asciiLowercased($1) }
-            }
-            if !drop { kept.append(name: name, value: value) }
+            if !names.contains(where: { asciiCaseInsensitiveEquals(name, $0.utf8) }) { kept.append(name: name, value: value) }
         }
         return kept
     }

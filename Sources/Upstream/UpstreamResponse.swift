@@ -82,6 +82,12 @@ extension String {
     }
 }
 
+/// Equal ignoring ASCII case, as bytes (a header name as curl handed it over, against a name).
+@inlinable
+public func asciiCaseInsensitiveEquals(_ bytes: some Collection<UInt8>, _ other: some Collection<UInt8>) -> Bool {
+    bytes.count == other.count && zip(bytes, other).allSatisfy { asciiLowercased($0) == asciiLowercased($1) }
+}
+
 /// An ASCII letter lowercased, any other byte unchanged.
 @inlinable
 @inline(__always)
