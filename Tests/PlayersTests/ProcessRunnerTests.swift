@@ -18,22 +18,25 @@ import TestSupport
     @Test func theChildInheritsOnlyItsThreeStreams() async throws {
         var pair: [Int32] = [-1, -1]
         try #require(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0)
-        defer { close(pair[0]); close(pair[1]) }
+        let (ours, peer) = (pair[0], pair[1])
+        defer { close(peer) }
         let result = try await ProcessRunner.run(.init("sh", ["-c", "ls /proc/$$/fd"], timeout: 10))
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.split(separator: "\n") == ["0", "1", "2"], "the child had \(result.stdout.split(separator: "\n")) (this process: \(pair) among others)")
 
         // The consequence a device would see: a connection closed here ends while a child runs.
-        let child = Task { try await ProcessRunner.run(.init("sleep", ["5"], timeout: 10)) }
-        try await Task.sleep(for: .milliseconds(300))
-        close(pair[0])
-        pair[0] = -1
-        var byte: UInt8 = 0
-        var wait = timeval(tv_sec: 2, tv_usec: 0)
-        setsockopt(pair[1], SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
-        #expect(read(pair[1], &byte, 1) == 0, "the peer sees the close at once, not when the child exits")
-        child.cancel()
-        _ = try? await child.value
+        try await withTemporaryFolder("started") { folder in
+            let marker = folder.path("started")
+            let child = Task { try await ProcessRunner.run(.init("sh", ["-c", "echo > \(marker); exec sleep 5"], timeout: 10)) }
+            #expect(await eventually { FileManager.default.fileExists(atPath: marker) }, "the child started")
+            close(ours)
+            var byte: UInt8 = 0
+            var wait = timeval(tv_sec: 2, tv_usec: 0)
+            setsockopt(peer, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
+            #expect(read(peer, &byte, 1) == 0, "the peer sees the close at once, not when the child exits")
+            child.cancel()
+            _ = try? await child.value
+        }
     }
 
     /// The watchdog ends the whole group: a grandchild that ignores nothing and sleeps is gone too.
