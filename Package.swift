@@ -228,7 +228,7 @@ let package = Package(
             name: "ProxyTests",
             dependencies: [
                 "Proxy", "RuleLoading", "Addressing", "Link", "DemoOrigin", "Upstream", "HLS", "Chaos", "Records", "JSON", "BundleFormat", "Players", "PlayerReports",
-                "TestSupport", "CertificateAuthority", .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                "TestSupport", "CertificateAuthority", .product(name: "NIOSSL", package: "swift-nio-ssl"), logging,
             ] + swiftNIO("NIOCore", "NIOHTTP1", "NIOPosix", "NIOEmbedded")
         ),
         .testTarget(

@@ -65,22 +65,24 @@ final class ClientChannel: @unchecked Sendable {
         if let account = link.close(flow) { request.linked(account) }
     }
 
-    /// Writes and flushes `parts` (after the held-back head), then waits while the client is behind.
-    private func write(_ parts: [ClientResponsePart]) async throws {
+    /// Writes and flushes the held-back head, `body` and the end when `end`, then waits while the
+    /// client is behind. (A body and an end, not a list of parts: this runs for every write, and a
+    /// list would be an allocation each time.)
+    private func write(body: ByteBuffer?, end: Bool) async throws {
         if let link, flow != nil || link.isShaping {
-            try await writeOnLink(parts, link)
+            try await writeOnLink(body: body, end: end, link)
             return
         }
         let head = heldHead
         heldHead = nil
-        try await send(parts, after: head)
+        try await send(head: head, body: body, end: end)
     }
 
-    /// Writes `parts` as the link lets them through: the head after the link's latency, the body
+    /// Writes as the link lets the response through: the head after the link's latency, the body
     /// in the grants the scheduler hands out, waiting in between.
-    private func writeOnLink(_ parts: [ClientResponsePart], _ link: SessionLink) async throws {
-        var ready: [ClientResponsePart] = []
-        if let head = heldHead {
+    private func writeOnLink(body: ByteBuffer?, end: Bool, _ link: SessionLink) async throws {
+        var head: ResponseHead?
+        if let held = heldHead {
             heldHead = nil
             if flow == nil {
                 switch link.open(newConnection: firstOnConnection) {
@@ -95,34 +97,38 @@ final class ClientChannel: @unchecked Sendable {
                     try await link.wait(opened.flow, until: opened.headAt, on: channel.eventLoop)
                 }
             }
-            ready.append(.head(head))
+            head = held
         } else if flow == nil, case .some(let opened?) = link.open(newConnection: false) {
             flow = opened.flow  // a body in flight when the link was set: shaped from now on
         }
-        guard let flow else { return try await send(ready + parts) }
-        for part in parts {
-            guard case .body(var buffer) = part else {
-                ready.append(part)
-                continue
-            }
-            while buffer.readableBytes > 0 {
-                let grant = link.ask(flow, waiting: buffer.readableBytes)
-                if grant.bytes > 0, let slice = buffer.readSlice(length: grant.bytes) { ready.append(.body(slice)) }
-                guard buffer.readableBytes > 0 else { break }
-                try await send(ready)
-                ready = []
-                try await link.wait(flow, until: grant.askAgainAt ?? link.now + .milliseconds(10), on: channel.eventLoop)
-            }
+        guard let flow, var buffer = body, buffer.readableBytes > 0 else { return try await send(head: head, body: body, end: end) }
+        while true {
+            let grant = link.ask(flow, waiting: buffer.readableBytes)
+            let slice = grant.bytes > 0 ? buffer.readSlice(length: grant.bytes) : nil
+            if buffer.readableBytes == 0 { return try await send(head: head, body: slice, end: end) }
+            try await send(head: head, body: slice, end: false)
+            head = nil
+            try await link.wait(flow, until: grant.askAgainAt ?? link.now + .milliseconds(10), on: channel.eventLoop)
         }
-        try await send(ready)
     }
 
-    /// Writes and flushes `head` (when there is one) and `parts`, then waits while the client is behind.
-    private func send(_ parts: [ClientResponsePart], after head: ResponseHead? = nil) async throws {
-        guard let last = parts.last ?? head.map(ClientResponsePart.head) else { return }
+    /// Writes and flushes `head`, `body` and the end, those there are, then waits while the client
+    /// is behind.
+    private func send(head: ResponseHead?, body: ByteBuffer?, end: Bool) async throws {
+        let body = body?.readableBytes == 0 ? nil : body
+        guard head != nil || body != nil || end else { return }
         guard channel.isActive else { throw ChannelError.ioOnClosedChannel }
-        if let head, !parts.isEmpty { channel.write(ClientResponsePart.head(head), promise: nil) }
-        for part in parts.dropLast() { channel.write(part, promise: nil) }
+        let last: ClientResponsePart
+        if end {
+            if let head { channel.write(ClientResponsePart.head(head), promise: nil) }
+            if let body { channel.write(ClientResponsePart.body(body), promise: nil) }
+            last = .end
+        } else if let body {
+            if let head { channel.write(ClientResponsePart.head(head), promise: nil) }
+            last = .body(body)
+        } else {
+            last = .head(head!)
+        }
         if !requestHead.isKeepAlive || closesAfterResponse {
             lastWrite = channel.writeAndFlush(last)
         } else {
@@ -177,25 +183,20 @@ final class ClientChannel: @unchecked Sendable {
 
     /// Body bytes already in a buffer (what the upstream delivers): written without a copy.
     func sendBody(_ buffer: ByteBuffer, end: Bool = false) async throws {
-        var parts: [ClientResponsePart] = []
-        parts.reserveCapacity(2)
-        if !isHEAD, buffer.readableBytes > 0 {
-            parts.append(.body(buffer))
-            request.bodySent(buffer.readableBytes)
-            for capture in request.captures { buffer.withUnsafeReadableBytes { capture.body.append($0) } }
-        }
-        if end { parts.append(.end) }
-        try await write(parts)
+        guard !isHEAD, buffer.readableBytes > 0 else { return try await write(body: nil, end: end) }
+        request.bodySent(buffer.readableBytes)
+        for capture in request.captures { buffer.withUnsafeReadableBytes { capture.body.append($0) } }
+        try await write(body: buffer, end: end)
     }
 
     /// Waits until what was written so far has been handed to the socket.
     func flush() async throws {
-        try await write([])
+        try await write(body: nil, end: false)
         try await channel.eventLoop.submit {}.get()
     }
 
     func sendEnd() async throws {
-        try await write([.end])
+        try await write(body: nil, end: true)
     }
 
     /// A complete response with exactly these body bytes (text/plain unless `headers` say otherwise).

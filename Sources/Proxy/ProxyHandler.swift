@@ -424,12 +424,12 @@ final class ProxyHandler: Sendable {
         // A 204 or 304 has no body (RFC 9110 §15.3.5, §15.4.5): what a rule's damage made of its
         // empty one is not sent, or the client would read it as the start of the next response.
         if response.status == 204 || response.status == 304 {
-            try await client.sendHead(HTTPResponseStatus(statusCode: response.status), fields: fields)
+            try await client.sendHead(HTTPResponseStatus(statusCode: response.status), fields: consume fields)
             try await client.sendEnd()
             return .keepAlive
         }
         fields.replaceOrAdd(name: "content-length", value: String(body.readableBytes))
-        try await client.sendHead(HTTPResponseStatus(statusCode: response.status), fields: fields)
+        try await client.sendHead(HTTPResponseStatus(statusCode: response.status), fields: consume fields)
         var shaper = BodyShaper(plan.response, contentLength: body.readableBytes)
         if client.isHEAD || shaper.isPassthrough {
             try await client.sendBody(body, end: true)
@@ -447,7 +447,7 @@ final class ProxyHandler: Sendable {
         let (fields, contentLength) = responseHeaders(response, plan: client.request.plan, rewritten: false)
         // Without a length an HTTP/1.0 client can only find the end of the body by the close.
         if contentLength == nil, client.requestHead.version.major == 1, client.requestHead.version.minor == 0 { client.closeAfterResponse() }
-        try await client.sendHead(HTTPResponseStatus(statusCode: response.status), fields: fields)
+        try await client.sendHead(HTTPResponseStatus(statusCode: response.status), fields: consume fields)
         if client.isHEAD {
             response.body.cancel()
             try await client.sendEnd()

@@ -133,6 +133,7 @@ struct RequestStateMachine {
         guard !sent.started else { throw SecondResponse() }
         sent.started = true
         sent.status = Int(status.code)
+        sent.headers.reserveCapacity(KnownHeaderName.recorded.count)  // one allocation, not one per growth
         for (known, name) in KnownHeaderName.recorded {
             if let value = fields.first(known) { sent.headers.append(.init(name, value)) }
         }

@@ -153,13 +153,15 @@ struct ResponseFields {
 
     /// The head these fields end: `chunked` when the body goes in chunks (`ClientChannel.frame`).
     consuming func head(status: HTTPResponseStatus, version: HTTPVersion, chunked: Bool) -> ResponseHead {
-        ResponseHead(status: status, version: version, bytes: bytes(status: status, version: version), chunked: chunked)
+        ResponseHead(bytes: bytes(status: status, version: version), chunked: chunked)
     }
 
     /// The whole head as HTTP/1 sends it: the status line written into the room kept in front of the
     /// fields, the fields, the empty line.
     private consuming func bytes(status: HTTPResponseStatus, version: HTTPVersion) -> ByteBuffer {
-        var head = buffer
+        // Taken out of `self`, which ends here: a copy would share the storage and make the first
+        // write below copy it.
+        var head = (consume self).buffer
         head.writeStaticString("\r\n")
         let reason = status.reasonPhrase
         let code = Int(status.code)

@@ -73,11 +73,18 @@ import Testing
         #expect(String(buffer: ours) == String(decoding: nios, as: UTF8.self))
     }
 
-    @Test func theHeadReadsBackAsNIOsHeadForHTTP2() {
-        let head = ResponseFields(Self.fields).head(status: .notFound, version: .http2, chunked: false)
+    @Test(arguments: [(HTTPResponseStatus.notFound, HTTPVersion.http2), (.init(statusCode: 299, reasonPhrase: "Odd"), .http1_0), (.ok, .http1_1)])
+    func theHeadReadsBackAsNIOsHeadForHTTP2(status: HTTPResponseStatus, version: HTTPVersion) {
+        let head = ResponseFields(Self.fields).head(status: status, version: version, chunked: false)
         let read = head.httpHead
-        #expect(read.status == .notFound && read.version == .http2)
+        #expect(read.status.code == status.code && read.version == version)
         #expect(read.headers.map { "\($0.name)=\($0.value)" } == Self.fields.map { "\($0.name)=\($0.value)" })
+    }
+
+    /// A part goes down the pipeline as `NIOAny`, which boxes (allocates for) a value over three
+    /// words: every part written, the body's and the end's too, would cost an allocation.
+    @Test func aPartFitsInNIOAnyWithoutABox() {
+        #expect(MemoryLayout<ClientResponsePart>.size <= 3 * MemoryLayout<Int>.size)
     }
 
     /// Chunks, a body passed as it is, the end: the same bytes as NIO's encoder for the same parts.
