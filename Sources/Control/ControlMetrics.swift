@@ -1,3 +1,4 @@
+import Addressing
 import CoreMetrics
 import Foundation
 import NIOConcurrencyHelpers
@@ -60,7 +61,7 @@ final class ControlMetrics: Sendable {
             return made
         }
         tally.count(
-            Shape(kind: record.kind?.rawValue, status: record.status, fault: record.isFaulted, ending: record.ending),
+            Shape(kind: record.kind, status: record.status, fault: record.isFaulted, ending: record.ending),
             bytes: max(0, record.bytesSent), durationNanoseconds: Self.nanoseconds(record.duration),
             firstByteNanoseconds: record.upstream?.firstByte.map(Self.nanoseconds),
             upstreamFailed: record.upstream?.error != nil, instruments: makeInstruments)
@@ -68,7 +69,7 @@ final class ControlMetrics: Sendable {
 
     /// What the request metrics are broken down by.
     struct Shape: Hashable {
-        var kind: String?
+        var kind: ResourceKind?
         var status: Int?
         var fault: Bool
         var ending: RequestRecord.Ending
@@ -91,7 +92,7 @@ final class ControlMetrics: Sendable {
     /// The instruments of a shape: shared by name and dimensions (`counter`, `timer`), so every
     /// event loop's tally counts into the same ones.
     private func makeInstruments(_ shape: Shape) -> Instruments {
-        let kind = shape.kind ?? "none"
+        let kind = shape.kind?.rawValue ?? "none"
         return Instruments(
             requests: counter("hlschaos_requests_total", [("kind", kind), ("status", shape.status.map(String.init) ?? "none"), ("fault", shape.fault ? "yes" : "no")]),
             endings: counter("hlschaos_request_endings_total", [("ending", shape.ending.rawValue)]),

@@ -132,6 +132,9 @@ public struct RequestRecord: Sendable, Codable, Equatable {
         case closed
     }
 
+    /// Inlinable: the data plane makes one for every request, and built across the module
+    /// boundary the record was assembled, then copied into place.
+    @inlinable
     public init(
         id: UInt64, time: Date, session: String, client: String, method: String, path: String,
         kind: ResourceKind? = nil, variant: Int? = nil, rendition: Int? = nil, iFrameVariant: Int? = nil, copy: String? = nil, msn: Int? = nil,
