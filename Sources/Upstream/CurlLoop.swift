@@ -48,6 +48,10 @@ final class CurlLoop: @unchecked Sendable {
     private var awaitingHead: [Transfer] = []
     /// Transfers whose consumer is woken when the current pass ends.
     private var toWake: [Transfer] = []
+    /// Emptied lists kept for their storage, swapped with `toWake` and the queue's commands on every
+    /// pass (a list handed over and emptied while another holds it would allocate anew each pass).
+    private var spareWoken: [Transfer] = []
+    private var spareCommands: [Command] = []
 
     /// How many hosts' worth of idle connections the cache keeps (the origin and a few CDN hosts).
     static let idleConnectionHosts = 4
@@ -141,15 +145,19 @@ final class CurlLoop: @unchecked Sendable {
 
     private func wakeConsumers() {
         guard !toWake.isEmpty else { return }
-        let woken = toWake
-        toWake.removeAll(keepingCapacity: true)
+        var woken = spareWoken
+        spareWoken = []
+        swap(&woken, &toWake)
         for transfer in woken { transfer.wakeConsumer() }
+        woken.removeAll(keepingCapacity: true)
+        spareWoken = woken
     }
 
     private func run() {
         var running: Int32 = 0
         while true {
-            var commands: [Command] = []
+            var commands = spareCommands
+            spareCommands = []
             queue.withLockedValue { swap(&commands, &$0.commands) }
             var stop = false
             for command in commands {
@@ -161,6 +169,8 @@ final class CurlLoop: @unchecked Sendable {
                 case .shutdown: stop = true
                 }
             }
+            commands.removeAll(keepingCapacity: true)
+            spareCommands = commands
             if stop { break }
             _ = curl_multi_perform(multi, &running)
             collectFinished()

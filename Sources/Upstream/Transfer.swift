@@ -6,7 +6,7 @@ import NIOCore
 import Glibc
 #endif
 
-typealias HeadContinuation = CheckedContinuation<Result<UpstreamResponse, UpstreamError>, Never>
+typealias HeadContinuation = UnsafeContinuation<Result<UpstreamResponse, UpstreamError>, Never>
 typealias ChunkContinuation = UnsafeContinuation<Void, Never>
 
 /// One request: its curl easy handle (touched only by the curl thread once submitted), the
@@ -210,7 +210,7 @@ final class Transfer: @unchecked Sendable {
     /// Submits the transfer and waits for the response head.
     func start() async -> Result<UpstreamResponse, UpstreamError> {
         await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: HeadContinuation) in
+            await withUnsafeContinuation { (continuation: HeadContinuation) in
                 let proceed = shared.withLockedValue { $0.awaitHead(continuation) }
                 guard proceed else {
                     continuation.resume(returning: .failure(.cancelled))
