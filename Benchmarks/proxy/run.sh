@@ -79,7 +79,7 @@ SWIFT
 work=$(mktemp -d)
 chmod 755 "$work"  # nginx workers run as an unprivileged user
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
-origin=18181 nginxproxy=18182 chaos=18183 nginxtls=18184 chaostls=18185 bare=18186 beforeport=18187
+origin=18181 nginxproxy=18182 chaos=18183 nginxtls=18184 chaostls=18185 bare=18186 beforeport=18187 beforecontrol=18188
 before_binary=${BENCH_BEFORE:-}
 if [ -n "$before_binary" ] && [ ! -x "$before_binary" ]; then echo "BENCH_BEFORE is not an executable: $before_binary" >&2; exit 2; fi
 # Separate nginx instances for the origin and each proxy, so that the proxy_pass workers' CPU can be
@@ -152,7 +152,12 @@ if [ "$rows" != tls ]; then
   wait_for "http://127.0.0.1:$bare/bench/seg-64k.ts"
 fi
 if [ -n "$before_binary" ] && [ "$rows" != tls ]; then
-  "${launch[@]}" "$before_binary" serve --upstream "http://127.0.0.1:$origin" --host 127.0.0.1 --port $beforeport --log-level warning &
+  # Its own control port, as ab.sh does: on the default one, taken by the build measured, it would
+  # run without the control API and the metrics it feeds, a little cheaper than users run it.
+  before_control=()
+  before_help=$("$before_binary" serve --help 2>/dev/null || true)
+  if [[ $before_help == *"--control "* ]]; then before_control=(--control "127.0.0.1:$beforecontrol"); fi
+  "${launch[@]}" "$before_binary" serve --upstream "http://127.0.0.1:$origin" --host 127.0.0.1 --port $beforeport --log-level warning "${before_control[@]}" &
   before_pid=$!
   wait_for "http://127.0.0.1:$beforeport/bench/seg-64k.ts"
 fi
