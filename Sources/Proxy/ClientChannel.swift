@@ -116,19 +116,19 @@ final class ClientChannel: @unchecked Sendable {
     /// is behind.
     private func send(head: ResponseHead?, body: ByteBuffer?, end: Bool) async throws {
         let body = body?.readableBytes == 0 ? nil : body
-        guard head != nil || body != nil || end else { return }
-        guard channel.isActive else { throw ChannelError.ioOnClosedChannel }
         let last: ClientResponsePart
         if end {
-            if let head { channel.write(ClientResponsePart.head(head), promise: nil) }
-            if let body { channel.write(ClientResponsePart.body(body), promise: nil) }
             last = .end
         } else if let body {
-            if let head { channel.write(ClientResponsePart.head(head), promise: nil) }
             last = .body(body)
+        } else if let head {
+            last = .head(head)
         } else {
-            last = .head(head!)
+            return
         }
+        guard channel.isActive else { throw ChannelError.ioOnClosedChannel }
+        if let head, body != nil || end { channel.write(ClientResponsePart.head(head), promise: nil) }
+        if let body, end { channel.write(ClientResponsePart.body(body), promise: nil) }
         if !requestHead.isKeepAlive || closesAfterResponse {
             lastWrite = channel.writeAndFlush(last)
         } else {

@@ -10,7 +10,7 @@ import Upstream
 ///
 /// One task per connection rather than per request: a task's frames live in memory it takes from
 /// malloc in slabs and keeps until it ends, so a task per request allocated and freed about 20 KB
-/// in nine slabs for every request; the connection's worker reuses its slabs from one request to
+/// in ten slabs for every request; the connection's worker reuses its slabs from one request to
 /// the next.
 ///
 /// Event-loop confined, like every NIO handler. The worker runs on the same loop, so its writes

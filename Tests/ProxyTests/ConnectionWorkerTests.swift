@@ -62,4 +62,20 @@ import TestSupport
             }
         }
     }
+
+    /// Each HTTP/2 stream has a handler and a worker of its own: both end with the stream, so the
+    /// proxy holds nothing once the connection is gone.
+    @Test func everyHTTP2StreamEndsItsWorker() async throws {
+        try await ForwardHarness.with(configure: { $0.https = .init(port: 0) }) { forward in
+            let port = try #require(forward.proxy.server.httpsPort)
+            let url = "https://localhost:\(port)/s/h2w/@plain/vod/ts/master.m3u8"
+            let transfers = try await HTTP2FaultEndingTests.curl(forward, Array(repeating: url, count: 6))
+            #expect(transfers.map(\.status) == Array(repeating: 200, count: 6))
+            #expect(transfers.allSatisfy { $0.version == "2" && $0.bytes > 0 })
+            #expect(transfers.dropFirst().allSatisfy { $0.connects == 0 }, "one connection, six streams")
+            #expect(
+                await eventually { forward.proxy.server.connectionCount == 0 },
+                "a stream's handler, and its worker, outlived the stream")
+        }
+    }
 }
