@@ -19,13 +19,9 @@ command -v perf >/dev/null || { echo "perf is missing (apt-get install linux-per
 scripts/install-deps.sh bench >/dev/null
 libc=$(ldconfig -p | awk '/libc\.so\.6 .*x86-64|libc\.so\.6 .*aarch64/ {print $NF; exit}')
 perf probe -l 2>/dev/null | grep -q 'probe_libc:malloc ' || perf probe -q -x "$libc" malloc >/dev/null
-work=$(mktemp -d)
-chmod 755 "$work"
-trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
 origin=18181 chaos=18193
 source Benchmarks/proxy/shared.sh
-write_origin "$work" "$origin"
-nginx -g "daemon off;" -c "$work/origin.conf" &
+scratch_with_origin "$origin"
 for _ in $(seq $requests); do printf 'url = "http://127.0.0.1:%s/%s"\noutput = "/dev/null"\n' $chaos "$path"; done > "$work/requests.cfg"
 echo "$path, $requests requests on one connection, malloc calls in the serving process"
 for binary in "$@"; do

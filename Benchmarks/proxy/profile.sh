@@ -25,13 +25,9 @@ if [ -z "$binary" ]; then
   Benchmarks/release-build.sh "$build"
   binary=$build/release/hlschaos
 fi
-work=$(mktemp -d)
-chmod 755 "$work"
-trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
 origin=18191 chaos=18193
 source Benchmarks/proxy/shared.sh
-write_origin "$work" "$origin"
-nginx -g "daemon off;" -c "$work/origin.conf" &
+scratch_with_origin "$origin"
 "$binary" serve --upstream "http://127.0.0.1:$origin" --host 127.0.0.1 --port $chaos --log-level warning &
 pid=$!
 wait_for "http://127.0.0.1:$chaos/$path"

@@ -1,4 +1,4 @@
-# Sourced by run.sh and ab.sh: the benchmark files, the nginx origin that serves them, and the
+# Sourced by the scripts here: the benchmark files, the nginx origin that serves them, and the
 # helpers both scripts use.
 #
 # write_origin WORK PORT: writes WORK/www/bench/{seg-1m.ts, seg-64k.ts, playlist.m3u8,
@@ -48,6 +48,16 @@ http {
   }
 }
 NGINX
+}
+
+# scratch_with_origin PORT: sets $work to a new scratch folder, removed on exit with the script's
+# background jobs killed, and starts the benchmark origin in it on PORT (a background job).
+scratch_with_origin() {
+  work=$(mktemp -d)
+  chmod 755 "$work"
+  trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
+  write_origin "$work" "$1"
+  nginx -g "daemon off;" -c "$work/origin.conf" &
 }
 
 # wait_for URL [CURL OPTIONS]: until it answers 2xx (10 s at most).
