@@ -37,8 +37,8 @@ final class ClientConnectionHandler: ChannelInboundHandler, RemovableChannelHand
     static let maxPipelined = 32
     /// The connection's worker, once a request has come.
     private var worker: Task<Void, Never>?
-    /// A request is being answered.
-    private var busy = false
+    /// A request is being answered: the registry's flag, set and cleared by `start` and `finished`.
+    private var busy: Bool { registration?.isBusy ?? false }
     /// The worker between requests, waiting for the next one (resumed with nil when the connection
     /// ends).
     private var idleWorker: UnsafeContinuation<ClientChannel?, Never>?
@@ -92,7 +92,6 @@ final class ClientConnectionHandler: ChannelInboundHandler, RemovableChannelHand
             context.close(promise: nil)
             return
         }
-        busy = true
         timeouts?.requestStarted()
         let firstOnConnection = clientAddress == nil
         let address = clientAddress ?? RecordValues.address(context.channel.remoteAddress)
@@ -139,7 +138,6 @@ final class ClientConnectionHandler: ChannelInboundHandler, RemovableChannelHand
         _ worker: UnsafeContinuation<ClientChannel?, Never>
     ) {
         if case .switchConnection(let plan) = disposition {
-            busy = false
             self.worker = nil
             worker.resume(returning: nil)
             setup.switchConnection(plan, context: context)
@@ -158,7 +156,6 @@ final class ClientConnectionHandler: ChannelInboundHandler, RemovableChannelHand
     }
 
     private func finished(_ keepAlive: Bool, context: ChannelHandlerContext) {
-        busy = false
         timeouts?.responseFinished()
         guard let registration, registry.markIdle(registration), keepAlive, context.channel.isActive else {
             waiting = []

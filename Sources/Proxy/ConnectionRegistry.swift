@@ -19,31 +19,29 @@ final class ConnectionRegistry: Sendable {
     }
 
     private struct State {
-        var nextID = 0
-        var connections: [Int: Registration] = [:]
+        var connections: [ObjectIdentifier: Registration] = [:]
         var emptyWaiters: [CheckedContinuation<Void, Never>] = []
     }
 
     /// One open connection, held by its handler.
     final class Registration: Sendable {
-        fileprivate let id: Int
         fileprivate let channel: Channel
-        /// A request is being answered on it.
         fileprivate let busy = Atomic<Bool>(false)
 
-        fileprivate init(id: Int, channel: Channel) {
-            self.id = id
+        fileprivate init(channel: Channel) {
             self.channel = channel
         }
+
+        /// A request is being answered on the connection (`markBusy` and `markIdle`).
+        var isBusy: Bool { busy.load(ordering: .sequentiallyConsistent) }
     }
 
     /// The connection's registration, or nil when `limit` connections are open (the caller closes it).
     func register(_ channel: Channel) -> Registration? {
         let registered = state.withLockedValue { state -> Registration? in
             guard state.connections.count < limit else { return nil }
-            state.nextID += 1
-            let registration = Registration(id: state.nextID, channel: channel)
-            state.connections[state.nextID] = registration
+            let registration = Registration(channel: channel)
+            state.connections[ObjectIdentifier(registration)] = registration
             return registration
         }
         guard let registered else {
@@ -65,7 +63,7 @@ final class ConnectionRegistry: Sendable {
 
     func unregister(_ registration: Registration) {
         let waiters = state.withLockedValue { state -> [CheckedContinuation<Void, Never>] in
-            state.connections[registration.id] = nil
+            state.connections[ObjectIdentifier(registration)] = nil
             guard shuttingDown.load(ordering: .sequentiallyConsistent), state.connections.isEmpty else { return [] }
             defer { state.emptyWaiters = [] }
             return state.emptyWaiters
@@ -109,7 +107,7 @@ final class ConnectionRegistry: Sendable {
         let idle = state.withLockedValue { state -> [Channel] in
             // Under the lock too, so that `unregister` and `waitUntilEmpty` see it with the table.
             shuttingDown.store(true, ordering: .sequentiallyConsistent)
-            return state.connections.values.filter { !$0.busy.load(ordering: .sequentiallyConsistent) }.map(\.channel)
+            return state.connections.values.filter { !$0.isBusy }.map(\.channel)
         }
         for channel in idle { channel.close(promise: nil) }
     }
